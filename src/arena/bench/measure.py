@@ -1,0 +1,21 @@
+"""Timing loops shared by the benchmarks."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+
+def rate(step: Callable[[], object], seconds: float) -> float:
+    """Calls of ``step`` per second, run for about ``seconds`` after one warm-up call."""
+    step()
+    count = 0
+    clock = time.perf_counter
+    start = clock()
+    deadline = start + seconds
+    while True:
+        step()
+        count += 1
+        now = clock()
+        if now >= deadline:
+            return count / (now - start)

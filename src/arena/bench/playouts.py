@@ -1,0 +1,113 @@
+"""Random playouts per second for every game, and OpenSpiel's C++ games driven from Python.
+
+OpenSpiel is measured with two loops, because the choice of loop moves its
+figure by a factor of three to five:
+
+* ``numpy``: ``state.apply_action(np_random.choice(state.legal_actions()))`` — the
+  loop of OpenSpiel's own Python ``RandomRolloutEvaluator``, the reference the
+  targets in our issues were set against;
+* ``python``: the same with ``random.Random.choice``, the fastest plain loop.
+
+Our figure is ``Game.playout`` from the initial state: uniformly random legal
+moves to the end under the same rules (Go: passes are moves, game length capped
+at 2·size², as OpenSpiel's default).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from arena.bench.measure import rate
+from arena.game import load_game
+
+
+@dataclass(frozen=True)
+class Case:
+    spec: str
+    openspiel: str | None
+
+
+CASES = (
+    Case("tictactoe", "tic_tac_toe"),
+    Case("connect4", "connect_four"),
+    Case("othello", "othello"),
+    Case("go:size=5", "go(board_size=5,komi=7.5)"),
+    Case("go:size=9", "go(board_size=9,komi=7.5)"),
+    Case("gomoku", "gomoku"),
+    Case("colosseum:size=8", None),
+)
+
+
+def ours(spec: str, seconds: float, seed: int = 0) -> float:
+    game = load_game(spec)
+    start = game.initial_state(seed)
+    rng = random.Random(seed)
+    playout = game.playout
+    return rate(lambda: playout(start, rng), seconds)
+
+
+def openspiel_loops(name: str, seconds: float, seed: int = 0) -> dict[str, float]:
+    import numpy as np
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    np_random = np.random.RandomState(seed)
+    py_random = random.Random(seed)
+
+    def with_numpy() -> None:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(np_random.choice(state.legal_actions()))
+
+    def with_python() -> None:
+        state = game.new_initial_state()
+        choice = py_random.choice
+        while not state.is_terminal():
+            state.apply_action(choice(state.legal_actions()))
+
+    return {"numpy": rate(with_numpy, seconds), "python": rate(with_python, seconds)}
+
+
+def have_openspiel() -> bool:
+    try:
+        import numpy  # noqa: F401
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def run(seconds: float, only: list[str] | None = None, report=print) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    """Measure every case; ``report`` receives one line per game as it finishes."""
+    spiel = have_openspiel()
+    result: dict[str, Any] = {"playouts_per_s": {}, "seconds_per_measure": seconds}
+    if spiel:
+        result["openspiel_playouts_per_s"] = {}
+        result["openspiel_python_random_playouts_per_s"] = {}
+        result["ratio"] = {}
+        result["ratio_vs_python_random"] = {}
+    cases = [c for c in CASES if not only or c.spec in only or c.spec.split(":")[0] in only]
+    report(
+        f"{'game':<18}{'arena':>11}"
+        + (f"{'OpenSpiel':>12}{'ratio':>8}{'OS(py rng)':>12}{'ratio':>8}" if spiel else "")
+    )
+    for case in cases:
+        mine = ours(case.spec, seconds)
+        result["playouts_per_s"][case.spec] = round(mine, 1)
+        line = f"{case.spec:<18}{mine:>9,.0f}/s"
+        if spiel and case.openspiel:
+            theirs = openspiel_loops(case.openspiel, seconds)
+            result["openspiel_playouts_per_s"][case.spec] = round(theirs["numpy"], 1)
+            result["openspiel_python_random_playouts_per_s"][case.spec] = round(theirs["python"], 1)
+            result["ratio"][case.spec] = round(mine / theirs["numpy"], 2)
+            result["ratio_vs_python_random"][case.spec] = round(mine / theirs["python"], 2)
+            line += (
+                f"{theirs['numpy']:>10,.0f}/s{mine / theirs['numpy']:>7.2f}x"
+                f"{theirs['python']:>10,.0f}/s{mine / theirs['python']:>7.2f}x"
+            )
+        report(line)
+    if not spiel:
+        report("OpenSpiel is not installed: pip install -e '.[bench]' to compare with it")
+    return result

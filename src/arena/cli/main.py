@@ -1,0 +1,57 @@
+"""``arena``: the command-line entry point.
+
+Every command module exposes ``register(subparsers)``, which adds its parser
+and sets ``func``. Errors from bad input (``ArenaError``, unreadable files)
+become one line on stderr and exit status 2; nothing the user types should
+produce a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from arena import __version__
+from arena.cli import bench, games, perft, play, random_game, show
+from arena.errors import ArenaError
+
+COMMANDS = (games, show, perft, random_game, play, bench)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="arena",
+        description="Adversarial search in board games: rules, agents, matches and benchmarks.",
+        epilog="Games are named by spec strings such as 'connect4:rows=6,cols=7,k=4'; "
+        "'arena games' lists every game with its parameters. "
+        "'arena COMMAND --help' explains one command.",
+    )
+    parser.add_argument("--version", action="version", version=f"arena {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in COMMANDS:
+        command.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except ArenaError as exc:
+        print(f"arena: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(
+            f"arena: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "),
+            file=sys.stderr,
+        )
+        return 2
+    except KeyboardInterrupt:
+        print("arena: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
