@@ -175,7 +175,7 @@ def test_render_has_coordinates(game: arena.Game) -> None:
         ("tictactoe", "a1 b1 c1 b2", "c1 b2 a1 b1"),
         ("connect4", "1 2 3 4", "3 4 1 2"),
         ("gomoku", "A1 B1 C1 D1", "C1 D1 A1 B1"),
-        ("othello", "d3 c3 c4 c5", "c4 c5 d3 c3"),
+        ("othello", "d3 c3 c4 c5", "c4 c3 d3 c5"),
         ("go:size=5", "a1 b1 c1 d1", "c1 d1 a1 b1"),
     ],
 )
