@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
+from arena.agents import start_game
 from arena.game import Game, State
 
 # Small but rule-complete variants used where every game is exercised.
@@ -47,3 +48,22 @@ def random_states(game: Game, count: int, seed: int = 0) -> list[State]:
             state = state.play(rng.choice(state.legal_moves()))
             out.append(state)
     return out
+
+
+def play_game(game: Game, agents: Sequence, limit, seed: int | None = None) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """Play one game between two agents (first moves first); return the returns."""
+    state = game.initial_state(seed)
+    for agent in agents:
+        start_game(agent, game)
+    while not state.is_terminal():
+        move = agents[state.to_move].choose(state, limit)
+        for agent in agents:
+            if hasattr(agent, "observe"):
+                agent.observe(state, move)
+        state = state.play(move)
+    return state.returns()
+
+
+def score_of(first_returns: list[tuple[int, int]], as_player: list[int]) -> float:
+    """Points (win 1, draw 0.5) of one agent over games where it was ``as_player[i]``."""
+    return sum((r[p] + 1) / 2 for r, p in zip(first_returns, as_player))

@@ -13,13 +13,14 @@ arena.errors.SpecError: random: unknown parameter 'depth'; valid: seed=fresh (in
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any, ClassVar
 
 from arena.errors import SpecError
-from arena.game import State
+from arena.game import Game, State
 from arena.limit import Limit
 from arena.spec import Param, bind_params, format_spec, split_spec
 
@@ -32,6 +33,8 @@ class SearchInfo:
     depth: int | None = None
     nodes: int = 0
     """Positions (alpha-beta) or simulations (MCTS)."""
+    value: float | None = None
+    """The root value for the player to move (search units; MCTS: win rate)."""
     root: list[dict[str, Any]] = field(default_factory=list)
     """Top root moves: ``{"move": str, ...}`` with visits / value / pv as the agent knows them."""
 
@@ -52,8 +55,8 @@ class Agent(ABC):
     def _setup(self, **values: Any) -> None:
         """Derive state from the bound parameters."""
 
-    def reset(self) -> None:
-        """A new game starts."""
+    def reset(self, game: Game | None = None) -> None:
+        """A new game of ``game`` starts: build per-game tables now, off the clock."""
 
     def observe(self, state: State, move: int) -> None:
         """``move`` was played in ``state`` (by either side)."""
@@ -66,8 +69,30 @@ class Agent(ABC):
         return f"load_agent({self.spec!r})"
 
 
+def start_game(agent: Any, game: Game) -> None:
+    """Tell an agent a new game starts: ``reset(game)``, or ``reset()`` for users' classes
+    written without the argument, or nothing when it has no ``reset``."""
+    reset = getattr(agent, "reset", None)
+    if reset is None:
+        return
+    try:
+        takes_game = bool(inspect.signature(reset).parameters)
+    except (TypeError, ValueError):
+        takes_game = False
+    if takes_game:
+        reset(game)
+    else:
+        reset()
+
+
 _WHERE = {
     "random": "arena.agents.random_agent:RandomAgent",
+    "greedy": "arena.agents.greedy:GreedyAgent",
+    "human": "arena.agents.human:HumanAgent",
+    "minimax": "arena.agents.minimax:MinimaxAgent",
+    "alphabeta": "arena.agents.alphabeta:AlphaBetaAgent",
+    "ids": "arena.agents.ids:IDSAgent",
+    "mcts": "arena.agents.mcts:MCTSAgent",
 }
 
 
@@ -84,7 +109,12 @@ def load_agent(spec: str | Agent) -> Agent:
     """The agent a spec string names: ``name[:key=value,...]``."""
     if isinstance(spec, Agent):
         return spec
+    if spec.strip().lower().startswith("py:"):
+        from arena.agents.pyclass import load_py_agent
+
+        return load_py_agent(spec.strip())  # type: ignore[no-any-return]
     name, raw = split_spec(spec)
     if name not in _WHERE:
-        raise SpecError(f"unknown agent {name!r}; valid: {', '.join(_WHERE)}")
+        valid = ", ".join([*_WHERE, "py:FILE.py:CLASS"])
+        raise SpecError(f"unknown agent {name!r}; valid: {valid}")
     return agent_class(name)(**raw)

@@ -25,29 +25,69 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(Tic-tac-toe, Connect Four, Othello, Go 5x5 and 9x9, Gomoku, Colosseum), and "
         "OpenSpiel's C++ games driven from Python in the same run when it is installed.",
     )
-    playouts.add_argument(
-        "--seconds", type=float, default=2.0, help="seconds of measurement per figure (default 2)"
+    playouts.set_defaults(func=run_kind, module="playouts")
+
+    agents = kinds.add_parser(
+        "agents",
+        help="MCTS simulations/s and alpha-beta nodes/s for each game",
+        description="MCTS simulations per second from the empty board (one random rollout "
+        "each) and alpha-beta nodes per second at a fixed depth, per game. With the bench extra, "
+        "OpenSpiel's Python MCTSBot and easyAI's Negamax (Connect Four, depth 6) run in the same "
+        "process and the ratios are printed.",
     )
-    playouts.add_argument(
-        "--games", nargs="*", metavar="GAME", help="only these games (names or specs as listed)"
+    agents.set_defaults(func=run_kind, module="agents")
+    timing = kinds.add_parser(
+        "timing",
+        help="do agents answer within their time? (10,000 moves, limits 20 ms .. 1 s)",
+        description="Let ids, mcts, alpha-beta and greedy answer positions from every game at "
+        "limits from 20 ms to 1 s, and print the overruns (target: none) and the p50/p99/max of "
+        "time used over the limit. The default 10,000 moves take about ten minutes.",
     )
-    playouts.add_argument(
+    timing.add_argument("--moves", type=int, default=10_000, help="moves to time (default 10000)")
+    timing.add_argument("--seed", type=int, default=0, help="seed of the positions")
+    timing.add_argument(
         "--json", action="store_true", help="print one JSON object as the last line"
     )
-    playouts.set_defaults(func=run_playouts)
+    timing.set_defaults(func=run_timing)
+    for sub_parser in (playouts, agents):
+        sub_parser.add_argument(
+            "--seconds",
+            type=float,
+            default=2.0,
+            help="seconds of measurement per figure (default 2)",
+        )
+        sub_parser.add_argument(
+            "--games", nargs="*", metavar="GAME", help="only these games (names or specs as listed)"
+        )
+        sub_parser.add_argument(
+            "--json", action="store_true", help="print one JSON object as the last line"
+        )
 
 
-def run_playouts(args: argparse.Namespace) -> int:
-    from arena.bench import playouts
+def run_timing(args: argparse.Namespace) -> int:
+    from arena.bench import timing
 
+    if args.moves < 1:
+        raise ArenaError(f"--moves must be >= 1, not {args.moves}")
+    report = (lambda line: print(line, file=sys.stderr)) if args.json else print
+    result = timing.run(args.moves, args.seed, report)
+    if args.json:
+        print(json.dumps(result))
+    return 1 if result["overruns"] else 0
+
+
+def run_kind(args: argparse.Namespace) -> int:
+    from importlib import import_module
+
+    bench = import_module(f"arena.bench.{args.module}")
     if args.seconds <= 0:
         raise ArenaError(f"--seconds must be > 0, not {args.seconds}")
-    known = {c.spec for c in playouts.CASES} | {c.spec.split(":")[0] for c in playouts.CASES}
+    known = {c.spec for c in bench.CASES} | {c.spec.split(":")[0] for c in bench.CASES}
     for name in args.games or ():
         if name not in known:
             raise ArenaError(f"unknown benchmark game {name!r}; valid: {', '.join(sorted(known))}")
     report = (lambda line: print(line, file=sys.stderr)) if args.json else print
-    result = playouts.run(args.seconds, args.games, report)
+    result = bench.run(args.seconds, args.games, report)
     if args.json:
         print(json.dumps(result))
     return 0

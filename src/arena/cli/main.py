@@ -9,14 +9,15 @@ produce a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 from arena import __version__
-from arena.cli import bench, games, perft, play, random_game, show
+from arena.cli import agents, analyze, bench, games, perft, play, random_game, show
 from arena.errors import ArenaError
 
-COMMANDS = (games, show, perft, random_game, play, bench)
+COMMANDS = (games, agents, show, perft, random_game, play, analyze, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,6 +43,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ArenaError as exc:
         print(f"arena: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - flushing at exit must not fail
+        return 0
     except OSError as exc:
         print(
             f"arena: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "),

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from arena.agents import load_agent
+from arena.agents import load_agent, start_game
+from arena.agents.report import format_search
 from arena.cli.common import add_game_argument
 from arena.errors import ArenaError
 from arena.game import load_game
@@ -32,6 +33,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--seed", type=int, default=None, help="seed of the initial position")
     p.add_argument("--boards", action="store_true", help="print the board after every move")
+    p.add_argument(
+        "--show-search",
+        action="store_true",
+        help="after each move, print the agent's search table (why that move)",
+    )
     p.set_defaults(func=run)
 
 
@@ -43,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     limit = Limit(time=args.move_time)
     state = game.initial_state(args.seed)
     for agent in agents:
-        agent.reset()
+        start_game(agent, game)
     print(
         f"{game.spec}: {agents[0].spec} ({game.player_names[0]}) vs "
         f"{agents[1].spec} ({game.player_names[1]})"
@@ -55,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
         spent = time.perf_counter() - start
         text = game.format_move(move)
         print(f"{state.ply + 1:>3}. {game.player_names[mover]:<8} {text:<8} {spent * 1000:8.1f} ms")
+        if args.show_search:
+            print(format_search(getattr(agents[mover], "last_search", None), 5))
         for agent in agents:
             agent.observe(state, move)
         state = state.play(move)

@@ -1,0 +1,75 @@
+"""``greedy``: the best move one ply ahead by the game's heuristic.
+
+An immediate win is always taken (a won position outranks every evaluation).
+
+>>> import arena
+>>> game = arena.load_game("connect4")
+>>> state = game.play_moves(game.parse_moves("112233"))
+>>> game.format_move(arena.load_agent("greedy").choose(state, arena.Limit()))
+'4'
+"""
+
+from __future__ import annotations
+
+import random
+
+from arena.agents.base import Agent, SearchInfo
+from arena.agents.clock import Deadline
+from arena.agents.values import Evaluate, describe, evaluation, terminal_value
+from arena.game import Game, State
+from arena.limit import Limit
+from arena.spec import Param
+
+
+class GreedyAgent(Agent):
+    name = "greedy"
+    summary = "the best move one ply ahead by the heuristic; always takes an immediate win"
+    params = (
+        Param(
+            "eval", str, "heuristic", "how positions are judged", choices=("heuristic", "utility")
+        ),
+        Param("seed", int, None, "seed for breaking ties at random", default_text="fresh"),
+    )
+
+    def _setup(self, eval: str, seed: int | None) -> None:
+        self.eval_kind = eval
+        self.rng = random.Random(seed)
+        self._evaluate: Evaluate | None = None
+        self._game: Game | None = None
+
+    def reset(self, game: Game | None = None) -> None:
+        self._evaluate = None if game is None else evaluation(game, self.eval_kind, warm=True)
+        self._game = game
+
+    def choose(self, state: State, limit: Limit) -> int:
+        deadline = Deadline(limit.time)
+        if self._evaluate is None or self._game != state.game:
+            self.reset(state.game)
+        evaluate = self._evaluate
+        rows = []
+        for move in state.legal_moves():
+            child = state.play(move)
+            # Values of the child are for the opponent: negate them for the mover.
+            value = -(terminal_value(child, 1) if child.is_terminal() else evaluate(child))
+            rows.append((value, self.rng.random(), move))
+            if deadline.expired():
+                break
+        rows.sort(reverse=True)
+        fmt = state.game.format_move
+        self.last_search = SearchInfo(
+            seconds=deadline.elapsed(),
+            depth=1,
+            nodes=len(rows),
+            value=rows[0][0],
+            root=[
+                {
+                    "move": fmt(m),
+                    "value": round(v, 3),
+                    "bound": "=",
+                    "depth": 1,
+                    "text": describe(v),
+                }
+                for v, _, m in rows
+            ],
+        )
+        return rows[0][2]

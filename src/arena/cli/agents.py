@@ -1,0 +1,28 @@
+"""``arena agents``: every agent with its parameters and defaults."""
+
+from __future__ import annotations
+
+import argparse
+
+from arena.agents.base import agent_class, agent_names
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "agents",
+        help="list the agents, their parameters and defaults",
+        description="List every agent with its parameters. Use them in a spec string: "
+        "NAME:KEY=VALUE,... (e.g. mcts:c=0.5,rollouts=100), or load your own class with "
+        "py:path/to/file.py:ClassName.",
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    for name in agent_names():
+        cls = agent_class(name)
+        print(f"{name}: {cls.summary}")
+        for param in cls.params:
+            print(f"    {param.describe()}")
+    print("py:FILE.py:CLASS: your own class with a choose(state, limit) method")
+    return 0

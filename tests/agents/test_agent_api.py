@@ -1,0 +1,114 @@
+"""Loading agents by spec, users' own classes, the human prompt and Limit."""
+
+from __future__ import annotations
+
+import io
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import arena
+from arena.agents.human import HumanAgent, Resign, Undo
+from arena.errors import SpecError
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("chess-engine", "unknown agent 'chess-engine'; valid: random, greedy, human, minimax"),
+        ("mcts:c=-1", "c=-1 is out of range"),
+        ("mcts:tree=greedy", "tree=greedy is not one of uct|egreedy"),
+        ("alphabeta:depth=x", "depth=x is not an int"),
+        ("alphabeta:cache=maybe", "cache=maybe is not a boolean"),
+        ("ids:speed=3", "unknown parameter 'speed'; valid: time=1"),
+        ("py:nowhere.py:Agent", "no such file nowhere.py"),
+        ("py:agent", "expected py:path/to/file.py:ClassName"),
+    ],
+)
+def test_bad_agent_specs(spec: str, message: str) -> None:
+    with pytest.raises(SpecError) as info:
+        arena.load_agent(spec)
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_every_documented_spec_loads() -> None:
+    for spec in [
+        "mcts:c=0.5,rollouts=100",
+        "alphabeta:depth=5,cache=1,order=1,eval=heuristic",
+        "minimax:depth=3,eval=utility",
+        "ids",
+        "greedy",
+        "random",
+        "human",
+        "mcts:tree=egreedy,eps=0.2,expand=all,rollout=heuristic,final=max,reuse=1,solver=1",
+    ]:
+        agent = arena.load_agent(spec)
+        assert arena.load_agent(agent.spec).spec == agent.spec
+
+
+def test_a_users_class_from_a_file(tmp_path: Path) -> None:
+    source = tmp_path / "mine.py"
+    source.write_text(
+        textwrap.dedent("""
+        import arena
+        from arena.spec import Param
+
+        class LastMove:
+            def choose(self, state, limit):
+                return state.legal_moves()[-1]
+
+        class Deep(arena.Agent):
+            name = "deep"
+            summary = "first legal move, with a parameter"
+            params = (Param("depth", int, 1, "unused"),)
+            def choose(self, state, limit):
+                return state.legal_moves()[0]
+    """)
+    )
+    game = arena.load_game("connect4")
+    last = arena.load_agent(f"py:{source}:LastMove")
+    assert last.choose(game.initial_state(), arena.Limit()) == 6
+    deep = arena.load_agent(f"py:{source}:Deep:depth=3")
+    assert deep.config == {"depth": 3}
+    with pytest.raises(SpecError, match="no class 'nope'"):
+        arena.load_agent(f"py:{source}:Nope")
+    with pytest.raises(SpecError, match="takes no parameters"):
+        arena.load_agent(f"py:{source}:LastMove:x=1")
+    broken = tmp_path / "broken.py"
+    broken.write_text("import nonexistent_module_xyz\n")
+    with pytest.raises(SpecError, match=r"importing .* failed: ModuleNotFoundError"):
+        arena.load_agent(f"py:{broken}:Any")
+
+
+def human(lines: str) -> tuple[HumanAgent, io.StringIO]:
+    out = io.StringIO()
+    return HumanAgent(stdin=io.StringIO(lines), stdout=out), out
+
+
+def test_human_reprompts_on_bad_input_and_plays_a_legal_move() -> None:
+    game = arena.load_game("tictactoe")
+    state = game.initial_state().play(4)
+    agent, out = human("\nhelp\nzz\nb2\nmoves\nc3\n")
+    move = agent.choose(state, arena.Limit())
+    text = out.getvalue()
+    assert game.format_move(move) == "c3"
+    assert "not a move" in text and "b2 is not legal here" in text and "undo" in text
+    assert text.count("your move>") == 6
+
+
+@pytest.mark.parametrize(("lines", "error"), [("quit\n", Resign), ("", Resign), ("undo\n", Undo)])
+def test_human_quits_and_undoes(lines: str, error: type) -> None:
+    agent, _ = human(lines)
+    with pytest.raises(error):
+        agent.choose(arena.load_game("connect4").initial_state(), arena.Limit())
+
+
+def test_limit_is_a_small_immutable_value() -> None:
+    limit = arena.Limit(time=0.5, depth=3)
+    assert (limit.time, limit.depth, limit.rollouts, limit.nodes) == (0.5, 3, None, None)
+    with pytest.raises(AttributeError):
+        limit.time = 1  # type: ignore[misc]
+    assert arena.Limit().unbounded and not limit.unbounded
+    with pytest.raises(SpecError, match="depth must be > 0"):
+        arena.Limit(depth=0)
