@@ -17,9 +17,11 @@ install: $(BIN)/python
 install-test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 
-# The main job: a demo game between two agents on Connect Four.
+# The main job: a short seeded round robin on Connect Four; results go to arena.db
+# (running it again resumes: only missing games are played).
 run: install
-	$(BIN)/arena play connect4 random random --seed 1
+	$(BIN)/arena tournament connect4 random greedy alphabeta ids mcts \
+		--rounds 1 --time 1+0.1 --seed 1 --db arena.db
 
 lint: install-test
 	$(BIN)/ruff check src tests

@@ -4,36 +4,34 @@ from __future__ import annotations
 
 import pytest
 
-import arena
-from helpers import play_game
+from arena.tournament import Settings, run
 
 
-def series(
-    spec: str,
-    a: str,
-    b: str,
-    games: int,
-    limit: arena.Limit,
-    alternate: bool = True,
-    a_first: bool = True,
-) -> dict[str, float]:
-    """Play ``games`` seeded games; A's wins, draws, losses and points."""
-    game = arena.load_game(spec)
+def series(spec: str, a: str, b: str, games: int, openings: str | None = None,
+           alternate: bool = True, a_first: bool = True) -> dict[str, float]:
+    """A's wins, draws, losses and points over ``games`` seeded games, through the arena."""
+    if alternate:
+        settings = Settings(game=spec, agents=(a, b), control="move:60", games_per_pair=games,
+                            openings=openings, seed=1)
+        records = run(settings).records
+    else:
+        # Fixed colours: every game from the start position, A always first (or second).
+        pair = (a, b) if a_first else (b, a)
+        records = [
+            run(Settings(game=spec, agents=pair, control="move:60", games_per_pair=1,
+                         seed=1000 + g)).records[0]
+            for g in range(games)
+        ]
     out = {"wins": 0, "draws": 0, "losses": 0}
-    for g in range(games):
-        first = (g % 2 == 0) if alternate else a_first
-        agent_a = arena.load_agent(f"{a}{',' if ':' in a else ':'}seed={1000 + g}")
-        agent_b = arena.load_agent(f"{b}{',' if ':' in b else ':'}seed={2000 + g}")
-        agents = (agent_a, agent_b) if first else (agent_b, agent_a)
-        returns = play_game(game, agents, limit, seed=g)
-        mine = returns[0 if first else 1]
+    for record in records:
+        mine = record.returns[record.players.index(a)]
         out["wins" if mine > 0 else "losses" if mine < 0 else "draws"] += 1
     out["points"] = out["wins"] + out["draws"] / 2
     return out
 
 
 def test_mcts_10_rollouts_beats_random_as_first_player() -> None:
-    result = series("connect4", "mcts:rollouts=10", "random", 20, arena.Limit(), alternate=False)
+    result = series("connect4", "mcts:rollouts=10", "random", 20, alternate=False)
     assert result["wins"] >= 18, result
 
 
@@ -46,7 +44,7 @@ def test_random_rarely_beats_mcts_10_rollouts_as_second_player() -> None:
 
 @pytest.mark.slow
 def test_more_rollouts_score_more() -> None:
-    result = series("connect4", "mcts:rollouts=20", "mcts:rollouts=10", 60, arena.Limit())
+    result = series("connect4", "mcts:rollouts=20", "mcts:rollouts=10", 60)
     assert result["points"] / 60 > 0.5, result
 
 

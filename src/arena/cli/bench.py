@@ -49,6 +49,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--json", action="store_true", help="print one JSON object as the last line"
     )
     timing.set_defaults(func=run_timing)
+    parallel = kinds.add_parser(
+        "jobs",
+        help="games per minute with --jobs N against --jobs 1 (fixed-budget games)",
+        description="Play the same 12 fixed-budget Connect Four games (MCTS 2000 vs 1000 rollouts) "
+        "in one process and with N worker processes, and print games per minute and the "
+        "speed-up.",
+    )
+    parallel.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    parallel.add_argument("--json", action="store_true",
+                          help="print one JSON object as the last line")
+    parallel.set_defaults(func=run_parallel)
     for sub_parser in (playouts, agents):
         sub_parser.add_argument(
             "--seconds",
@@ -62,6 +73,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         sub_parser.add_argument(
             "--json", action="store_true", help="print one JSON object as the last line"
         )
+
+
+def run_parallel(args: argparse.Namespace) -> int:
+    from arena.bench import parallel
+
+    if args.jobs < 2:
+        raise ArenaError(f"--jobs must be >= 2 to compare with one process, not {args.jobs}")
+    report = (lambda line: print(line, file=sys.stderr)) if args.json else print
+    result = parallel.run(args.jobs, report)
+    if args.json:
+        print(json.dumps(result))
+    return 0
 
 
 def run_timing(args: argparse.Namespace) -> int:

@@ -14,10 +14,22 @@ import sys
 from collections.abc import Sequence
 
 from arena import __version__
-from arena.cli import agents, analyze, bench, games, perft, play, random_game, show
+from arena.cli import (
+    agents,
+    analyze,
+    bench,
+    contest,
+    games,
+    perft,
+    play,
+    random_game,
+    replay,
+    results,
+    show,
+)
 from arena.errors import ArenaError
 
-COMMANDS = (games, agents, show, perft, random_game, play, analyze, bench)
+COMMANDS = (games, agents, show, perft, random_game, play, contest, results, replay, analyze, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,243 @@
+"""``arena match`` and ``arena tournament``: play many games and say who is stronger.
+
+Both take the same clock, opening, database and parallelism options; a match
+is a tournament of two agents with ``--games N``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.record import GameRecord
+from arena.schedule import unique_names
+from arena.standings import format_standings, standings
+from arena.timecontrol import TimeControl
+
+MATCH_EXAMPLES = """examples:
+  arena match connect4 mcts:rollouts=200 alphabeta --games 20 --time 5+0.1
+  arena match othello:size=6 ids greedy --move-time 1 --games 10 --db othello.db
+  arena match connect4 mcts:rollouts=20 mcts:rollouts=10 --budget rollouts=1 --games 40
+  arena match connect4 ids alphabeta --sprt elo0=0,elo1=50 --games 400 --jobs 2"""
+
+TOURNAMENT_EXAMPLES = """examples:
+  arena tournament connect4 random greedy alphabeta ids mcts --rounds 2 --time 2+0.1 --db t.db
+  arena tournament othello:size=6 ids mcts greedy --gauntlet --openings random:plies=4
+  arena tournament go:size=5 mcts ids random --rounds 4 --jobs 2 --ray auto"""
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    clock = p.add_mutually_exclusive_group()
+    clock.add_argument("--time", default=None, metavar="INITIAL+INC",
+                       help="Fischer clock: seconds at the start + seconds added per move "
+                       "(default 15+1)")
+    clock.add_argument("--move-time", type=float, default=None, metavar="S",
+                       help="a fixed time per move, e.g. 10 (the Othello assignment)")
+    clock.add_argument("--budget", default=None, metavar="WORK",
+                       help="no clock; a fixed amount of work per move: rollouts=N, depth=N "
+                       "or nodes=N")
+    p.add_argument("--grace", type=float, default=50, metavar="MS",
+                   help="milliseconds a move may exceed the clock before it loses (default 50)")
+    p.add_argument("--openings", default=None, metavar="random:plies=N|FILE",
+                   help="start from these positions, each played with both colours")
+    p.add_argument("--max-plies", type=int, default=None, metavar="N",
+                   help="end longer games by adjudication on the game's score")
+    p.add_argument("--seed", type=int, default=0, help="seed of positions and agents (default 0)")
+    p.add_argument("--db", default=None, metavar="FILE",
+                   help="SQLite results database: each game is saved as it ends; running the "
+                   "same command again resumes, playing only the missing games")
+    p.add_argument("--records", default=None, metavar="DIR",
+                   help="also write every game to DIR/games.jsonl (and DIR/games.sgf for Go, "
+                   "Gomoku and Othello)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="games played at once in worker processes (default 1)")
+    p.add_argument("--ray", default=None, metavar="ADDRESS",
+                   help="run the games as Ray tasks: auto, local, or ray://HOST:PORT")
+    p.add_argument("--sprt", default=None, metavar="elo0=0,elo1=20,alpha=0.05,beta=0.05",
+                   help="stop as soon as a sequential test decides whether the first agent is "
+                   "stronger (two agents only)")
+    p.add_argument("--show-search", action="store_true",
+                   help="print every move's search table (use with --jobs 1)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or per-game lines")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object as the last line (the tables go to stderr)")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    m = sub.add_parser(
+        "match", help="play N games between two agents, colours alternating",
+        description="Play GAMES games between agents A and B with colours alternating (each "
+        "starting position twice, colours swapped), under a clock with forfeits for time, "
+        "illegal moves and crashes, then print W/D/L, score, the Elo difference with its 95%% "
+        "interval, forfeits and time per move.",
+        epilog=MATCH_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    m.add_argument("game", metavar="GAME", help="game spec (see 'arena games')")
+    m.add_argument("first", metavar="A", help="agent spec (see 'arena agents')")
+    m.add_argument("second", metavar="B", help="agent spec")
+    m.add_argument("--games", type=int, default=10, metavar="N", help="games (default 10)")
+    _common(m)
+    m.set_defaults(func=run_match)
+
+    t = sub.add_parser(
+        "tournament", help="round robin or gauntlet with Elo ratings",
+        description="Every pairing plays one new position per round, once with each colour. "
+        "Prints standings with maximum-likelihood Elo and 95%% intervals (anchored at random = 0 "
+        "when random plays) and the head-to-head matrix.",
+        epilog=TOURNAMENT_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    t.add_argument("game", metavar="GAME", help="game spec (see 'arena games')")
+    t.add_argument("agents", nargs="+", metavar="AGENT", help="two or more agent specs")
+    t.add_argument("--rounds", type=int, default=1, metavar="N",
+                   help="rounds: each pairing plays 2N games (default 1)")
+    t.add_argument("--gauntlet", action="store_true",
+                   help="the first agent plays each of the others; they do not play each other")
+    _common(t)
+    t.set_defaults(func=run_tournament)
+
+
+def _control(args: argparse.Namespace) -> str:
+    if args.move_time is not None:
+        if args.move_time <= 0:
+            raise ArenaError(f"--move-time must be > 0, not {args.move_time}")
+        text = f"move:{args.move_time:g}"
+    elif args.budget is not None:
+        text = args.budget
+    else:
+        text = args.time or "15+1"
+    TimeControl.parse(text)  # fail now, in one line
+    return text
+
+
+def run_match(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise ArenaError(f"--games must be >= 1, not {args.games}")
+    return _run(args, [args.first, args.second], rounds=1, games=args.games, gauntlet=False)
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    if args.rounds < 1:
+        raise ArenaError(f"--rounds must be >= 1, not {args.rounds}")
+    if len(args.agents) < 2:
+        raise ArenaError("a tournament needs at least two agents")
+    return _run(args, args.agents, rounds=args.rounds, games=None, gauntlet=args.gauntlet)
+
+
+def _run(args: argparse.Namespace, specs: list[str], rounds: int, games: int | None,
+         gauntlet: bool) -> int:
+    from arena import tournament
+    from arena.runner import cores
+    from arena.sprt import SPRT
+    from arena.store import ResultsDB
+
+    if args.jobs < 1:
+        raise ArenaError(f"--jobs must be >= 1, not {args.jobs}")
+    if args.grace < 0:
+        raise ArenaError(f"--grace must be >= 0, not {args.grace}")
+    sprt = SPRT.parse(args.sprt) if args.sprt else None
+    if sprt is not None and len(specs) != 2:
+        raise ArenaError("--sprt compares two agents: give exactly two")
+    names = unique_names(specs)
+    settings = tournament.Settings(
+        game=args.game, agents=tuple(names), control=_control(args), rounds=rounds,
+        games_per_pair=games, gauntlet=gauntlet, openings=args.openings,
+        grace=args.grace / 1000, max_plies=args.max_plies, seed=args.seed)
+    err = sys.stderr
+    out = err if args.json else sys.stdout
+    timed = TimeControl.parse(settings.control).timed
+    if timed and (args.jobs > cores() or args.ray):
+        print(f"arena: warning: {args.jobs if not args.ray else 'Ray'} timed games at once on "
+              f"{cores()} cores: clocks are unfair when games share a core", file=err)
+    db = ResultsDB(args.db) if args.db else None
+    progress, task = _progress(args, out)
+    records_out = _RecordsDir(args.records) if args.records else None
+
+    def on_record(record: GameRecord, done: int, total: int) -> None:
+        if records_out is not None:
+            records_out.write(record)
+        if not args.quiet:
+            line = _game_line(record, done, total)
+            if progress is not None:
+                progress.console.print(line, highlight=False)
+                progress.update(task, completed=done, total=total)
+            else:
+                print(line, file=out, flush=True)
+
+    try:
+        if progress is not None:
+            progress.start()
+        outcome = tournament.run(settings, db, jobs=args.jobs, ray=args.ray, sprt=sprt,
+                                 on_record=on_record)
+    finally:
+        if progress is not None:
+            progress.stop()
+        if db is not None:
+            db.close()
+        if records_out is not None:
+            records_out.close()
+    anchor = next((n for n in names if n.split(":")[0] == "random"), None)
+    table = standings(outcome.records, names, anchor=anchor)
+    title = (f"{settings.game}, {TimeControl.parse(settings.control).describe()}: "
+             f"{len(outcome.records)} of {outcome.planned} games"
+             f"{f' ({outcome.played} played now)' if args.db else ''}")
+    print(format_standings(table, title), file=out)
+    result: dict[str, Any] = table.as_json()
+    if outcome.verdict is not None:
+        v = outcome.verdict
+        verdict = {"H1": f"H1 accepted: {names[0]} is stronger",
+                   "H0": f"H0 accepted: {names[0]} is not stronger"}.get(
+                       v.decision, "no decision yet")
+        print(f"SPRT {args.sprt}: LLR {v.llr:.3f} in [{v.lower:.3f}, {v.upper:.3f}]: {verdict}",
+              file=out)
+        result["sprt"] = {"llr": v.llr, "lower": v.lower, "upper": v.upper,
+                          "decision": v.decision}
+    if args.json:
+        print(json.dumps(result))
+    return 0
+
+
+def _game_line(record: GameRecord, done: int, total: int) -> str:
+    a, b = record.players
+    score = {1: "1-0", -1: "0-1", 0: "1/2-1/2"}[record.returns[0]]
+    why = record.reason if record.reason == "normal" else f"{record.reason}: {record.detail}"
+    return f"{done:>4}/{total} {a} vs {b}: {score} ({why}, {len(record.moves)} plies)"
+
+
+def _progress(args: argparse.Namespace, out: Any) -> tuple[Any, Any]:
+    if args.quiet or not getattr(out, "isatty", lambda: False)():
+        return None, None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    progress = Progress("games", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=Console(file=out), transient=True)
+    return progress, progress.add_task("games", total=None)
+
+
+class _RecordsDir:
+    """``DIR/games.jsonl`` (every game) and ``DIR/games.sgf`` (games SGF can hold)."""
+
+    def __init__(self, path: str) -> None:
+        from pathlib import Path
+
+        self.dir = Path(path)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.jsonl = open(self.dir / "games.jsonl", "a")  # noqa: SIM115 - kept open for the run
+        self.sgf = None
+
+    def write(self, record: GameRecord) -> None:
+        self.jsonl.write(record.to_json() + "\n")
+        self.jsonl.flush()
+        if record.game.split(":")[0] in ("go", "gomoku", "othello"):
+            from arena.sgf import to_sgf
+
+            if self.sgf is None:
+                self.sgf = open(self.dir / "games.sgf", "a")  # noqa: SIM115
+            self.sgf.write(to_sgf(record) + "\n")
+            self.sgf.flush()
+
+    def close(self) -> None:
+        self.jsonl.close()
+        if self.sgf is not None:
+            self.sgf.close()

@@ -1,0 +1,258 @@
+"""``arena replay FILE``: list the games of a records file, or replay one move by move.
+
+FILE is either JSON lines (one :class:`~arena.record.GameRecord` per line, as
+matches write them) or SGF (:mod:`arena.sgf`); the content decides, not the
+name. SGF keeps no times, so its moves are shown without them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.game import Game, State, load_game
+from arena.record import GameRecord
+from arena.sgf import read_sgf
+
+_FIELDS = {f.name for f in dataclasses.fields(GameRecord)}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "replay",
+        help="list the games in a records file (JSON lines or SGF), or replay one",
+        description="Without options, list the games in FILE: players, result, how the game "
+        "ended and its length. With --game N, replay game N: every move with its time and "
+        "the board after it.",
+        epilog="examples: arena replay games.jsonl | arena replay games.jsonl --game 3 --ply 40 "
+        "| arena replay game.sgf --game 1 --step",
+    )
+    p.add_argument("file", metavar="FILE", help="JSON lines of game records, or an SGF file")
+    p.add_argument("--game", type=int, metavar="N", help="replay game N (1 is the first)")
+    p.add_argument(
+        "--ply",
+        type=int,
+        metavar="K",
+        help="print the board only after ply K (0: the start); with --step, start stepping there",
+    )
+    p.add_argument(
+        "--step",
+        action="store_true",
+        help="wait for Enter after each board ('q' or the end of input quits)",
+    )
+    p.set_defaults(func=run)
+
+
+@dataclass
+class Entry:
+    """One game of a file, with what the listing shows about it."""
+
+    record: GameRecord
+    game: Game
+    where: str
+    """Where it is in the file, for messages: ``line 3`` or ``game 2``."""
+    result: str
+    reason: str
+
+
+def run(args: argparse.Namespace) -> int:
+    entries = load_entries(args.file)
+    if args.game is None:
+        if args.ply is not None or args.step:
+            raise ArenaError("--ply and --step need --game N")
+        print_listing(args.file, entries)
+        return 0
+    if not 1 <= args.game <= len(entries):
+        count = f"{len(entries)} game{'' if len(entries) == 1 else 's'}"
+        raise ArenaError(f"{args.file}: no game {args.game}: the file holds {count}")
+    entry = entries[args.game - 1]
+    plies = len(entry.record.moves)
+    if args.ply is not None and not 0 <= args.ply <= plies:
+        raise ArenaError(f"{args.file}: --ply {args.ply} is not in 0..{plies} (game {args.game})")
+    print(f"game {args.game} of {len(entries)} ({entry.where}): {entry.record.game}")
+    replay(args.file, entry, args.ply, args.step)
+    return 0
+
+
+# --- reading files ---------------------------------------------------------------------
+
+
+def load_entries(path: str) -> list[Entry]:
+    """Every game of the file at ``path``; errors name the file and the line."""
+    data = Path(path).read_bytes()
+    if data.lstrip()[:1] == b"(":
+        # Names may be in another charset (CA); the moves are ASCII either way.
+        return _sgf_entries(path, data.decode("utf-8", errors="replace"))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ArenaError(f"{path}: not text (byte {exc.start} is not UTF-8)") from None
+    return _json_entries(path, text)
+
+
+def _json_entries(path: str, text: str) -> list[Entry]:
+    entries = []
+    games: dict[str, Game] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"line {number}"
+        try:
+            record = _record(json.loads(line))
+            if record.game not in games:
+                games[record.game] = load_game(record.game)
+        except json.JSONDecodeError as exc:
+            raise ArenaError(f"{path}, {where}: not a JSON game record ({exc.msg})") from None
+        except ArenaError as exc:
+            raise ArenaError(f"{path}, {where}: {exc}") from None
+        game = games[record.game]
+        entries.append(Entry(record, game, where, result_text(record, game), record.reason))
+    return entries
+
+
+def _record(data: Any) -> GameRecord:
+    """A GameRecord from one decoded JSON line, checking what replaying relies on."""
+    if not isinstance(data, dict):
+        raise ArenaError("not a game record (a JSON object)")
+    missing = {"game", "players"} - data.keys()
+    if missing:
+        raise ArenaError(f"not a game record: no {' or '.join(sorted(missing))}")
+    returns = data.get("returns", [0, 0])
+    checks = (
+        ("game", isinstance(data["game"], str), "a game spec"),
+        ("players", _list_of(data["players"], str) and len(data["players"]) == 2, "two agents"),
+        ("moves", _list_of(data.get("moves", []), str), "a list of moves in notation"),
+        ("seconds", _list_of(data.get("seconds", []), int, float), "a list of numbers"),
+        ("nodes", _list_of(data.get("nodes", []), int, type(None)), "a list of counts"),
+        ("returns", _list_of(returns, int) and len(returns) == 2, "two numbers"),
+        ("score", isinstance(data.get("score"), int | float | None), "a number"),
+        ("opening_plies", isinstance(data.get("opening_plies", 0), int), "a number of moves"),
+        ("seed", isinstance(data.get("seed"), int | None), "an integer"),
+    )
+    for key, ok, what in checks:
+        if not ok:
+            raise ArenaError(f"not a game record: {key!r} must be {what}")
+    # Fields a later version may add are skipped, so old readers still show new files.
+    return GameRecord(**{k: v for k, v in data.items() if k in _FIELDS})
+
+
+def _list_of(value: Any, *types: type) -> bool:
+    return isinstance(value, list) and all(isinstance(v, types) for v in value)
+
+
+def _sgf_entries(path: str, text: str) -> list[Entry]:
+    try:
+        games = read_sgf(text)
+    except ArenaError as exc:
+        raise ArenaError(f"{path}: {exc}") from None
+    entries = []
+    for number, sgf in enumerate(games, 1):
+        reason = sgf.reason
+        detail = sgf.comment.partition(":")[2].strip() if reason else ""
+        record = GameRecord(
+            game=sgf.game,
+            players=(sgf.players[0] or "?", sgf.players[1] or "?"),
+            moves=sgf.moves,
+            reason=reason or "normal",
+            detail=detail,
+        )
+        where = f"game {number}"
+        entries.append(Entry(record, load_game(sgf.game), where, sgf.result or "?", reason or "?"))
+    return entries
+
+
+def result_text(record: GameRecord, game: Game) -> str:
+    """Who won, and by how much where the game was scored.
+
+    >>> record = GameRecord("go", ("a", "b"), returns=(-1, 1), score=-3.5)
+    >>> result_text(record, load_game("go"))
+    'White wins by 3.5'
+    """
+    if record.winner is None:
+        return "draw"
+    text = f"{game.player_names[record.winner]} wins"
+    if record.score is not None and record.reason in ("normal", "adjudication"):
+        margin = abs(record.score)
+        text += f" by {int(margin) if float(margin).is_integer() else margin}"
+    return text
+
+
+# --- printing --------------------------------------------------------------------------
+
+
+def print_listing(path: str, entries: list[Entry]) -> None:
+    if not entries:
+        print(f"{path}: no games")
+        return
+    rows = [("#", "game", "first", "second", "result", "reason", "plies")]
+    for number, e in enumerate(entries, 1):
+        r = e.record
+        rows.append((str(number), r.game, *r.players, e.result, e.reason, str(len(r.moves))))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths)]
+        # The numbers, first and last, line up on the right.
+        cells[0], cells[-1] = row[0].rjust(widths[0]), row[-1].rjust(widths[-1])
+        print("  ".join(cells).rstrip())
+
+
+def replay(path: str, entry: Entry, ply: int | None, step: bool) -> None:
+    """Print the game's header, then each move with its time and the boards asked for:
+    after every move, or only after ``ply`` (and, when stepping, every move after it)."""
+    record, game = entry.record, entry.game
+    names = game.player_names
+    for side, player in zip(names, record.players):
+        print(f"{side}: {player}")
+    print(f"result: {entry.result} ({entry.reason})")
+    if record.detail:
+        print(f"detail: {record.detail}")
+    start = 0 if ply is None and step else ply
+    state = game.initial_state(record.seed)
+    if _board_at(0, start, step) and not _show(state, step and len(record.moves) > 0):
+        return
+    for number, text in enumerate(record.moves, 1):
+        mover = names[state.to_move]
+        try:
+            state = state.play(game.parse_move(text))
+        except ArenaError as exc:
+            raise ArenaError(f"{path}, {entry.where}, move {number}: {exc}") from None
+        print(f"{number:>4}. {mover:<8} {text:<6} {_cost(record, number - 1)}".rstrip())
+        last = number == len(record.moves)
+        if _board_at(number, start, step) and not _show(state, step and not last):
+            return
+    print(f"ply {state.ply}: {state.result_text()}")
+
+
+def _board_at(ply: int, start: int | None, step: bool) -> bool:
+    if start is None:  # no --ply: after every move
+        return ply > 0
+    return ply == start or (step and ply > start)
+
+
+def _show(state: State, pause: bool) -> bool:
+    """Print the board; when pausing, wait for Enter. False when the reader quits."""
+    print(state.render())
+    if not pause:
+        return True
+    print("-- Enter: next move, q: quit -- ", end="", flush=True)
+    answer = sys.stdin.readline()
+    if not sys.stdin.isatty():
+        print()  # piped input is not echoed: end the prompt's line ourselves
+    return bool(answer) and answer.strip().lower() != "q"
+
+
+def _cost(record: GameRecord, index: int) -> str:
+    """The time (and nodes, where the agent said) one move took."""
+    if index < record.opening_plies:
+        return "(opening)"
+    if index >= len(record.seconds):
+        return ""
+    text = f"{record.seconds[index]:8.3f} s"
+    nodes = record.nodes[index] if index < len(record.nodes) else None
+    return text + (f"  {nodes} nodes" if nodes is not None else "")
