@@ -15,8 +15,13 @@ from arena.timecontrol import TimeControl
 class Scripted:
     """Plays the first legal move after ``delay`` seconds, or misbehaves as told."""
 
-    def __init__(self, delay: float = 0.0, move: object = None, error: Exception | None = None,
-                 after: int = 0) -> None:
+    def __init__(
+        self,
+        delay: float = 0.0,
+        move: object = None,
+        error: Exception | None = None,
+        after: int = 0,
+    ) -> None:
         self.delay, self.move, self.error, self.after = delay, move, error, after
         self.spec = "scripted"
         self.moves = 0
@@ -42,8 +47,9 @@ def test_fischer_increment_keeps_a_steady_player_alive() -> None:
     lost = play_game(C4, [slow, Scripted()], TimeControl.parse("0.2+0"), grace=0.0)
     assert lost.reason == "time" and lost.loser == 0 and lost.returns == (-1, 1)
     assert 3 <= len(lost.moves) // 2 + 1 <= 5
-    kept = play_game(C4, [Scripted(delay=0.06), Scripted()], TimeControl.parse("0.2+0.05"),
-                     grace=0.0)
+    kept = play_game(
+        C4, [Scripted(delay=0.06), Scripted()], TimeControl.parse("0.2+0.05"), grace=0.0
+    )
     assert kept.reason == "normal"
 
 
@@ -54,8 +60,9 @@ def test_grace_forgives_a_small_overrun() -> None:
 
 
 def test_budget_games_have_no_clock() -> None:
-    record = play_game(C4, [Scripted(delay=0.02), Scripted()], TimeControl.parse("rollouts=10"),
-                       grace=0.0)
+    record = play_game(
+        C4, [Scripted(delay=0.02), Scripted()], TimeControl.parse("rollouts=10"), grace=0.0
+    )
     assert record.reason == "normal"
 
 
@@ -81,8 +88,9 @@ def test_forfeits_lose_with_their_reason(player: Scripted, reason: str, detail: 
 
 def test_adjudication_at_the_ply_cap_uses_the_score() -> None:
     game = arena.load_game("othello:size=6")
-    record = play_game(game, ["greedy:seed=1", "random:seed=2"], TimeControl.parse("depth=1"),
-                       max_plies=10)
+    record = play_game(
+        game, ["greedy:seed=1", "random:seed=2"], TimeControl.parse("depth=1"), max_plies=10
+    )
     state = game.play_moves(game.parse_moves(" ".join(record.moves)))
     assert record.reason == "adjudication" and len(record.moves) == 10
     assert record.score == state.score()
@@ -91,8 +99,9 @@ def test_adjudication_at_the_ply_cap_uses_the_score() -> None:
 
 def test_openings_are_played_off_the_clock_and_recorded() -> None:
     opening = C4.parse_moves("4453")
-    record = play_game(C4, ["random:seed=1", "random:seed=2"], TimeControl.parse("move:1"),
-                       opening=opening)
+    record = play_game(
+        C4, ["random:seed=1", "random:seed=2"], TimeControl.parse("move:1"), opening=opening
+    )
     assert record.moves[:4] == ["4", "4", "5", "3"] and record.seconds[:4] == [0, 0, 0, 0]
     assert record.opening_plies == 4
 
@@ -104,8 +113,9 @@ def test_allotment_never_exceeds_the_clock() -> None:
     assert TimeControl.parse("move:10").allotment(None).time == 10
 
 
-@pytest.mark.parametrize("text", ["15", "a+b", "move:0", "move:x", "rollouts=x", "speed=3",
-                                  "-1+1", "15+-1"])
+@pytest.mark.parametrize(
+    "text", ["15", "a+b", "move:0", "move:x", "rollouts=x", "speed=3", "-1+1", "15+-1"]
+)
 def test_bad_time_controls(text: str) -> None:
     with pytest.raises(arena.SpecError) as info:
         TimeControl.parse(text)

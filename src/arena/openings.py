@@ -26,8 +26,9 @@ from arena.spec import Param, bind_params, split_spec
 _RANDOM_PARAMS = (
     Param("plies", int, 4, "random moves per opening", low=1, high=200),
     Param("seed", int, 0, "seed of the draw"),
-    Param("balance", float, 0.1, "largest |heuristic| / scale kept (1 = keep all)",
-          low=0.0, high=1.0),
+    Param(
+        "balance", float, 0.1, "largest |heuristic| / scale kept (1 = keep all)", low=0.0, high=1.0
+    ),
 )
 
 
@@ -55,8 +56,13 @@ class Openings:
             if name != "random":
                 raise SpecError(f"openings {text!r}: expected random:plies=N or a file")
             p = bind_params("openings random", _RANDOM_PARAMS, raw)
-            return cls(game, plies=p["plies"], seed=p["seed"], balance=p["balance"],
-                       description=f"random:plies={p['plies']},seed={p['seed']}")
+            return cls(
+                game,
+                plies=p["plies"],
+                seed=p["seed"],
+                balance=p["balance"],
+                description=f"random:plies={p['plies']},seed={p['seed']}",
+            )
         path = Path(text)
         if not path.is_file():
             raise ArenaError(f"openings {text!r}: no such file (or use random:plies=N)")

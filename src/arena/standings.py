@@ -36,8 +36,11 @@ class AgentLine:
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "wins": self.wins, "draws": self.draws, "losses": self.losses,
-            "forfeits": dict(self.forfeits), "points": self.points,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "forfeits": dict(self.forfeits),
+            "points": self.points,
             "score": round(self.score, 4),
             "mean_move_seconds": round(_mean(self.move_seconds), 4),
             "max_move_seconds": round(max(self.move_seconds, default=0.0), 4),
@@ -70,8 +73,10 @@ class Standings:
         return {
             "games": self.games,
             "agents": {name: line.as_json() for name, line in self.agents.items()},
-            "head_to_head": {a: {b: {"points": p, "games": g} for b, (p, g) in row.items()}
-                             for a, row in self.head_to_head.items()},
+            "head_to_head": {
+                a: {b: {"points": p, "games": g} for b, (p, g) in row.items()}
+                for a, row in self.head_to_head.items()
+            },
         }
 
 
@@ -85,8 +90,9 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
     from arena.ratings import elo_difference, fit
 
     lines = {n: AgentLine(n) for n in names}
-    h2h: dict[str, dict[str, list[float]]] = {a: {b: [0.0, 0] for b in names if b != a}
-                                               for a in names}
+    h2h: dict[str, dict[str, list[float]]] = {
+        a: {b: [0.0, 0] for b in names if b != a} for a in names
+    }
     results = []
     for record in records:
         first, second = record.players
@@ -123,7 +129,10 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
         ratings = fit(results, anchor=anchor if anchor in lines else None)
         for name, rating in ratings.items():
             lines[name].elo, lines[name].elo_low, lines[name].elo_high = (
-                rating.elo, rating.low, rating.high)
+                rating.elo,
+                rating.low,
+                rating.high,
+            )
     return Standings(lines, h2h, len(records))
 
 
@@ -132,17 +141,25 @@ def format_standings(table: Standings, title: str = "") -> str:
     rows = sorted(table.agents.values(), key=lambda r: (-r.points, r.name))
     width = max([len(r.name) for r in rows] + [5])
     out = [title] if title else []
-    out.append(f"{'agent':<{width}}  {'games':>5} {'W':>4} {'D':>4} {'L':>4} {'points':>7} "
-               f"{'score':>6}  {'Elo (95%)':<22} {'forfeits':<14} {'s/move':>7} {'max s':>6} "
-               f"{'nodes/move':>10}")
+    out.append(
+        f"{'agent':<{width}}  {'games':>5} {'W':>4} {'D':>4} {'L':>4} {'points':>7} "
+        f"{'score':>6}  {'Elo (95%)':<22} {'forfeits':<14} {'s/move':>7} {'max s':>6} "
+        f"{'nodes/move':>10}"
+    )
     for r in rows:
-        elo = "" if r.elo is None else f"{_fmt_elo(r.elo)} [{_fmt_elo(r.elo_low)}, {_fmt_elo(r.elo_high)}]"
+        elo = (
+            ""
+            if r.elo is None
+            else f"{_fmt_elo(r.elo)} [{_fmt_elo(r.elo_low)}, {_fmt_elo(r.elo_high)}]"
+        )
         forfeits = ",".join(f"{k}:{v}" for k, v in sorted(r.forfeits.items())) or "-"
         nodes = f"{_mean(r.move_nodes):,.0f}" if r.move_nodes else "-"
-        out.append(f"{r.name:<{width}}  {r.games:>5} {r.wins:>4} {r.draws:>4} {r.losses:>4} "
-                   f"{r.points:>7.1f} {r.score:>6.1%}  {elo:<22} {forfeits:<14} "
-                   f"{_mean(r.move_seconds):>7.3f} {max(r.move_seconds, default=0):>6.2f} "
-                   f"{nodes:>10}")
+        out.append(
+            f"{r.name:<{width}}  {r.games:>5} {r.wins:>4} {r.draws:>4} {r.losses:>4} "
+            f"{r.points:>7.1f} {r.score:>6.1%}  {elo:<22} {forfeits:<14} "
+            f"{_mean(r.move_seconds):>7.3f} {max(r.move_seconds, default=0):>6.2f} "
+            f"{nodes:>10}"
+        )
     if len(rows) > 2:
         out.append("")
         out.append("head to head (points of the row against the column):")

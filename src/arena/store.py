@@ -75,12 +75,15 @@ class ResultsDB:
             )
             return
         if stored != json.loads(json.dumps(settings, sort_keys=True)):
-            differ = sorted(k for k in set(stored) | set(settings)
-                            if stored.get(k) != settings.get(k))
-            shown = "; ".join(f"{k}: {stored.get(k)!r} here, {settings.get(k)!r} asked"
-                              for k in differ[:3])
-            raise ArenaError(f"{self.path} holds another tournament ({shown}); "
-                             "use another --db file")
+            differ = sorted(
+                k for k in set(stored) | set(settings) if stored.get(k) != settings.get(k)
+            )
+            shown = "; ".join(
+                f"{k}: {stored.get(k)!r} here, {settings.get(k)!r} asked" for k in differ[:3]
+            )
+            raise ArenaError(
+                f"{self.path} holds another tournament ({shown}); use another --db file"
+            )
 
     def done_ids(self) -> set[str]:
         return {row[0] for row in self.conn.execute("SELECT game_id FROM games")}
@@ -93,8 +96,18 @@ class ResultsDB:
                 self.conn.execute(
                     "INSERT INTO games (game_id, game, first, second, round, result, reason,"
                     " plies, record, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (record.game_id, record.game, first, second, round_, result, record.reason,
-                     len(record.moves), record.to_json(), datetime.now(UTC).isoformat()),
+                    (
+                        record.game_id,
+                        record.game,
+                        first,
+                        second,
+                        round_,
+                        result,
+                        record.reason,
+                        len(record.moves),
+                        record.to_json(),
+                        datetime.now(UTC).isoformat(),
+                    ),
                 )
         except sqlite3.IntegrityError:
             return False

@@ -10,10 +10,10 @@ TimeControl(initial=15.0, increment=1.0, per_move=None, budget=None)
 '10 s per move'
 >>> TimeControl.parse("rollouts=100").budget
 Limit(rollouts=100)
->>> TimeControl.parse("15")
+>>> TimeControl.parse("15")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-arena.errors.SpecError: time control '15': expected INITIAL+INCREMENT (e.g. 15+1), move:SECONDS or a budget such as rollouts=100
+arena.errors.SpecError: time control '15': expected INITIAL+INCREMENT (e.g. 15+1), ...
 """
 
 from __future__ import annotations
@@ -36,8 +36,10 @@ class TimeControl:
     @classmethod
     def parse(cls, text: str) -> TimeControl:
         t = text.strip().lower()
-        usage = (f"time control {text!r}: expected INITIAL+INCREMENT (e.g. 15+1), "
-                 "move:SECONDS or a budget such as rollouts=100")
+        usage = (
+            f"time control {text!r}: expected INITIAL+INCREMENT (e.g. 15+1), "
+            "move:SECONDS or a budget such as rollouts=100"
+        )
         try:
             if t.startswith("move:"):
                 seconds = float(t[5:])

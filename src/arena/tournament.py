@@ -54,8 +54,9 @@ def seeded_spec(spec: str, game_id: str, seat: int, base_seed: int) -> str:
     This makes a seeded tournament repeatable game by game (agents that stop
     on the clock still vary with the machine's speed).
     """
-    name, raw = split_spec(spec) if not spec.lower().startswith(("py:", "cmd:", "gtp:")) else (
-        "", {})
+    name, raw = (
+        split_spec(spec) if not spec.lower().startswith(("py:", "cmd:", "gtp:")) else ("", {})
+    )
     if name not in agent_names() or "seed" in raw:
         return spec
     if not any(p.name == "seed" for p in agent_class(name).params):
@@ -71,13 +72,22 @@ def jobs_for(settings: Settings, planned: list[PlannedGame]) -> list[Job]:
     for p in planned:
         seed = settings.seed + p.position
         opening = book.get(settings.seed + p.position) if settings.openings else ()
-        out.append(Job(
-            game=settings.game, game_id=p.game_id, first=p.first, second=p.second,
-            first_spec=seeded_spec(spec_of(p.first), p.game_id, 0, settings.seed),
-            second_spec=seeded_spec(spec_of(p.second), p.game_id, 1, settings.seed),
-            round=p.round, seed=seed, opening=tuple(opening), control=settings.control,
-            grace=settings.grace, max_plies=settings.max_plies,
-        ))
+        out.append(
+            Job(
+                game=settings.game,
+                game_id=p.game_id,
+                first=p.first,
+                second=p.second,
+                first_spec=seeded_spec(spec_of(p.first), p.game_id, 0, settings.seed),
+                second_spec=seeded_spec(spec_of(p.second), p.game_id, 1, settings.seed),
+                round=p.round,
+                seed=seed,
+                opening=tuple(opening),
+                control=settings.control,
+                grace=settings.grace,
+                max_plies=settings.max_plies,
+            )
+        )
     return out
 
 
@@ -113,8 +123,9 @@ def run(
 ) -> Outcome:
     """Play the games of ``settings`` that ``db`` does not hold yet."""
     validate(settings)
-    planned = plan(list(settings.agents), settings.rounds, settings.gauntlet,
-                   settings.games_per_pair)
+    planned = plan(
+        list(settings.agents), settings.rounds, settings.gauntlet, settings.games_per_pair
+    )
     records: list[GameRecord] = []
     done: set[str] = set()
     if db is not None:

@@ -10,10 +10,16 @@ import time
 from typing import Any
 
 from arena.runner import cores
-from arena.tournament import Settings, run as run_tournament
+from arena.tournament import Settings
+from arena.tournament import run as run_tournament
 
-SETTINGS = Settings(game="connect4", agents=("mcts:rollouts=2000", "mcts:rollouts=1000"),
-                    control="rollouts=2000", games_per_pair=12, seed=1)
+SETTINGS = Settings(
+    game="connect4",
+    agents=("mcts:rollouts=2000", "mcts:rollouts=1000"),
+    control="rollouts=2000",
+    games_per_pair=12,
+    seed=1,
+)
 
 
 def run(jobs: int = 2, report=print) -> dict[str, Any]:  # type: ignore[no-untyped-def]
@@ -23,9 +29,14 @@ def run(jobs: int = 2, report=print) -> dict[str, Any]:  # type: ignore[no-untyp
         outcome = run_tournament(SETTINGS, jobs=n)
         minutes = (time.perf_counter() - start) / 60
         rates[n] = len(outcome.records) / minutes
-        report(f"--jobs {n}: {len(outcome.records)} games in {minutes * 60:.1f} s "
-               f"= {rates[n]:.1f} games/min")
+        report(
+            f"--jobs {n}: {len(outcome.records)} games in {minutes * 60:.1f} s "
+            f"= {rates[n]:.1f} games/min"
+        )
     ratio = rates[jobs] / rates[1]
     report(f"speed-up with --jobs {jobs} on {cores()} cores: {ratio:.2f}x")
-    return {"games_per_min": {str(n): round(r, 2) for n, r in rates.items()},
-            "speedup": round(ratio, 3), "cores": cores()}
+    return {
+        "games_per_min": {str(n): round(r, 2) for n, r in rates.items()},
+        "speedup": round(ratio, 3),
+        "cores": cores(),
+    }

@@ -57,8 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "speed-up.",
     )
     parallel.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parallel.add_argument("--json", action="store_true",
-                          help="print one JSON object as the last line")
+    parallel.add_argument(
+        "--json", action="store_true", help="print one JSON object as the last line"
+    )
     parallel.set_defaults(func=run_parallel)
     for sub_parser in (playouts, agents):
         sub_parser.add_argument(

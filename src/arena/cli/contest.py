@@ -31,49 +31,104 @@ TOURNAMENT_EXAMPLES = """examples:
 
 def _common(p: argparse.ArgumentParser) -> None:
     clock = p.add_mutually_exclusive_group()
-    clock.add_argument("--time", default=None, metavar="INITIAL+INC",
-                       help="Fischer clock: seconds at the start + seconds added per move "
-                       "(default 15+1)")
-    clock.add_argument("--move-time", type=float, default=None, metavar="S",
-                       help="a fixed time per move, e.g. 10 (the Othello assignment)")
-    clock.add_argument("--budget", default=None, metavar="WORK",
-                       help="no clock; a fixed amount of work per move: rollouts=N, depth=N "
-                       "or nodes=N")
-    p.add_argument("--grace", type=float, default=50, metavar="MS",
-                   help="milliseconds a move may exceed the clock before it loses (default 50)")
-    p.add_argument("--openings", default=None, metavar="random:plies=N|FILE",
-                   help="start from these positions, each played with both colours")
-    p.add_argument("--max-plies", type=int, default=None, metavar="N",
-                   help="end longer games by adjudication on the game's score")
+    clock.add_argument(
+        "--time",
+        default=None,
+        metavar="INITIAL+INC",
+        help="Fischer clock: seconds at the start + seconds added per move (default 15+1)",
+    )
+    clock.add_argument(
+        "--move-time",
+        type=float,
+        default=None,
+        metavar="S",
+        help="a fixed time per move, e.g. 10 (the Othello assignment)",
+    )
+    clock.add_argument(
+        "--budget",
+        default=None,
+        metavar="WORK",
+        help="no clock; a fixed amount of work per move: rollouts=N, depth=N or nodes=N",
+    )
+    p.add_argument(
+        "--grace",
+        type=float,
+        default=50,
+        metavar="MS",
+        help="milliseconds a move may exceed the clock before it loses (default 50)",
+    )
+    p.add_argument(
+        "--openings",
+        default=None,
+        metavar="random:plies=N|FILE",
+        help="start from these positions, each played with both colours",
+    )
+    p.add_argument(
+        "--max-plies",
+        type=int,
+        default=None,
+        metavar="N",
+        help="end longer games by adjudication on the game's score",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of positions and agents (default 0)")
-    p.add_argument("--db", default=None, metavar="FILE",
-                   help="SQLite results database: each game is saved as it ends; running the "
-                   "same command again resumes, playing only the missing games")
-    p.add_argument("--records", default=None, metavar="DIR",
-                   help="also write every game to DIR/games.jsonl (and DIR/games.sgf for Go, "
-                   "Gomoku and Othello)")
-    p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="games played at once in worker processes (default 1)")
-    p.add_argument("--ray", default=None, metavar="ADDRESS",
-                   help="run the games as Ray tasks: auto, local, or ray://HOST:PORT")
-    p.add_argument("--sprt", default=None, metavar="elo0=0,elo1=20,alpha=0.05,beta=0.05",
-                   help="stop as soon as a sequential test decides whether the first agent is "
-                   "stronger (two agents only)")
-    p.add_argument("--show-search", action="store_true",
-                   help="print every move's search table (use with --jobs 1)")
+    p.add_argument(
+        "--db",
+        default=None,
+        metavar="FILE",
+        help="SQLite results database: each game is saved as it ends; running the "
+        "same command again resumes, playing only the missing games",
+    )
+    p.add_argument(
+        "--records",
+        default=None,
+        metavar="DIR",
+        help="also write every game to DIR/games.jsonl (and DIR/games.sgf for Go, "
+        "Gomoku and Othello)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="games played at once in worker processes (default 1)",
+    )
+    p.add_argument(
+        "--ray",
+        default=None,
+        metavar="ADDRESS",
+        help="run the games as Ray tasks: auto, local, or ray://HOST:PORT",
+    )
+    p.add_argument(
+        "--sprt",
+        default=None,
+        metavar="elo0=0,elo1=20,alpha=0.05,beta=0.05",
+        help="stop as soon as a sequential test decides whether the first agent is "
+        "stronger (two agents only)",
+    )
+    p.add_argument(
+        "--show-search",
+        action="store_true",
+        help="print every move's search table (use with --jobs 1)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar or per-game lines")
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object as the last line (the tables go to stderr)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object as the last line (the tables go to stderr)",
+    )
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     m = sub.add_parser(
-        "match", help="play N games between two agents, colours alternating",
+        "match",
+        help="play N games between two agents, colours alternating",
         description="Play GAMES games between agents A and B with colours alternating (each "
         "starting position twice, colours swapped), under a clock with forfeits for time, "
         "illegal moves and crashes, then print W/D/L, score, the Elo difference with its 95%% "
         "interval, forfeits and time per move.",
-        epilog=MATCH_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=MATCH_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     m.add_argument("game", metavar="GAME", help="game spec (see 'arena games')")
     m.add_argument("first", metavar="A", help="agent spec (see 'arena agents')")
     m.add_argument("second", metavar="B", help="agent spec")
@@ -82,17 +137,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     m.set_defaults(func=run_match)
 
     t = sub.add_parser(
-        "tournament", help="round robin or gauntlet with Elo ratings",
+        "tournament",
+        help="round robin or gauntlet with Elo ratings",
         description="Every pairing plays one new position per round, once with each colour. "
         "Prints standings with maximum-likelihood Elo and 95%% intervals (anchored at random = 0 "
         "when random plays) and the head-to-head matrix.",
-        epilog=TOURNAMENT_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=TOURNAMENT_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     t.add_argument("game", metavar="GAME", help="game spec (see 'arena games')")
     t.add_argument("agents", nargs="+", metavar="AGENT", help="two or more agent specs")
-    t.add_argument("--rounds", type=int, default=1, metavar="N",
-                   help="rounds: each pairing plays 2N games (default 1)")
-    t.add_argument("--gauntlet", action="store_true",
-                   help="the first agent plays each of the others; they do not play each other")
+    t.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        metavar="N",
+        help="rounds: each pairing plays 2N games (default 1)",
+    )
+    t.add_argument(
+        "--gauntlet",
+        action="store_true",
+        help="the first agent plays each of the others; they do not play each other",
+    )
     _common(t)
     t.set_defaults(func=run_tournament)
 
@@ -124,8 +190,9 @@ def run_tournament(args: argparse.Namespace) -> int:
     return _run(args, args.agents, rounds=args.rounds, games=None, gauntlet=args.gauntlet)
 
 
-def _run(args: argparse.Namespace, specs: list[str], rounds: int, games: int | None,
-         gauntlet: bool) -> int:
+def _run(
+    args: argparse.Namespace, specs: list[str], rounds: int, games: int | None, gauntlet: bool
+) -> int:
     from arena import tournament
     from arena.runner import cores
     from arena.sprt import SPRT
@@ -140,15 +207,26 @@ def _run(args: argparse.Namespace, specs: list[str], rounds: int, games: int | N
         raise ArenaError("--sprt compares two agents: give exactly two")
     names = unique_names(specs)
     settings = tournament.Settings(
-        game=args.game, agents=tuple(names), control=_control(args), rounds=rounds,
-        games_per_pair=games, gauntlet=gauntlet, openings=args.openings,
-        grace=args.grace / 1000, max_plies=args.max_plies, seed=args.seed)
+        game=args.game,
+        agents=tuple(names),
+        control=_control(args),
+        rounds=rounds,
+        games_per_pair=games,
+        gauntlet=gauntlet,
+        openings=args.openings,
+        grace=args.grace / 1000,
+        max_plies=args.max_plies,
+        seed=args.seed,
+    )
     err = sys.stderr
     out = err if args.json else sys.stdout
     timed = TimeControl.parse(settings.control).timed
     if timed and (args.jobs > cores() or args.ray):
-        print(f"arena: warning: {args.jobs if not args.ray else 'Ray'} timed games at once on "
-              f"{cores()} cores: clocks are unfair when games share a core", file=err)
+        print(
+            f"arena: warning: {args.jobs if not args.ray else 'Ray'} timed games at once on "
+            f"{cores()} cores: clocks are unfair when games share a core",
+            file=err,
+        )
     db = ResultsDB(args.db) if args.db else None
     progress, task = _progress(args, out)
     records_out = _RecordsDir(args.records) if args.records else None
@@ -167,8 +245,9 @@ def _run(args: argparse.Namespace, specs: list[str], rounds: int, games: int | N
     try:
         if progress is not None:
             progress.start()
-        outcome = tournament.run(settings, db, jobs=args.jobs, ray=args.ray, sprt=sprt,
-                                 on_record=on_record)
+        outcome = tournament.run(
+            settings, db, jobs=args.jobs, ray=args.ray, sprt=sprt, on_record=on_record
+        )
     finally:
         if progress is not None:
             progress.stop()
@@ -178,20 +257,24 @@ def _run(args: argparse.Namespace, specs: list[str], rounds: int, games: int | N
             records_out.close()
     anchor = next((n for n in names if n.split(":")[0] == "random"), None)
     table = standings(outcome.records, names, anchor=anchor)
-    title = (f"{settings.game}, {TimeControl.parse(settings.control).describe()}: "
-             f"{len(outcome.records)} of {outcome.planned} games"
-             f"{f' ({outcome.played} played now)' if args.db else ''}")
+    title = (
+        f"{settings.game}, {TimeControl.parse(settings.control).describe()}: "
+        f"{len(outcome.records)} of {outcome.planned} games"
+        f"{f' ({outcome.played} played now)' if args.db else ''}"
+    )
     print(format_standings(table, title), file=out)
     result: dict[str, Any] = table.as_json()
     if outcome.verdict is not None:
         v = outcome.verdict
-        verdict = {"H1": f"H1 accepted: {names[0]} is stronger",
-                   "H0": f"H0 accepted: {names[0]} is not stronger"}.get(
-                       v.decision, "no decision yet")
-        print(f"SPRT {args.sprt}: LLR {v.llr:.3f} in [{v.lower:.3f}, {v.upper:.3f}]: {verdict}",
-              file=out)
-        result["sprt"] = {"llr": v.llr, "lower": v.lower, "upper": v.upper,
-                          "decision": v.decision}
+        verdict = {
+            "H1": f"H1 accepted: {names[0]} is stronger",
+            "H0": f"H0 accepted: {names[0]} is not stronger",
+        }.get(v.decision, "no decision yet")
+        print(
+            f"SPRT {args.sprt}: LLR {v.llr:.3f} in [{v.lower:.3f}, {v.upper:.3f}]: {verdict}",
+            file=out,
+        )
+        result["sprt"] = {"llr": v.llr, "lower": v.lower, "upper": v.upper, "decision": v.decision}
     if args.json:
         print(json.dumps(result))
     return 0
@@ -210,8 +293,14 @@ def _progress(args: argparse.Namespace, out: Any) -> tuple[Any, Any]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    progress = Progress("games", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        console=Console(file=out), transient=True)
+    progress = Progress(
+        "games",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(file=out),
+        transient=True,
+    )
     return progress, progress.add_task("games", total=None)
 
 

@@ -26,12 +26,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_game_argument(p)
     p.add_argument("first", metavar="A", help="agent spec of the first player, e.g. human")
     p.add_argument("second", metavar="B", help="agent spec of the second player")
-    p.add_argument("--move-time", type=float, default=1.0, metavar="S",
-                   help="seconds each agent may think per move (default 1)")
+    p.add_argument(
+        "--move-time",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="seconds each agent may think per move (default 1)",
+    )
     p.add_argument("--seed", type=int, default=None, help="seed of the initial position")
     p.add_argument("--boards", action="store_true", help="print the board after every move")
-    p.add_argument("--show-search", action="store_true",
-                   help="after each move, print the agent's search table (why that move)")
+    p.add_argument(
+        "--show-search",
+        action="store_true",
+        help="after each move, print the agent's search table (why that move)",
+    )
     p.set_defaults(func=run)
 
 
@@ -46,8 +54,10 @@ def run(args: argparse.Namespace) -> int:
 
     def on_move(state, move, seconds, info) -> None:  # type: ignore[no-untyped-def]
         mover = state.to_move
-        print(f"{state.ply + 1:>3}. {names[mover]:<8} {game.format_move(move):<8} "
-              f"{seconds * 1000:8.1f} ms")
+        print(
+            f"{state.ply + 1:>3}. {names[mover]:<8} {game.format_move(move):<8} "
+            f"{seconds * 1000:8.1f} ms"
+        )
         if args.show_search and info is not None and info.root:
             print(format_search(info, 5))
         if args.boards:
@@ -59,10 +69,18 @@ def run(args: argparse.Namespace) -> int:
         for i, agent in enumerate(agents):
             if not agent.spec.startswith("human"):
                 agents[i] = _Limited(agent, args.move_time)
-    record = play_game(game, agents, control, seed=args.seed, allow_undo=human, on_move=on_move,
-                       names=[a.spec for a in agents])
-    state = game.play_moves([game.parse_move(m) for m in record.moves],
-                            game.initial_state(args.seed))
+    record = play_game(
+        game,
+        agents,
+        control,
+        seed=args.seed,
+        allow_undo=human,
+        on_move=on_move,
+        names=[a.spec for a in agents],
+    )
+    state = game.play_moves(
+        [game.parse_move(m) for m in record.moves], game.initial_state(args.seed)
+    )
     print(state.render())
     if record.reason != "normal":
         print(f"{names[record.loser]} loses: {record.reason} ({record.detail})")

@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "results",
         help="read a results database back: standings, or every game as CSV or JSON",
         description="Print the standings of the tournament in DB (table), or one row per game "
-        "(csv), or {\"games\": [ROW, ...]} (json).",
+        '(csv), or {"games": [ROW, ...]} (json).',
     )
     p.add_argument("db", metavar="DB", help="results database written with --db")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")
