@@ -162,3 +162,18 @@ def test_one_legal_move_is_played_at_once() -> None:
     agent = arena.load_agent("mcts:rollouts=100000")
     assert agent.choose(state, arena.Limit()) == state.legal_moves()[0]
     assert agent.last_search.nodes == 0
+
+
+@pytest.mark.parametrize("spec", ["go:size=19", "colosseum:size=12", "gomoku"])
+def test_expand_all_with_heuristic_rollouts_stops_in_time(spec: str) -> None:
+    """Expanding every child with a slow rollout each must still stop at the deadline,
+    leaving the tree consistent (unfinished children stay untried)."""
+    game = arena.load_game(spec)
+    agent = arena.load_agent("mcts:expand=all,rollout=heuristic,seed=1")
+    agent.reset(game)
+    state = random_states(game, 6, seed=2)[-1]
+    start = time.perf_counter()
+    move = agent.choose(state, arena.Limit(time=0.02))
+    assert time.perf_counter() - start <= 0.02
+    assert move in state.legal_moves()
+    check_counts(agent.root)

@@ -47,7 +47,7 @@ import random
 from collections.abc import Callable
 
 from arena.agents.base import Agent, SearchInfo
-from arena.agents.clock import Deadline, quiet_gc, release_gc
+from arena.agents.clock import Deadline, SearchTimeout, quiet_gc, release_gc
 from arena.game import Game, Returns, State
 from arena.heuristics import knowledge
 from arena.limit import Limit
@@ -75,12 +75,13 @@ class Node:
         self.untried = list(range(k))
         self.total = 0
 
-    def pop_untried(self, rng: random.Random) -> int:
-        """A random child not yet added (swap with the last, then pop: O(1))."""
+    def next_untried(self, rng: random.Random) -> int:
+        """A random child not yet added, moved to the end of ``untried`` (O(1));
+        it is popped once its simulation has finished."""
         untried = self.untried
         j = int(rng.random() * len(untried))
         untried[j], untried[-1] = untried[-1], untried[j]
-        return untried.pop()
+        return untried[-1]
 
 
 # --- tree policies: which child to descend into -------------------------------------------
@@ -124,13 +125,21 @@ def random_rollout(state: State, rng: random.Random) -> Returns:
     return state.game.playout(state, rng)
 
 
-def heuristic_rollout_factory(state: State) -> Callable[[State, random.Random], Returns]:
-    """A rollout that takes wins, blocks immediate losses and samples the game's candidates."""
+def heuristic_rollout_factory(
+    state: State, deadline: Deadline
+) -> Callable[[State, random.Random], Returns]:
+    """A rollout that takes wins, blocks immediate losses and samples the game's candidates.
+
+    It walks the State API, so one rollout can take long on a big board: it
+    checks the clock every move and gives up (SearchTimeout) when time is up.
+    """
     know = knowledge(state.game)
     wins_for, candidates = know.immediate_wins, know.candidates
 
     def rollout(state: State, rng: random.Random) -> Returns:
         while not state.is_terminal():
+            if deadline.expired():
+                raise SearchTimeout
             moves = state.legal_moves()
             pick = None
             if wins_for is not None:
@@ -231,7 +240,7 @@ class MCTSAgent(Agent):
         if len(root.moves) == 1:  # nothing to decide
             self.last_search = self._info(root, deadline, 0)
             return root.moves[0]
-        iterate = self._iteration()
+        iterate = self._iteration(deadline)
         solver = self.p["solver"]
         # The budget counts simulations; with expand=all the last iteration may add a
         # few more (one per child of the leaf it expands).
@@ -240,14 +249,17 @@ class MCTSAgent(Agent):
             while root.total < stop_at:
                 if solver and _prove(root) != UNKNOWN:
                     break  # the root is proven: more simulations cannot change the move
-                iterate(root)
+                try:
+                    iterate(root)
+                except SearchTimeout:  # a rollout or an expansion ran into the deadline
+                    break
                 if deadline.tick():
                     break
         move = self._final(root)
         self.last_search = self._info(root, deadline, root.total - start_total)
         return move
 
-    def _iteration(self) -> Callable[[Node], None]:
+    def _iteration(self, deadline: Deadline) -> Callable[[Node], None]:
         """One selection-expansion-simulation-backpropagation step, closed over the options."""
         p = self.p
         rng = self.rng
@@ -263,20 +275,22 @@ class MCTSAgent(Agent):
             if s.is_terminal():
                 return s.returns()
             if rollout_fn is None:
-                rollout_fn = heuristic_rollout_factory(s) if heuristic else random_rollout
+                rollout_fn = (
+                    heuristic_rollout_factory(s, deadline) if heuristic else random_rollout
+                )
             return rollout_fn(s, rng)
 
         def add_child(node: Node, i: int) -> tuple[Node, Returns]:
+            # Simulate first and attach after, so a rollout cut off by the clock
+            # leaves the tree exactly as it was.
             child_state = node.state.play(node.moves[i])
+            result = simulate(child_state)
             child = node.children[i] = Node(child_state, rng)
             child.total = 1  # its own first simulation, made now
-            if child_state.is_terminal():
-                result = child_state.returns()
-                if solver:
-                    mine = result[node.state.to_move]
-                    node.proven[i] = WON if mine > 0 else LOST if mine < 0 else DRAWN
-                return child, result
-            return child, simulate(child_state)
+            if solver and child_state.is_terminal():
+                mine = result[node.state.to_move]
+                node.proven[i] = WON if mine > 0 else LOST if mine < 0 else DRAWN
+            return child, result
 
         def credit(path: list[tuple[Node, int]], result: Returns) -> None:
             for node, i in path:
@@ -293,16 +307,21 @@ class MCTSAgent(Agent):
                     credit(path, node.state.returns())
                     break
                 if node.untried and not expand_all:
-                    i = node.pop_untried(rng)
+                    i = node.next_untried(rng)
                     _, result = add_child(node, i)
+                    node.untried.pop()
                     path.append((node, i))
                     credit(path, result)
                     break
                 if node.untried:  # expand=all: every child at once, one simulation each
-                    for i in node.untried:
+                    while node.untried:
+                        i = node.untried[-1]
                         _, result = add_child(node, i)
+                        node.untried.pop()
                         credit([*path, (node, i)], result)
-                    node.untried = []
+                        if node.untried and deadline.expired():
+                            # Out of time part-way: the rest stay untried for later.
+                            raise SearchTimeout
                     break
                 i = uct_select(node, c, rng) if use_uct else egreedy_select(node, eps, rng)
                 if i < 0:  # every child proven: nothing left to sample here

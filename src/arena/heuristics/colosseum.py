@@ -1,149 +1,191 @@
-"""Colosseum Survival: draft (experiment version)."""
+"""Colosseum Survival: Voronoi area, mobility, nooks, and an exact one-move win check.
+
+The game ends when one wall parts the players, and the larger region wins.
+Until then the best static guess of the final regions is the Voronoi split
+of the board (:meth:`~arena.games.colosseum.ColosseumState.territory`), so
+that is the backbone; the rest adds what the Voronoi count cannot see.
+All terms are in cells, from the point of view of the player to move:
+
+* **Voronoi** (weight 1): cells the mover reaches in strictly fewer steps
+  than the opponent, minus the reverse (``territory()``, walls only).
+* **Mobility** (weight 0.5): the cells the mover can end a move on (walking
+  up to K steps, not through the opponent) minus the opponent's. A player
+  who reaches more cells has more walls to choose from and can get to a
+  cutting wall first.
+* **Nook** (3 cells for one open side, 1 for two): a penalty for the player
+  who just moved, when its cell is nearly enclosed. The player to move gets
+  none: it walks out before anyone can shut it in.
+* **Win now** (a verdict, ``WIN_NOW`` = 990): the mover has a legal move
+  whose wall parts the players with the mover's region the larger. This is
+  exact, not a pattern: it covers shutting the opponent in its cell (the
+  extreme nook) and every other winning cut. The sum of the other terms is
+  squashed into (-900, 900) (softness M*M/3 cells), so search always prefers
+  a verdict, and a finished game (valued by the search agents) to both.
+
+The win check would be costly done naively (a flood per legal move), so it
+works in two stages. A new wall can only cut when both of its end points
+touch another wall (the border counts); :func:`may_cut_sides` finds those
+sides for the whole board at once from shifted copies of the wall bits (the
+corner-touch test of the game's ``_Board.may_cut``, done bit-parallel), and
+only the few legal moves among them get the game's lockstep floods.
+
+Measured on 8x8 boards (seeded games, colours alternated): one-ply greedy
+with this evaluation scores 100% against random and about 62% against
+greedy on the plain Voronoi score (200 games); the win check is worth most
+of that (51.5% without it), mobility a little. At depth 2 alpha-beta it is
+no better than the Voronoi score (48-53% in 60 games for every mix tried,
+including a count of the opponent's winning cuts and larger nook penalties):
+two plies of search already see what these terms add. The nook penalty
+measured neutral (60% vs 62% with greedy); it is kept small because it is
+free and marks a real risk the win check cannot see yet (a dead-end
+corridor). Penalising the player to move for nooks lost outright (41%).
+
+``candidates`` (for MCTS rollouts) keeps the moves that win at once if there
+are any; otherwise it drops the moves that lose at once (walling your last
+open side, or a cut that leaves you the smaller region) and the moves that
+leave you one open side with its neighbour within the opponent's walk, so
+that the opponent shuts you in next move. With 100 rollouts a move, MCTS
+with these rollouts scored 92.5% against random rollouts on 8x8 (40 games;
+82.5% without the last filter).
+
+>>> import arena
+>>> game = arena.load_game("colosseum:size=5")
+>>> state = game.position([(2, 2), (0, 0)], walls=["0,0,r"])  # B's corner has one exit
+>>> evaluate(state)  # A walks to 1,0 and walls it off
+990.0
+>>> [game.format_move(m) for m in candidates(state, state.legal_moves())]
+['1,0,u']
+"""
 
 from __future__ import annotations
 
-from arena.games.colosseum import ColosseumState, _after_wall, _grow, _reach
+from arena.games.colosseum import ColosseumState, Masks, _after_wall, _Board, _reach
 from arena.heuristics import SCALE
+from arena.heuristics.lines import STATIC, WIN_NOW, squash
 
-W_VORONOI = 1.0
-W_MOBILITY = 0.0
-W_ENCLOSED = (0.0, 0.0, 0.0, 0.0, 0.0)  # by free sides 0..4, for the player who just moved
-W_ENCLOSED_MOVER = (0.0, 0.0, 0.0, 0.0, 0.0)
-TURN_VORONOI = False
-SOFT = 20.0
-TRAP = True
-TIE = 0.0
-WIN_CHECK = False
-W_THREAT = 0.0
-STATIC = 900.0
-WIN_NOW = 990.0
+_MOBILITY = 0.5
+_NOOK = (0.0, 3.0, 1.0, 0.0, 0.0)  # by the open sides of the cell of the player who just moved
 
 
-def _voronoi_steps(a: int, b: int, masks, vshift: int) -> tuple[int, int, int]:
-    counts = [1, 1]
-    while True:
-        ga = _grow(a, masks, vshift)
-        gb = _grow(b, masks, vshift)
-        if ga == a and gb == b:
-            return counts[0], counts[1], a
-        counts[0] += (ga & ~a & ~gb).bit_count() + TIE * (ga & gb & ~a & ~b).bit_count()
-        counts[1] += (gb & ~b & ~ga).bit_count()
-        a, b = ga, gb
+def may_cut_sides(board: _Board, walls: int) -> int:
+    """The side bits (``4 * cell + d``) where a new wall has both end points
+    touching another wall: only there can one wall cut the board in two.
+
+    A side's end is a grid corner; the walls meeting there besides the side
+    itself are two sides of the cell and one of each of two neighbours, e.g.
+    the top-left end of the ``u`` side of a cell is touched by its own ``l``
+    side, the ``u`` side of the cell to its left and the ``l`` side of the
+    cell above. Each such term is one shift of the per-direction wall bits.
+    Off-board neighbours only ever add bits next to a border side, which is
+    set anyway, so they change nothing.
+    """
+    cells, v = board.cells, board.vshift
+    up, right, down, left = (walls >> d & cells for d in range(4))
+    cut_u = (left | up << 4 | left << v) & (right | up >> 4 | right << v)
+    cut_r = (up | right << v | up >> 4) & (down | right >> v | down >> 4)
+    cut_d = (left | down << 4 | left >> v) & (right | down >> 4 | right >> v)
+    cut_l = (up | left << v | up << 4) & (down | left >> v | down << 4)
+    return cut_u | cut_r << 1 | cut_d << 2 | cut_l << 3
 
 
-def _voronoi_turns(me: int, them: int, masks, vshift: int, steps: int) -> tuple[int, int, int]:
-    """Mover first: each side grows K steps per turn and claims cells nobody holds."""
-    mine, theirs = me, them
-    a, b = me, them
-    while True:
-        moved = False
-        for _ in range(steps):
-            g = _grow(a, masks, vshift)
-            if g == a:
-                break
-            a = g
-            moved = True
-        mine |= a & ~theirs
-        for _ in range(steps):
-            g = _grow(b, masks, vshift)
-            if g == b:
-                break
-            b = g
-            moved = True
-        theirs |= b & ~mine
-        if not moved:
-            return mine.bit_count(), theirs.bit_count(), a
+def _cut_margin(board: _Board, masks: Masks, move: int, them: int) -> int | None:
+    """None when ``move`` leaves the players joined, else the sign of (mover's
+    region - opponent's) after it. ``them`` is the opponent's cell bit."""
+    side = move & 3
+    other = move + board.twin[side]
+    here, there = 1 << (move & ~3), 1 << (other & ~3)
+    after = list(masks)  # the open sides once this wall stands
+    after[side] ^= here
+    after[side ^ 2] ^= there
+    apart = _after_wall(here, there, them, after, board.vshift)
+    if apart is None:
+        return None
+    return (apart[0] > apart[1]) - (apart[0] < apart[1])
+
+
+def _wins_now(board: _Board, walls: int, masks: Masks, reach: int, them: int) -> bool:
+    """Whether the mover, reaching the cells ``reach``, has a move that wins at once."""
+    risky = reach * 15 & ~walls & may_cut_sides(board, walls)
+    while risky:
+        low = risky & -risky
+        risky ^= low
+        if _cut_margin(board, masks, low.bit_length() - 1, them) == 1:
+            return True
+    return False
 
 
 def evaluate(state: ColosseumState) -> float:
-    if state._regions is not None:
-        a, b = state._regions
-        return SCALE * ((a > b) - (a < b))
+    """How good the position is for A (player 0), in [-SCALE, SCALE]."""
+    if state._regions is not None:  # search agents value finished games themselves
+        return SCALE * state.returns()[0]
     board = state._board()
-    walls = state._walls
+    walls, vshift, steps = state._walls, board.vshift, board.steps
     masks = board.masks(walls)
-    vshift, steps = board.vshift, board.steps
     mover = state._to_move
-    cells = state._players
-    me_cell, them_cell = cells[mover], cells[1 - mover]
-    me, them = 1 << 4 * me_cell, 1 << 4 * them_cell
-    if TURN_VORONOI:
-        vm, vt, region = _voronoi_turns(me, them, masks, vshift, steps)
+    mine, theirs = state._players[mover], state._players[1 - mover]
+    me, them = 1 << 4 * mine, 1 << 4 * theirs
+    my_reach = _reach(me, them, masks, vshift, steps)
+    if _wins_now(board, walls, masks, my_reach, them):
+        value = WIN_NOW
     else:
-        vm, vt, region = _voronoi_steps(me, them, masks, vshift)
-    reach_me = _reach(me, them, masks, vshift, steps)
-    free_me = (~walls >> 4 * me_cell & 15).bit_count()
-    free_them = (~walls >> 4 * them_cell & 15).bit_count()
-    if TRAP and free_them == 1:
-        side = (~walls >> 4 * them_cell & 15).bit_length() - 1
-        bit = 4 * them_cell + side
-        other = bit + board.twin[side]
-        if reach_me >> (other & ~3) & 1:
-            total = region.bit_count()
-            # walling them in: they keep 1 cell, we keep the rest
-            if total - 1 > 1:
-                return WIN_NOW if mover == 0 else -WIN_NOW
-    if WIN_CHECK and _mover_wins(state, board, walls, reach_me, me, them):
-        return WIN_NOW if mover == 0 else -WIN_NOW
-    raw = W_VORONOI * (vm - vt)
-    if W_THREAT:
-        reach_them = _reach(them, me, masks, vshift, steps)
-        raw -= W_THREAT * _count_wins(board, walls, reach_them, them, me)
-    if W_MOBILITY:
-        reach_them = _reach(them, me, masks, vshift, steps)
-        raw += W_MOBILITY * (reach_me.bit_count() - reach_them.bit_count())
-    raw += W_ENCLOSED[free_them] - W_ENCLOSED_MOVER[free_me]
-    value = STATIC * raw / (abs(raw) + SOFT)
+        a, b = state.territory()
+        their_reach = _reach(them, me, masks, vshift, steps)
+        raw = (
+            (a - b if mover == 0 else b - a)
+            + _MOBILITY * (my_reach.bit_count() - their_reach.bit_count())
+            + _NOOK[(~walls >> 4 * theirs & 15).bit_count()]
+        )
+        value = squash(raw, board.size * board.size / 3)
     return value if mover == 0 else -value
 
 
 def candidates(state: ColosseumState, moves: tuple[int, ...]) -> tuple[int, ...]:
-    return moves
+    """The moves worth sampling in a rollout, in the order of ``moves``: the
+    winning ones if any, else those that neither lose at once nor let the
+    opponent shut the mover in its cell next move; all ``moves`` if none is left."""
+    if state._regions is not None or not moves:
+        return moves
+    board = state._board()
+    walls, vshift, twin = state._walls, board.vshift, board.twin
+    them = 1 << 4 * state._players[1 - state._to_move]
+    masks = board.masks(walls)
+    risky = may_cut_sides(board, walls)
+    their_reach = -1  # computed on first need: most moves never ask
+    wins: list[int] = []
+    keep: list[int] = []
+    for move in moves:
+        side = move & 3
+        open_sides = ~walls >> (move & ~3) & 15
+        left = open_sides & ~(1 << side)  # open sides of the destination after the wall
+        if not left:
+            continue  # walls the mover in a one-cell region: cheapest check first
+        if risky >> move & 1:
+            margin = _cut_margin(board, masks, move, them)
+            if margin is not None:  # the game ends on this move
+                if margin > 0:
+                    wins.append(move)
+                elif margin == 0:
+                    keep.append(move)
+                continue
+        if left & (left - 1) == 0:  # one open side left: can the opponent close it?
+            if their_reach == -1:
+                # Walls only shrink the walk and the opponent may walk anywhere the
+                # mover is not yet, so this bounds every move's exact reach from above.
+                their_reach = _reach(them, 0, masks, vshift, board.steps)
+            d = left.bit_length() - 1
+            outside = ((move & ~3) + d + twin[d]) & ~3  # bit 4 * cell of the neighbour
+            if their_reach >> outside & 1 and _shut_in(board, masks, move, outside, them):
+                continue
+        keep.append(move)
+    return tuple(wins or keep or moves)
 
 
-def _mover_wins(state, board, walls, reach, me, them) -> bool:
-    ends, twin, vshift = board.ends, board.twin, board.vshift
-    legal = reach * 15 & ~walls & _may_cut_sides(board, walls)
-    while legal:
-        low = legal & -legal
-        legal ^= low
-        bit = low.bit_length() - 1
-        side = bit & 3
-        other = bit + twin[side]
-        w = walls | low | 1 << other
-        if True:
-            apart = _after_wall(1 << (bit & ~3), 1 << (other & ~3), them, board.masks(w), vshift)
-            if apart is not None and apart[0] > apart[1]:
-                return True
-    return False
-
-
-def _may_cut_sides(board, walls: int) -> int:
-    cells, v = board.cells, board.vshift
-    U = walls & cells
-    R = walls >> 1 & cells
-    D = walls >> 2 & cells
-    L = walls >> 3 & cells
-    # corner touches (excluding the side itself)
-    cut_u = (L | U << 4 | L << v) & (R | U >> 4 | R << v)
-    cut_d = (L | D << 4 | L >> v) & (R | D >> 4 | R >> v)
-    cut_l = (U | L << v | U << 4) & (D | L >> v | D << 4)
-    cut_r = (U | R << v | U >> 4) & (D | R >> v | D >> 4)
-    return (cut_u | cut_r << 1 | cut_d << 2 | cut_l << 3)
-
-
-def _count_wins(board, walls, reach, me, them) -> int:
-    twin, vshift = board.twin, board.vshift
-    legal = reach * 15 & ~walls & _may_cut_sides(board, walls)
-    n = 0
-    while legal:
-        low = legal & -legal
-        legal ^= low
-        bit = low.bit_length() - 1
-        side = bit & 3
-        other = bit + twin[side]
-        w = walls | low | 1 << other
-        apart = _after_wall(1 << (bit & ~3), 1 << (other & ~3), them, board.masks(w), vshift)
-        if apart is not None and apart[0] > apart[1]:
-            n += 1
-    return n
+def _shut_in(board: _Board, masks: Masks, move: int, outside: int, them: int) -> bool:
+    """Whether, after ``move``, the opponent can walk to the cell at bit ``outside``
+    (the destination's only open neighbour) and wall the mover in."""
+    side = move & 3
+    after = list(masks)
+    after[side] ^= 1 << (move & ~3)
+    after[side ^ 2] ^= 1 << ((move + board.twin[side]) & ~3)
+    # The mover's new cell needs no blocking: its one exit is ``outside`` itself.
+    return bool(_reach(them, 0, after, board.vshift, board.steps) >> outside & 1)
