@@ -275,9 +275,7 @@ class MCTSAgent(Agent):
             if s.is_terminal():
                 return s.returns()
             if rollout_fn is None:
-                rollout_fn = (
-                    heuristic_rollout_factory(s, deadline) if heuristic else random_rollout
-                )
+                rollout_fn = heuristic_rollout_factory(s, deadline) if heuristic else random_rollout
             return rollout_fn(s, rng)
 
         def add_child(node: Node, i: int) -> tuple[Node, Returns]:

@@ -61,7 +61,7 @@ from __future__ import annotations
 
 from arena.games.colosseum import ColosseumState, Masks, _after_wall, _Board, _reach
 from arena.heuristics import SCALE
-from arena.heuristics.lines import STATIC, WIN_NOW, squash
+from arena.heuristics.lines import WIN_NOW, squash
 
 _MOBILITY = 0.5
 _NOOK = (0.0, 3.0, 1.0, 0.0, 0.0)  # by the open sides of the cell of the player who just moved
