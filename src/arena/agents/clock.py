@@ -25,7 +25,8 @@ class SearchTimeout(Exception):
 class Deadline:
     """The moment a search must stop, with a margin for returning the answer.
 
-    The margin is 2 ms plus 5% of the limit (capped at 50 ms); on top of it,
+    The margin is 4 ms plus 5% of the limit (capped at 50 ms and at half the
+    limit) — room for the answer to travel back on a busy machine; on top of it,
     ``tick`` remembers the longest unit of work seen and ``expired`` stops that
     much earlier, so the unit that would cross the deadline is never started.
     """
@@ -37,7 +38,7 @@ class Deadline:
         if seconds is None:
             self.end = float("inf")
         else:
-            self.end = self.start + seconds - min(0.002 + 0.05 * seconds, 0.05, 0.5 * seconds)
+            self.end = self.start + seconds - min(0.004 + 0.05 * seconds, 0.05, 0.5 * seconds)
         self.last = self.start
         self.longest = 0.0
 

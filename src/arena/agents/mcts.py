@@ -201,6 +201,9 @@ class MCTSAgent(Agent):
         self.p = p
         self.rng = random.Random(p["seed"])  # type: ignore[arg-type]
         self.root: Node | None = None
+        self.deepest = 0
+        """The longest path of the last search (kept as it runs: walking the tree
+        afterwards would cost time after the deadline)."""
 
     def reset(self, game: Game | None = None) -> None:
         self.root = None
@@ -241,6 +244,7 @@ class MCTSAgent(Agent):
             self.last_search = self._info(root, deadline, 0)
             return root.moves[0]
         iterate = self._iteration(deadline)
+        self.deepest = 0
         solver = self.p["solver"]
         # The budget counts simulations; with expand=all the last iteration may add a
         # few more (one per child of the leaf it expands).
@@ -326,6 +330,10 @@ class MCTSAgent(Agent):
                     break
                 path.append((node, i))
                 node = node.children[i]  # type: ignore[assignment]
+            # The level reached: the path's length, one more where expand=all added children.
+            reached = len(path) + (1 if expand_all and not node.state.is_terminal() else 0)
+            if reached > self.deepest:
+                self.deepest = reached
             if solver:
                 # Proofs found at the bottom of this path climb as far as they hold.
                 for parent, i in reversed(path):
@@ -388,7 +396,7 @@ class MCTSAgent(Agent):
         )
         return SearchInfo(
             seconds=deadline.elapsed(),
-            depth=tree_depth(root),
+            depth=self.deepest,
             nodes=simulations,
             value=value,
             root=rows,
@@ -403,13 +411,3 @@ def principal_variation(root: Node, length: int = 12) -> list[int]:
         line.append(node.moves[i])
         node = node.children[i]  # type: ignore[assignment]
     return line
-
-
-def tree_depth(root: Node) -> int:
-    """The deepest level of the tree (0: the root alone)."""
-    deepest, frontier = 0, [(root, 0)]
-    while frontier:
-        node, depth = frontier.pop()
-        deepest = max(deepest, depth)
-        frontier.extend((child, depth + 1) for child in node.children if child is not None)
-    return deepest
