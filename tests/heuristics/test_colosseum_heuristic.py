@@ -215,8 +215,8 @@ def test_greedy_with_the_heuristic_beats_random() -> None:
 @pytest.mark.slow
 def test_greedy_with_the_heuristic_beats_greedy_on_the_voronoi_score() -> None:
     # The plain score is already the Voronoi count: this isolates what the rest adds.
-    score = points("colosseum:size=8", "greedy", "greedy:eval=utility", 160, seed=2)
-    assert score > 0.5, score  # measured about 0.6 (0.595 over 200 games)
+    score = points("colosseum:size=6", "greedy", "greedy:eval=utility", 200)
+    assert score > 0.5, score  # measured 0.5975 (0.60-0.63 with other seeds; 0.595 on 8x8)
 
 
 @pytest.mark.slow
@@ -226,7 +226,7 @@ def test_alphabeta_depth_2_with_the_heuristic_beats_greedy_on_the_voronoi_score(
     score = points(
         "colosseum:size=7", "alphabeta:depth=2,eval=heuristic", "greedy:eval=utility", 20
     )
-    assert score >= 0.65, score  # measured 0.85
+    assert score >= 0.6, score  # measured 0.85 (0.65 and 0.95 with seeds 2 and 3)
 
 
 @pytest.mark.slow
@@ -237,4 +237,4 @@ def test_mcts_rollouts_on_the_candidates_beat_random_rollouts() -> None:
         "mcts:rollouts=100,rollout=random",
         20,
     )
-    assert score >= 0.5, score  # measured 0.75 (0.85 on 8x8)
+    assert score >= 0.5, score  # measured 0.75 (0.8 with seeds 2 and 3; 0.85 on 8x8)
