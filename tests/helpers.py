@@ -67,3 +67,23 @@ def play_game(game: Game, agents: Sequence, limit, seed: int | None = None) -> t
 def score_of(first_returns: list[tuple[int, int]], as_player: list[int]) -> float:
     """Points (win 1, draw 0.5) of one agent over games where it was ``as_player[i]``."""
     return sum((r[p] + 1) / 2 for r, p in zip(first_returns, as_player))
+
+
+def chi2_limit(df: int) -> float:
+    """The 0.999 quantile of chi-squared with ``df`` degrees of freedom (Wilson-Hilferty)."""
+    return df * (1 - 2 / (9 * df) + 3.09 * (2 / (9 * df)) ** 0.5) ** 3
+
+
+def first_move_chi2(game: Game, state: State, trials_per_move: int, seed: int) -> tuple[float, int]:
+    """(chi-squared, degrees of freedom) of the fast playout's first move against the
+    uniform law over ``state``'s legal moves."""
+    legal = state.legal_moves()
+    counts = dict.fromkeys(legal, 0)
+    rng = random.Random(seed)
+    trials = trials_per_move * len(legal)
+    for _ in range(trials):
+        moves: list[int] = []
+        game.playout(state, rng, moves)
+        counts[moves[0]] += 1
+    expected = trials / len(legal)
+    return sum((c - expected) ** 2 / expected for c in counts.values()), len(legal) - 1

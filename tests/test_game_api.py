@@ -9,7 +9,7 @@ import pytest
 import arena
 from arena.errors import ArenaError, IllegalMove, MoveSyntaxError, SpecError
 from arena.games import NAMES, all_games
-from helpers import GAME_SPECS, random_states
+from helpers import GAME_SPECS, chi2_limit, first_move_chi2, random_states
 
 
 @pytest.fixture(params=GAME_SPECS)
@@ -147,19 +147,8 @@ def test_fast_playout_is_uniform_over_legal_moves(game: arena.Game) -> None:
     legal = state.legal_moves()
     if len(legal) < 2:
         pytest.skip("one legal move")
-    counts = dict.fromkeys(legal, 0)
-    rng = random.Random(0)
-    trials = 60 * len(legal)
-    for _ in range(trials):
-        moves: list[int] = []
-        game.playout(state, rng, moves)
-        counts[moves[0]] += 1
-    expected = trials / len(legal)
-    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
-    df = len(legal) - 1
-    # Wilson-Hilferty: the 0.999 quantile of chi-squared with df degrees of freedom.
-    z = 3.09
-    limit = df * (1 - 2 / (9 * df) + z * (2 / (9 * df)) ** 0.5) ** 3
+    chi2, df = first_move_chi2(game, state, 60, seed=0)
+    limit = chi2_limit(df)
     assert chi2 < limit, f"chi2={chi2:.1f} > {limit:.1f} (df={df})"
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import arena
 from arena.errors import IllegalMove, MoveSyntaxError, SpecError
 from arena.games.go import Go, GoState
+from helpers import first_move_chi2
 
 # --- a slow, obviously-correct reference -----------------------------------------------
 
@@ -383,16 +384,8 @@ def test_fast_playout_is_uniform_where_points_are_illegal() -> None:
         state = game.play_moves(line)
         legal = state.legal_moves()
         assert game.parse_move("c3") not in legal and len(legal) == 18
-        counts = dict.fromkeys(legal, 0)
-        rng = random.Random(7)
-        trials = 100 * len(legal)
-        for _ in range(trials):
-            moves: list[int] = []
-            game.playout(state, rng, moves)
-            counts[moves[0]] += 1
-        expected = trials / len(legal)
-        chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
-        assert chi2 < 40.8  # the 0.999 quantile of chi-squared with 17 degrees of freedom
+        chi2, df = first_move_chi2(game, state, 100, seed=7)
+        assert df == 17 and chi2 < 40.8  # the 0.999 quantile of chi-squared, 17 degrees of freedom
 
 
 # --- captures, snapback, suicide ---------------------------------------------------------

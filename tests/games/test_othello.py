@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import arena
 from arena.errors import IllegalMove, MoveSyntaxError, SpecError
 from arena.games.othello import Othello, OthelloState
+from helpers import chi2_limit, first_move_chi2
 
 STEPS = ((0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1))
 RULES = ("standard", "nomove-ends")
@@ -252,26 +253,12 @@ def test_playout_passes_and_finishes_from_a_forced_pass() -> None:
     assert moves == []
 
 
-def chi2_limit(df: int) -> float:
-    """The 0.999 quantile of chi-squared (Wilson-Hilferty)."""
-    return df * (1 - 2 / (9 * df) + 3.09 * (2 / (9 * df)) ** 0.5) ** 3
-
-
 @pytest.mark.parametrize("opening", ["", "d3 c5 f6 f5 e6 e3"])
 def test_playout_first_move_is_uniform(opening: str) -> None:
     game = othello()
     state = game.play_moves(game.parse_moves(opening))
-    legal = state.legal_moves()
-    counts = dict.fromkeys(legal, 0)
-    rng = random.Random(5)
-    trials = 400 * len(legal)
-    for _ in range(trials):
-        moves: list[int] = []
-        game.playout(state, rng, moves)
-        counts[moves[0]] += 1
-    expected = trials / len(legal)
-    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
-    assert chi2 < chi2_limit(len(legal) - 1), counts
+    chi2, df = first_move_chi2(game, state, 400, seed=5)
+    assert chi2 < chi2_limit(df), chi2
 
 
 # --- passes and the end of the game ------------------------------------------------------

@@ -30,7 +30,8 @@ import math
 
 from arena.agents.base import Agent, SearchInfo
 from arena.agents.clock import Deadline, SearchTimeout, quiet_gc
-from arena.agents.values import PROVEN, Evaluate, describe, evaluation, terminal_value
+from arena.agents.report import value_rows
+from arena.agents.values import EVAL_PARAM, PROVEN, Evaluate, evaluation, terminal_value
 from arena.game import Game, State
 from arena.limit import Limit
 from arena.spec import Param
@@ -210,17 +211,9 @@ class AlphaBeta:
 
 
 def root_rows(state: State, rows: list[tuple[int, float, int]], depth: int) -> list[dict]:
-    game = state.game
-    return [
-        {
-            "move": game.format_move(move),
-            "value": round(value, 3),
-            "bound": {EXACT: "=", LOWER: ">=", UPPER: "<="}[flag],
-            "depth": depth,
-            "text": describe(value),
-        }
-        for move, value, flag in rows
-    ]
+    """Report rows for root moves searched to ``depth``, with their bound types."""
+    bound = {EXACT: "=", LOWER: ">=", UPPER: "<="}
+    return value_rows(state, [(m, v, bound[flag]) for m, v, flag in rows], depth)
 
 
 class AlphaBetaAgent(Agent):
@@ -228,9 +221,7 @@ class AlphaBetaAgent(Agent):
     summary = "depth-limited alpha-beta with an optional transposition table and move ordering"
     params = (
         Param("depth", int, 4, "plies to search", low=1, high=64),
-        Param(
-            "eval", str, "heuristic", "evaluation at the cut-off", choices=("heuristic", "utility")
-        ),
+        EVAL_PARAM,
         Param("cache", bool, True, "transposition table (depth + bound type)"),
         Param("order", bool, True, "search the table's move, then children by evaluation, first"),
         Param("exact", bool, False, "exact values for every root move (slower; for analysis)"),

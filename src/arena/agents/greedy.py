@@ -15,7 +15,8 @@ import random
 
 from arena.agents.base import Agent, SearchInfo
 from arena.agents.clock import Deadline
-from arena.agents.values import Evaluate, describe, evaluation, terminal_value
+from arena.agents.report import value_rows
+from arena.agents.values import EVAL_PARAM, Evaluate, evaluation, terminal_value
 from arena.game import Game, State
 from arena.limit import Limit
 from arena.spec import Param
@@ -25,9 +26,7 @@ class GreedyAgent(Agent):
     name = "greedy"
     summary = "the best move one ply ahead by the heuristic; always takes an immediate win"
     params = (
-        Param(
-            "eval", str, "heuristic", "how positions are judged", choices=("heuristic", "utility")
-        ),
+        EVAL_PARAM,
         Param("seed", int, None, "seed for breaking ties at random", default_text="fresh"),
     )
 
@@ -55,21 +54,11 @@ class GreedyAgent(Agent):
             if deadline.expired():
                 break
         rows.sort(reverse=True)
-        fmt = state.game.format_move
         self.last_search = SearchInfo(
             seconds=deadline.elapsed(),
             depth=1,
             nodes=len(rows),
             value=rows[0][0],
-            root=[
-                {
-                    "move": fmt(m),
-                    "value": round(v, 3),
-                    "bound": "=",
-                    "depth": 1,
-                    "text": describe(v),
-                }
-                for v, _, m in rows
-            ],
+            root=value_rows(state, [(m, v, "=") for v, _, m in rows], 1),
         )
         return rows[0][2]

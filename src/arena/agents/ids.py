@@ -25,7 +25,7 @@ from __future__ import annotations
 from arena.agents.alphabeta import AlphaBeta, root_rows
 from arena.agents.base import Agent, SearchInfo
 from arena.agents.clock import Deadline, SearchTimeout, quiet_gc
-from arena.agents.values import evaluation, is_proven
+from arena.agents.values import EVAL_PARAM, evaluation, is_proven
 from arena.game import Game, State
 from arena.limit import Limit
 from arena.spec import Param
@@ -37,9 +37,7 @@ class IDSAgent(Agent):
     params = (
         Param("time", float, 1.0, "seconds per move when the match gives no limit", low=0.001),
         Param("maxdepth", int, 64, "deepest iteration", low=1, high=256),
-        Param(
-            "eval", str, "heuristic", "evaluation at the cut-off", choices=("heuristic", "utility")
-        ),
+        EVAL_PARAM,
         Param("cache", bool, True, "keep the transposition table between iterations and moves"),
     )
 

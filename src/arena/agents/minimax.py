@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from arena.agents.base import Agent, SearchInfo
 from arena.agents.clock import Deadline, SearchTimeout, quiet_gc
-from arena.agents.values import Evaluate, describe, evaluation, terminal_value
+from arena.agents.report import value_rows
+from arena.agents.values import EVAL_PARAM, Evaluate, evaluation, terminal_value
 from arena.game import State
 from arena.limit import Limit
 from arena.spec import Param
@@ -48,9 +49,7 @@ class MinimaxAgent(Agent):
     summary = "plain depth-limited minimax (no pruning): the reference search"
     params = (
         Param("depth", int, 3, "plies to search", low=1, high=64),
-        Param(
-            "eval", str, "heuristic", "evaluation at the cut-off", choices=("heuristic", "utility")
-        ),
+        EVAL_PARAM,
     )
 
     def _setup(self, depth: int, eval: str) -> None:
@@ -72,21 +71,11 @@ class MinimaxAgent(Agent):
         if not rows:
             rows = [(state.legal_moves()[0], 0.0)]
         rows.sort(key=lambda row: -row[1])
-        fmt = state.game.format_move
         self.last_search = SearchInfo(
             seconds=deadline.elapsed(),
             depth=depth,
             nodes=counter[0],
             value=rows[0][1],
-            root=[
-                {
-                    "move": fmt(m),
-                    "value": round(v, 3),
-                    "bound": "=",
-                    "depth": depth,
-                    "text": describe(v),
-                }
-                for m, v in rows
-            ],
+            root=value_rows(state, [(m, v, "=") for m, v in rows], depth),
         )
         return rows[0][0]

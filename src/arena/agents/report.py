@@ -14,6 +14,24 @@ c4       300  30.0%     0.520   0.600     2
 from __future__ import annotations
 
 from arena.agents.base import SearchInfo
+from arena.agents.values import describe
+from arena.game import State
+
+
+def value_rows(state: State, rows: list[tuple[int, float, str]], depth: int) -> list[dict]:
+    """Root rows of a depth-limited search: ``(move, value, bound)`` with bound one of
+    ``=``, ``>=``, ``<=``, in the order given (best first)."""
+    fmt = state.game.format_move
+    return [
+        {
+            "move": fmt(move),
+            "value": round(value, 3),
+            "bound": bound,
+            "depth": depth,
+            "text": describe(value),
+        }
+        for move, value, bound in rows
+    ]
 
 
 def format_search(info: SearchInfo | None, limit: int = 10) -> str:

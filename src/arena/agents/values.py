@@ -13,6 +13,7 @@ from collections.abc import Callable
 from arena.errors import SpecError
 from arena.game import Game, State
 from arena.heuristics import SCALE, knowledge, preload, utility
+from arena.spec import Param
 
 preload()  # search agents import this module: load the heuristics before any clock runs
 
@@ -21,6 +22,15 @@ PROVEN = WIN - 10_000.0
 """Values beyond +-PROVEN are game results found by search, not estimates."""
 
 Evaluate = Callable[[State], float]
+
+EVAL_PARAM = Param(
+    "eval",
+    str,
+    "heuristic",
+    "how positions are judged at the cut-off",
+    choices=("heuristic", "utility"),
+)
+"""The ``eval`` parameter every depth-limited agent takes."""
 
 
 def terminal_value(state: State, ply: int) -> float:
@@ -66,4 +76,13 @@ def describe(value: float) -> str:
     return f"{value + 0.0:+.1f}"  # + 0.0 turns -0.0 into 0.0
 
 
-__all__ = ["PROVEN", "SCALE", "WIN", "describe", "evaluation", "is_proven", "terminal_value"]
+__all__ = [
+    "EVAL_PARAM",
+    "PROVEN",
+    "SCALE",
+    "WIN",
+    "describe",
+    "evaluation",
+    "is_proven",
+    "terminal_value",
+]
