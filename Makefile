@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-test lint bench clean
+.PHONY: run test install install-test engines lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -13,9 +13,10 @@ $(BIN)/python:
 install: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 
-# The test extras include the bench extra so the OpenSpiel comparison code is exercised too.
+# The test extras include the bench extra so the OpenSpiel comparison code is exercised too,
+# and plot (matplotlib) for the experiments.
 install-test: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench,plot]'
 
 # The main job: a short seeded round robin on Connect Four; results go to arena.db
 # (running it again resumes: only missing games are played).
@@ -23,12 +24,16 @@ run: install
 	$(BIN)/arena tournament connect4 random greedy alphabeta ids mcts \
 		--rounds 1 --time 1+0.1 --seed 1 --db arena.db
 
+# GNU Go and GRhino (Debian packages) for the GTP tests and `arena bench engines`.
+engines:
+	scripts/install-engines
+
 lint: install-test
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 
 # The whole suite, slow tests included (CI runs exactly this).
-test: lint
+test: lint engines
 	$(BIN)/python -m pytest
 
 bench: install-test

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
 from collections.abc import Iterator, Sequence
+
+import pytest
 
 from arena.agents import start_game
 from arena.game import Game, State
@@ -87,3 +91,14 @@ def first_move_chi2(game: Game, state: State, trials_per_move: int, seed: int) -
         counts[moves[0]] += 1
     expected = trials / len(legal)
     return sum((c - expected) ** 2 / expected for c in counts.values()), len(legal) - 1
+
+
+def find_engine(name: str) -> str:
+    """The path of an engine, or a skip — a failure in CI, which must not skip it silently."""
+    path = shutil.which(name, path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
+    if path is None:
+        message = f"{name} is not installed (Debian: apt-get install {name.split('-')[-1]})"
+        if os.environ.get("CI"):
+            pytest.fail(f"{message}; CI must run this test")
+        pytest.skip(message)
+    return path

@@ -32,3 +32,13 @@ class IllegalMove(ArenaError):
         self.move = move
         self.reason = reason
         super().__init__(f"illegal move {text if text is not None else move}: {reason}")
+
+
+class AgentFailure(ArenaError):
+    """An agent in another process broke the rules of play: ``reason`` is the referee's
+    forfeit reason (``time``, ``crash`` or ``illegal``) and ``detail`` says what happened."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        self.reason = reason
+        self.detail = detail
+        super().__init__(detail)

@@ -27,6 +27,9 @@ class Limit:
     """Simulations (MCTS)."""
     nodes: int | None = None
     """Positions searched (alpha-beta)."""
+    clock: float | None = None
+    """Seconds left on the mover's clock when there is one: the hard bound behind
+    ``time`` (the referee forfeits past it). Agents in other processes are told it."""
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -21,14 +21,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.agents import load_agent, start_game
+from arena.agents.external import ExternalAgent
 from arena.agents.human import Resign, Undo
-from arena.errors import ArenaError
+from arena.errors import AgentFailure, ArenaError
 from arena.game import Game, State
 from arena.record import GameRecord
-from arena.timecontrol import TimeControl
-
-DEFAULT_GRACE = 0.05
-"""Seconds a move may exceed the clock before it loses on time (process overhead)."""
+from arena.timecontrol import DEFAULT_GRACE, TimeControl
 
 MoveHook = Callable[[State, int, float, Any], None]
 
@@ -58,28 +56,66 @@ def play_game(
     players = [load_agent(a) if isinstance(a, str) else a for a in agents]
     specs = tuple(names or (_spec(p) for p in players))
     record = GameRecord(game=game.spec, players=specs, seed=seed)  # type: ignore[arg-type]
+    for player in players:
+        if isinstance(player, ExternalAgent):
+            player.grace = grace  # its hard deadline is the clock plus this grace
+    try:
+        return _play(
+            game, players, control, record, seed, opening, grace, max_plies, allow_undo, on_move
+        )
+    finally:
+        for player in players:
+            close = getattr(player, "close", None)
+            if callable(close):
+                close()  # programs in other processes end with the game
+
+
+def _play(
+    game: Game,
+    players: list[Any],
+    control: TimeControl,
+    record: GameRecord,
+    seed: int | None,
+    opening: Sequence[int],
+    grace: float,
+    max_plies: int | None,
+    allow_undo: bool,
+    on_move: MoveHook | None,
+) -> GameRecord:
+    line: list[tuple[State, int]] = []
+    """Every move played so far, with the state it was played in."""
     state = game.initial_state(seed)
     for move in opening:
+        line.append((state, move))
         state = state.play(move)
         record.moves.append(game.format_move(move))
         record.seconds.append(0.0)
         record.nodes.append(None)
     record.opening_plies = len(opening)
-    for player in players:
-        start_game(player, game)
-        if hasattr(player, "observe"):
-            # Agents that keep a tree follow the opening too.
-            replay = game.initial_state(seed)
-            for move in opening:
-                player.observe(replay, move)
-                replay = replay.play(move)
-    clock = [control.start(), control.start()]
-    history: list[State] = []
 
     def forfeit(mover: int, reason: str, detail: str) -> GameRecord:
         record.reason, record.loser, record.detail = reason, mover, detail
         record.returns = (-1, 1) if mover == 0 else (1, -1)
         return record
+
+    def rejoin() -> GameRecord | None:
+        # A new game for every agent (started off the clock), then the moves so far:
+        # agents that keep a tree or a program follow them. A program that fails
+        # to start loses the game.
+        for seat, player in enumerate(players):
+            try:
+                start_game(player, game, player=seat, seed=seed)
+                if hasattr(player, "observe"):
+                    for before, move in line:
+                        player.observe(before, move)
+            except AgentFailure as exc:
+                return forfeit(seat, exc.reason, exc.detail)
+        return None
+
+    failed = rejoin()
+    if failed is not None:
+        return failed
+    clock = [control.start(), control.start()]
 
     while not state.is_terminal():
         if max_plies is not None and state.ply >= max_plies:
@@ -91,14 +127,17 @@ def play_game(
         try:
             move = agent.choose(state, limit)
         except Undo:
-            if allow_undo and len(history) >= 2:
-                state = history[-2]
-                del history[-2:], record.moves[-2:], record.seconds[-2:], record.nodes[-2:]
-                for player in players:
-                    start_game(player, game)  # kept trees no longer match the position
+            if allow_undo and len(line) - len(opening) >= 2:
+                state = line[-2][0]
+                del line[-2:], record.moves[-2:], record.seconds[-2:], record.nodes[-2:]
+                failed = rejoin()  # kept trees no longer match the position
+                if failed is not None:
+                    return failed
             continue
         except Resign as exc:
             return forfeit(mover, "resign", str(exc) or "resigned")
+        except AgentFailure as exc:  # a program timed out, crashed or answered garbage
+            return forfeit(mover, exc.reason, exc.detail)
         except Exception as exc:  # any failure of the agent is its loss, never the arena's
             tail = traceback.format_exception_only(type(exc), exc)[-1].strip()
             return forfeit(mover, "crash", tail)
@@ -117,7 +156,7 @@ def play_game(
         for player in players:
             if hasattr(player, "observe"):
                 player.observe(state, move)
-        history.append(state)
+        line.append((state, move))
         if on_move is not None:
             on_move(state, move, spent, info)
         state = state.play(move)

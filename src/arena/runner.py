@@ -13,6 +13,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import asdict, dataclass
 from multiprocessing import get_context
 
+from arena.agents.command import isolated
 from arena.errors import ArenaError
 from arena.game import load_game
 from arena.match import play_game
@@ -36,14 +37,17 @@ class Job:
     control: str
     grace: float
     max_plies: int | None
+    isolate: bool = False
+    """Run built-in and py: agents in their own processes (``arena serve``)."""
 
 
 def play_job(job: Job) -> str:
     """Play one planned game (in any process); the record as JSON."""
     game = load_game(job.game)
+    specs = [job.first_spec, job.second_spec]
     record = play_game(
         game,
-        [job.first_spec, job.second_spec],
+        [isolated(spec) for spec in specs] if job.isolate else specs,
         TimeControl.parse(job.control),
         seed=job.seed,
         opening=job.opening,

@@ -25,6 +25,9 @@ from arena.limit import Limit
 
 _BUDGETS = ("rollouts", "depth", "nodes")
 
+DEFAULT_GRACE = 0.05
+"""Seconds a move may exceed the clock before it loses on time (process overhead)."""
+
 
 @dataclass(frozen=True)
 class TimeControl:
@@ -94,4 +97,4 @@ class TimeControl:
         assert remaining is not None
         share = remaining / max(plies_left_estimate, 1) + 0.8 * self.increment
         ceiling = max(remaining - max(0.05, 0.05 * remaining), 0.001)
-        return Limit(time=max(0.001, min(share, ceiling)))
+        return Limit(time=max(0.001, min(share, ceiling)), clock=max(remaining, 0.001))

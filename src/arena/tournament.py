@@ -39,11 +39,13 @@ class Settings:
     grace: float = 0.05
     max_plies: int | None = None
     seed: int = 0
+    isolate: bool = False
+    """Every agent in its own process (how games run, not what they are)."""
 
     def identity(self) -> dict[str, Any]:
         """What makes two runs the same tournament (the number of games may grow)."""
         out = asdict(self)
-        del out["rounds"], out["games_per_pair"]
+        del out["rounds"], out["games_per_pair"], out["isolate"]
         out["agents"] = list(self.agents)
         return out
 
@@ -86,6 +88,7 @@ def jobs_for(settings: Settings, planned: list[PlannedGame]) -> list[Job]:
                 control=settings.control,
                 grace=settings.grace,
                 max_plies=settings.max_plies,
+                isolate=settings.isolate,
             )
         )
     return out

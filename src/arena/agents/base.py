@@ -69,20 +69,26 @@ class Agent(ABC):
         return f"load_agent({self.spec!r})"
 
 
-def start_game(agent: Any, game: Game) -> None:
+def start_game(agent: Any, game: Game, **context: Any) -> None:
     """Tell an agent a new game starts: ``reset(game)``, or ``reset()`` for users' classes
-    written without the argument, or nothing when it has no ``reset``."""
+    written without the argument, or nothing when it has no ``reset``.
+
+    ``context`` (``player``: the agent's side, ``seed``: of the initial position)
+    goes to agents whose ``reset`` takes those keywords, such as programs in
+    other processes that must be told their side before the clock starts.
+    """
     reset = getattr(agent, "reset", None)
     if reset is None:
         return
     try:
-        takes_game = bool(inspect.signature(reset).parameters)
+        params = inspect.signature(reset).parameters
     except (TypeError, ValueError):
-        takes_game = False
-    if takes_game:
-        reset(game)
-    else:
+        params = {}  # type: ignore[assignment]
+    if not params:
         reset()
+        return
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    reset(game, **{k: v for k, v in context.items() if takes_any or k in params})
 
 
 _WHERE = {
@@ -109,12 +115,21 @@ def load_agent(spec: str | Agent) -> Agent:
     """The agent a spec string names: ``name[:key=value,...]``."""
     if isinstance(spec, Agent):
         return spec
-    if spec.strip().lower().startswith("py:"):
+    head = spec.strip()[:4].lower()
+    if head.startswith("py:"):
         from arena.agents.pyclass import load_py_agent
 
         return load_py_agent(spec.strip())  # type: ignore[no-any-return]
+    if head == "cmd:":
+        from arena.agents.command import CommandAgent
+
+        return CommandAgent(spec)
+    if head == "gtp:":
+        from arena.agents.gtp_agent import GTPAgent
+
+        return GTPAgent(spec)
     name, raw = split_spec(spec)
     if name not in _WHERE:
-        valid = ", ".join([*_WHERE, "py:FILE.py:CLASS"])
+        valid = ", ".join([*_WHERE, "py:FILE.py:CLASS", "cmd:COMMAND", "gtp:COMMAND"])
         raise SpecError(f"unknown agent {name!r}; valid: {valid}")
     return agent_class(name)(**raw)

@@ -61,6 +61,34 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--json", action="store_true", help="print one JSON object as the last line"
     )
     parallel.set_defaults(func=run_parallel)
+    engines = kinds.add_parser(
+        "engines",
+        help="score against GNU Go (Go 5x5, 9x9) and GRhino (Othello) over GTP",
+        description="Play our agents against real engines at a fixed time per move, colours "
+        "alternating, one game at a time, and print our score with its 95%% interval and the "
+        "forfeits. Needs gnugo and gtp-rhino (Debian packages gnugo and grhino; "
+        "scripts/install-engines installs them). Defaults: mcts:rollout=heuristic,reuse=1 for "
+        "Go and ids for Othello; GNU Go at level 10, GRhino at level 3.",
+    )
+    engines.add_argument("--games", type=int, default=10, help="games per case (default 10)")
+    engines.add_argument(
+        "--move-time", type=float, default=2.0, help="seconds per move, both sides (default 2)"
+    )
+    engines.add_argument("--seed", type=int, default=1, help="seed of our agents (default 1)")
+    engines.add_argument(
+        "--cases",
+        nargs="*",
+        metavar="GAME",
+        help="only these cases: go:size=5, go:size=9, othello (default all)",
+    )
+    engines.add_argument("--go", metavar="AGENT", help="our agent for Go")
+    engines.add_argument("--othello", metavar="AGENT", help="our agent for Othello")
+    engines.add_argument("--gnugo-level", type=int, default=10, help="GNU Go --level (default 10)")
+    engines.add_argument("--grhino-level", type=int, default=3, help="GRhino --level (default 3)")
+    engines.add_argument(
+        "--json", action="store_true", help="print one JSON object as the last line"
+    )
+    engines.set_defaults(func=run_engines)
     for sub_parser in (playouts, agents):
         sub_parser.add_argument(
             "--seconds",
@@ -83,6 +111,32 @@ def run_parallel(args: argparse.Namespace) -> int:
         raise ArenaError(f"--jobs must be >= 2 to compare with one process, not {args.jobs}")
     report = (lambda line: print(line, file=sys.stderr)) if args.json else print
     result = parallel.run(args.jobs, report)
+    if args.json:
+        print(json.dumps(result))
+    return 0
+
+
+def run_engines(args: argparse.Namespace) -> int:
+    from arena.agents import load_agent
+    from arena.bench import engines
+
+    ours = {k: v for k, v in (("go", args.go), ("othello", args.othello)) if v}
+    for spec in ours.values():
+        load_agent(spec)
+    if not 1 <= args.gnugo_level <= 10 or not 1 <= args.grhino_level <= 5:
+        raise ArenaError("--gnugo-level must be in 1..10 and --grhino-level in 1..5")
+    every = engines.cases(args.gnugo_level, args.grhino_level, ours)
+    selected = every
+    if args.cases:
+        known = {c.game: c for c in every}
+        unknown = [name for name in args.cases if name not in known]
+        if unknown:
+            raise ArenaError(f"unknown case {unknown[0]!r}; valid: {', '.join(known)}")
+        selected = [known[name] for name in args.cases]
+    for case in selected:
+        load_agent(case.engine)  # the engine is installed, or one line saying it is not
+    report = (lambda line: print(line, file=sys.stderr)) if args.json else print
+    result = engines.run(args.games, args.move_time, args.seed, selected, report)
     if args.json:
         print(json.dumps(result))
     return 0

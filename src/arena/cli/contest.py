@@ -72,6 +72,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="seed of positions and agents (default 0)")
     p.add_argument(
+        "--isolate",
+        action="store_true",
+        help="run every built-in or py: agent in its own process under the cmd: rules: a hard "
+        "deadline (killed past the clock plus the grace), memory limit, crash = forfeit",
+    )
+    p.add_argument(
         "--db",
         default=None,
         metavar="FILE",
@@ -217,6 +223,7 @@ def _run(
         grace=args.grace / 1000,
         max_plies=args.max_plies,
         seed=args.seed,
+        isolate=args.isolate,
     )
     err = sys.stderr
     out = err if args.json else sys.stdout

@@ -19,17 +19,35 @@ from arena.cli import (
     analyze,
     bench,
     contest,
+    experiment,
     games,
+    gtp,
     perft,
     play,
     random_game,
     replay,
     results,
+    serve,
     show,
 )
 from arena.errors import ArenaError
 
-COMMANDS = (games, agents, show, perft, random_game, play, contest, results, replay, analyze, bench)
+COMMANDS = (
+    games,
+    agents,
+    show,
+    perft,
+    random_game,
+    play,
+    contest,
+    results,
+    replay,
+    analyze,
+    bench,
+    experiment,
+    serve,
+    gtp,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,95 @@
+"""Strength against real engines: our agents against GNU Go and GRhino over GTP.
+
+Each case plays ``games`` games with colours alternating at a fixed time per
+move for both sides, in one process after the other (engines and agents must
+not share a core with other games), and reports our score with its 95 %
+interval (:func:`arena.experiments.stats.score_interval`) and the forfeits.
+GNU Go runs with Chinese (area) rules and ``--capture-all-dead``, so the
+game's Tromp-Taylor count agrees with how it plays the end of the game.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.experiments.games import play_pairs, tally
+from arena.experiments.stats import score_interval
+
+GNUGO = "gtp:gnugo --mode gtp --chinese-rules --capture-all-dead --level {level}"
+GRHINO = "gtp:gtp-rhino --level {level}"
+
+
+@dataclass(frozen=True)
+class Case:
+    game: str
+    ours: str
+    engine: str
+
+
+def cases(
+    gnugo_level: int = 10, grhino_level: int = 3, ours: dict[str, str] | None = None
+) -> list[Case]:
+    """The three cases, with our agents (``ours``: per game name) and the engines' levels."""
+    picks = {"go": "mcts:rollout=heuristic,reuse=1", "othello": "ids", **(ours or {})}
+    return [
+        Case("go:size=5", picks["go"], GNUGO.format(level=gnugo_level)),
+        Case("go:size=9", picks["go"], GNUGO.format(level=gnugo_level)),
+        Case("othello", picks["othello"], GRHINO.format(level=grhino_level)),
+    ]
+
+
+def run(
+    games: int,
+    move_time: float,
+    seed: int,
+    selected: list[Case],
+    report: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    if games < 1:
+        raise ArenaError(f"--games must be >= 1, not {games}")
+    if not move_time > 0:
+        raise ArenaError(f"--move-time must be > 0, not {move_time}")
+    rows = []
+    report(
+        f"{'game':<10} {'ours':<32} {'engine':<58} {'games':>5} {'W-D-L':>8} "
+        f"{'score':>6} {'95% interval':>15}  forfeits"
+    )
+    for case in selected:
+        started = time.perf_counter()
+        records = play_pairs(
+            case.game, case.ours, case.engine, games, f"move:{move_time:g}", seed, 1, None
+        )
+        wins, draws, losses = tally(records, case.ours)
+        score, low, high = score_interval(wins, draws, losses)
+        forfeits = Counter(
+            f"{'ours' if r.players[r.loser] == case.ours else 'engine'} {r.reason}"
+            for r in records
+            if r.loser is not None and r.reason not in ("normal", "adjudication")
+        )
+        shown = ", ".join(f"{k}: {v}" for k, v in sorted(forfeits.items())) or "-"
+        report(
+            f"{case.game:<10} {case.ours:<32} {case.engine:<58} {games:>5} "
+            f"{f'{wins}-{draws}-{losses}':>8} {100 * score:>5.1f}% "
+            f"{f'[{100 * low:.1f}, {100 * high:.1f}]':>15}  {shown}"
+        )
+        rows.append(
+            {
+                "game": case.game,
+                "ours": case.ours,
+                "engine": case.engine,
+                "games": games,
+                "wins": wins,
+                "draws": draws,
+                "losses": losses,
+                "score": round(score, 4),
+                "score_95": [round(low, 4), round(high, 4)],
+                "forfeits": dict(forfeits),
+                "minutes": round((time.perf_counter() - started) / 60, 2),
+            }
+        )
+    return {"move_time": move_time, "seed": seed, "cases": rows}

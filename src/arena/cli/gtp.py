@@ -1,0 +1,56 @@
+"""``arena gtp GAME AGENT``: serve an agent as a GTP engine on stdin and stdout."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from arena.cli.common import add_game_argument
+from arena.errors import ArenaError
+from arena.gtp.server import serve
+
+_EPILOG = """\
+Any GTP controller can run it as an engine, for example:
+  GoGui       Program > New Program, command: arena gtp go:size=9 mcts:time=1
+  Sabaki      Engines > Manage Engines, path: arena, arguments: gtp go:size=9 mcts:time=1
+  twogtp      gogui-twogtp -black "arena gtp go:size=9 mcts:time=1" \\
+                  -white "gnugo --mode gtp" -size 9 -games 10 -sgffile games
+Othello speaks GRhino's dialect: vertices like D3 with row 1 at the top, and a
+player without a move passes by itself (arena inserts that pass when the other
+colour plays or is asked to move). Other games use their own move notation.
+Black is the first player, white the second. The search time per move follows
+the controller's time_settings / time_left; without them it is --time, or the
+agent's own budget (e.g. mcts:rollouts=2000). See docs/gtp.md."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "gtp",
+        help="be a GTP engine: play AGENT over the Go Text Protocol on stdin/stdout",
+        description="Speak GTP version 2 on stdin and stdout with AGENT playing GAME, so GoGui, "
+        "Sabaki, gogui-twogtp or any GTP controller can use arena's agents. Only replies go to "
+        "stdout; the agent's messages go to stderr. End of input or 'quit' ends it.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_game_argument(p, "game spec, e.g. go:size=9 or othello")
+    p.add_argument("agent", metavar="AGENT", help="agent spec, e.g. mcts:time=1 or ids")
+    p.add_argument(
+        "--time",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds per move when the controller sets no time (default: the agent's budget)",
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.time is not None and not args.time > 0:
+        raise ArenaError(f"--time must be > 0, not {args.time}")
+    # A controller's stray bytes must cost a '?' reply, not a decoding crash.
+    for stream in (sys.stdin, sys.stdout):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
+    return serve(args.game, args.agent, sys.stdin, sys.stdout, move_time=args.time)

@@ -1,0 +1,232 @@
+"""``depth-vs-time``: the deepest alpha-beta search that finishes within a time limit, per
+Othello board size.
+
+The searcher is the ``ids`` agent (iterative-deepening alpha-beta with its
+transposition table and move ordering) as it plays a first move. For each
+depth d = 1, 2, ... a fresh agent searches the position with a limit of
+``--seconds`` and d plies, which is exactly the work ``ids`` does before it
+finishes depth d in a game: the time and node counts per row are those of all
+iterations up to d. The deepest depth finished within the limit is the last d
+whose search was not cut off by the clock; the search also stops when it
+solves the game (a proven result, or no line left open at the horizon).
+
+Positions: the start position, plus ``--positions - 1`` seeded random openings
+of ``--plies`` moves. Timings are measured one at a time in this process
+(``--jobs`` is ignored: parallel timings on shared cores lie), so the times,
+nodes per second and the deepest depths vary with the machine and its load;
+the node counts per depth do not.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from arena.agents import load_agent, start_game
+from arena.agents.values import describe, is_proven
+from arena.errors import ArenaError
+from arena.experiments.options import count, ints, positive
+from arena.experiments.report import Report, pyplot
+from arena.game import Game, State, load_game
+from arena.limit import Limit
+from arena.openings import Openings
+from arena.spec import split_spec
+
+NAME = "depth-vs-time"
+SUMMARY = "deepest alpha-beta (ids) depth finished within a time limit, per Othello board size"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--sizes",
+        default="4,6,8",
+        metavar="LIST",
+        help="Othello board sides, comma-separated, even, 4..16 (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="time limit per search, in seconds (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--positions",
+        type=int,
+        default=1,
+        metavar="N",
+        help="positions per size: the start, then random openings (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--plies",
+        type=int,
+        default=4,
+        metavar="N",
+        help="moves in each random opening (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--agent",
+        default="ids",
+        metavar="SPEC",
+        help="the ids spec, e.g. ids:eval=utility (default: %(default)s)",
+    )
+
+
+def run(args: argparse.Namespace, report: Report) -> None:
+    sizes = ints(args.sizes, "--sizes", low=4)
+    if len(set(sizes)) != len(sizes):
+        raise ArenaError(f"--sizes: a size is given twice in {args.sizes!r}")
+    seconds = positive(args.seconds, "--seconds")
+    positions = count(args.positions, "--positions")
+    plies = count(args.plies, "--plies")
+    if split_spec(args.agent)[0] != "ids":
+        raise ArenaError(
+            f"--agent must be an ids spec (its depth is what is measured), not {args.agent!r}"
+        )
+    maxdepth = load_agent(args.agent).maxdepth  # type: ignore[attr-defined]
+    games = {size: load_game(f"othello:size={size}") for size in sorted(sizes)}
+    depth_rows: list[dict[str, Any]] = []
+    summary: list[dict[str, Any]] = []
+    with report.progress(len(sizes) * positions, f"{NAME}: one search at a time") as advance:
+        for size, game in games.items():
+            book = Openings.parse(f"random:plies={plies},seed={args.seed}", game)
+            for index in range(positions):
+                opening = book.get(index - 1) if index else ()
+                state = game.play_moves(opening)
+                where = {
+                    "size": size,
+                    "position": index,
+                    "opening": " ".join(game.format_move(m) for m in opening) or "start",
+                }
+                rows, stop = _deepen(game, state, args.agent, seconds, maxdepth)
+                depth_rows.extend({**where, **row} for row in rows)
+                last = rows[-1] if rows else {"depth": 0, "seconds": None}
+                summary.append(
+                    {
+                        **where,
+                        "deepest": last["depth"],
+                        "seconds": last["seconds"],
+                        "stopped": stop,
+                    }
+                )
+                advance(1)
+    limit = f"{seconds:g} s"
+    report.table(
+        summary,
+        f"Deepest depth (plies) `{args.agent}` finishes within {limit} per Othello board size "
+        "and position, with the time it took; `stopped` says why it went no deeper: `time` "
+        "(the next depth did not finish in time), `solved` (every line reached the end of the "
+        "game: the value is exact) or `maxdepth` (the agent's deepest iteration).",
+    )
+    report.table(
+        depth_rows,
+        f"Every depth finished within {limit}: time (s) and positions searched (nodes) by all "
+        "iterations up to that depth, nodes per second, and the root value (for the player to "
+        "move; `win in N` when proven).",
+        stem=f"{NAME}-depths",
+    )
+    report.figure(
+        _plot(summary, depth_rows, args.agent, seconds, positions),
+        caption=f"Left: deepest depth finished within {limit} per board size. Right: time to "
+        f"finish each depth (log scale); the dashed line is the {limit} limit.",
+    )
+    report.text(
+        "Measured one search at a time, in one process (`--jobs` is ignored). The columns "
+        "`seconds` and `nodes_per_second` are measured times, and `deepest` and which depths "
+        "appear depend on them: they vary with the machine and its load. `nodes` and `value` "
+        "of a depth are the same on every run."
+    )
+
+
+def _deepen(
+    game: Game, state: State, spec: str, seconds: float, maxdepth: int
+) -> tuple[list[dict[str, Any]], str]:
+    """Search ``state`` to depth 1, 2, ... (a fresh agent each) until one does not finish."""
+    rows: list[dict[str, Any]] = []
+    for depth in range(1, maxdepth + 1):
+        agent = load_agent(spec)
+        start_game(agent, game)  # tables are built here, off the clock
+        agent.choose(state, Limit(time=seconds, depth=depth))
+        info = agent.last_search
+        assert info is not None and info.depth is not None
+        if info.depth < depth:
+            # ids stops short of the depth asked on the clock, or when nothing is left to
+            # search: a proven win or loss, or every line at an end of the game (then the
+            # value is an exact draw, 0, found well inside the time).
+            value = info.value
+            solved = value is not None and (
+                is_proven(value) or (value == 0 and info.seconds < seconds / 2)
+            )
+            return rows, "solved" if solved else "time"
+        rows.append(
+            {
+                "depth": depth,
+                "seconds": info.seconds,
+                "nodes": info.nodes,
+                "nodes_per_second": info.nodes / info.seconds if info.seconds > 0 else None,
+                "value": describe(info.value) if info.value is not None else "",
+            }
+        )
+    return rows, "maxdepth"
+
+
+def _plot(
+    summary: list[dict[str, Any]],
+    depth_rows: list[dict[str, Any]],
+    agent: str,
+    seconds: float,
+    positions: int,
+) -> Any:
+    plt = pyplot()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
+    sizes = sorted({row["size"] for row in summary})
+    colours = {
+        size: plt.cm.viridis(i / max(1, len(sizes) - 1) * 0.85) for i, size in enumerate(sizes)
+    }
+    for size in sizes:
+        mine = [row for row in summary if row["size"] == size]
+        depths = [row["deepest"] for row in mine]
+        left.scatter([size] * len(depths), depths, color=colours[size], zorder=3)
+        for row in mine:
+            if row["stopped"] == "solved":
+                left.annotate(
+                    "solved",
+                    (size, row["deepest"]),
+                    textcoords="offset points",
+                    xytext=(6, -3),
+                    fontsize="small",
+                )
+    means = [sum(r["deepest"] for r in summary if r["size"] == s) / positions for s in sizes]
+    left.plot(sizes, means, color="grey", linewidth=1, label=f"mean of {positions} position(s)")
+    left.set_xticks(sizes)
+    left.set_xlabel("Othello board side (cells)")
+    left.set_ylabel(f"deepest depth finished in {seconds:g} s (plies)")
+    left.set_ylim(bottom=0)
+    left.grid(True, alpha=0.3)
+    left.legend(loc="best", fontsize="small")
+    for size in sizes:
+        for position in range(positions):
+            mine = [r for r in depth_rows if r["size"] == size and r["position"] == position]
+            if not mine:
+                continue
+            right.plot(
+                [r["depth"] for r in mine],
+                [max(r["seconds"], 1e-5) for r in mine],
+                "o-",
+                color=colours[size],
+                markersize=3,
+                linewidth=1,
+                label=f"{size}x{size}" if position == 0 else None,
+            )
+    right.axhline(seconds, color="grey", linestyle="--", linewidth=1, label=f"limit {seconds:g} s")
+    right.set_yscale("log")
+    right.set_xlabel("search depth (plies)")
+    right.set_ylabel("time to finish the depth (s, log scale)")
+    right.grid(True, which="both", alpha=0.3)
+    right.legend(loc="best", fontsize="small")
+    fig.suptitle(
+        f"{agent} on Othello: {positions} position(s) per board size, "
+        f"one search at a time, limit {seconds:g} s"
+    )
+    fig.tight_layout()
+    return fig
