@@ -35,6 +35,7 @@ def test_gnugo_plays_go_through_the_client() -> None:
         assert record.loser is None or record.reason != "normal" or state.is_terminal()
 
 
+@pytest.mark.slow
 def test_gnugo_beats_random_on_9x9() -> None:
     gnugo = find_engine("gnugo")
     spec = f"gtp:{gnugo} --mode gtp --level 1 --chinese-rules --capture-all-dead"
@@ -73,6 +74,15 @@ def test_our_client_against_our_server() -> None:
     record = play_game(GO5, [server, "random:seed=5"], TimeControl.parse("move:5"))
     assert record.reason == "normal", record.detail
     assert replayed(GO5.spec, record.moves).is_terminal()
+
+
+def test_gnugo_against_our_server_both_through_the_client() -> None:
+    gnugo = find_engine("gnugo")
+    ours = f"gtp:{PY} -m arena gtp go:size=5,komi=0.5 mcts:rollouts=200,seed=7"
+    theirs = f"gtp:{gnugo} --mode gtp --level 1 --chinese-rules --capture-all-dead"
+    record = play_game(GO5, [theirs, ours], TimeControl.parse("move:10"), max_plies=100)
+    assert record.reason in ("normal", "adjudication", "resign"), record.detail
+    assert replayed(GO5.spec, record.moves).ply == len(record.moves)
 
 
 FAKE = """

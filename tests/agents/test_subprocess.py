@@ -306,3 +306,34 @@ def test_bad_command_spec_on_the_command_line_is_one_line(
     assert main(["match", "connect4", "cmd:no-such-program-anywhere", "random"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "not found" in err[0]
+
+
+def test_analyze_tells_a_program_the_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = f"cmd:{PY} -m arena serve alphabeta:depth=4"
+    # The first player threatens 1-2-3-4 on the bottom row: the program must block.
+    assert main(["analyze", "connect4", "1 7 2 7 3", spec]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1] == "chosen: 4"
+
+
+def test_a_program_that_exits_early_leaving_a_child_on_its_pipe(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    spec = script(
+        tmp_path,
+        "orphan",
+        f"""
+        import subprocess
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        open({str(pids)!r}, "w").write(str(child.pid))
+        sys.exit(0)
+        """,
+    )
+    started = time.perf_counter()
+    record = play_game(TTT, [spec, "random:seed=1"], TimeControl.parse("move:30"))
+    assert time.perf_counter() - started < 10  # seen at once, not after the 30 s move time
+    assert (record.reason, record.loser) == ("crash", 0), record.detail
+    assert "exit status 0" in record.detail
+    child = int(pids.read_text())
+    deadline = time.monotonic() + 5
+    while pid_alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not pid_alive(child)

@@ -31,6 +31,9 @@ from arena.errors import AgentFailure, SpecError
 MAX_LINE = 1 << 16
 """Bytes an answer line may have; a program that writes more without a newline floods."""
 
+POLL = 0.1
+"""Seconds between checks that a silent program is still running."""
+
 STDERR_TAIL = 5
 """Lines of the program's stderr kept in the record when it fails."""
 
@@ -126,8 +129,12 @@ class AgentProcess:
             if left is not None and left <= 0:
                 self.kill()
                 raise AgentFailure("time", f"{self.label}: no {what} within {timeout:.3f} s")
-            ready, _, _ = select.select([self._out], [], [], left)
+            # Wake up now and then: a program that exited while a child it forked
+            # holds the pipe open sends no end of file, but it is gone all the same.
+            ready, _, _ = select.select([self._out], [], [], min(left or POLL, POLL))
             if not ready:
+                if self.proc.poll() is not None:
+                    raise self.crashed(f"it exited before its {what}")
                 continue
             try:
                 chunk = os.read(self._out, 1 << 16)

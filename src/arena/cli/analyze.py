@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from arena.agents import load_agent
+from arena.agents import load_agent, start_game
 from arena.agents.report import format_search
 from arena.cli.common import add_game_argument, position
 from arena.errors import ArenaError
@@ -41,9 +41,21 @@ def run(args: argparse.Namespace) -> int:
     if args.time is not None and args.time <= 0:
         raise ArenaError(f"--time must be > 0, not {args.time}")
     agent = load_agent(args.agent)
+    # As in a match: a new game, then the moves so far (programs are told them).
+    start_game(agent, game, player=state.to_move, seed=args.seed)
+    observe = getattr(agent, "observe", None)
+    replay = game.initial_state(args.seed)
+    for move in game.parse_moves(args.moves) if observe is not None else ():
+        observe(replay, move)
+        replay = replay.play(move)
     print(state.render())
     print(f"{state.result_text()}; {agent.spec} searching")
-    move = agent.choose(state, Limit(time=args.time))
+    try:
+        move = agent.choose(state, Limit(time=args.time))
+    finally:
+        close = getattr(agent, "close", None)
+        if callable(close):
+            close()
     print(format_search(agent.last_search, args.top))
     print(f"chosen: {game.format_move(move)}")
     return 0
