@@ -31,7 +31,7 @@ def serve(agent: Any, stdin: IO[str] | None = None, stdout: IO[str] | None = Non
     which is reported on stderr in one line). ``agent`` is an object with
     ``choose(state, limit)`` or a spec string.
     """
-    out = stdout if stdout is not None else _take_stdout()
+    out = stdout if stdout is not None else protocol_stdout()
     inp = stdin if stdin is not None else sys.stdin
     try:
         player = load_agent(agent) if isinstance(agent, str) else agent
@@ -42,8 +42,9 @@ def serve(agent: Any, stdin: IO[str] | None = None, stdout: IO[str] | None = Non
     return 0
 
 
-def _take_stdout() -> IO[str]:
-    """The protocol's own copy of stdout; fd 1 and sys.stdout then go to stderr."""
+def protocol_stdout() -> IO[str]:
+    """The protocol's own copy of stdout; fd 1 and sys.stdout then go to stderr, so
+    nothing else the process writes (a print, a C library, a child) reaches the peer."""
     sys.stdout.flush()
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 import textwrap
@@ -137,3 +138,34 @@ def test_gtp_agents_only_play_gtp_games(tmp_path: Path) -> None:
     record = play_game(load_game("connect4"), [spec, "random"], TimeControl())
     assert (record.reason, record.loser) == ("crash", 0)
     assert "GTP engines play go and othello, not connect4" in record.detail
+
+
+def test_bench_engines_reports_a_score_and_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    find_engine("gtp-rhino")
+    from arena.cli.main import main
+
+    args = ["bench", "engines", "--cases", "othello", "--games", "2", "--move-time", "0.05"]
+    assert main([*args, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    (case,) = result["cases"]
+    assert case["engine"].startswith("gtp:gtp-rhino") and case["games"] == 2
+    assert case["wins"] + case["draws"] + case["losses"] == 2
+    assert 0 <= case["low"] <= case["score"] <= case["high"] <= 1
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--cases", "chess"], "unknown case 'chess'"),
+        (["--games", "0"], "--games must be >= 1"),
+        (["--go", "mcts:c=-1"], "c=-1"),
+    ],
+)
+def test_bench_engines_bad_input(
+    args: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from arena.cli.main import main
+
+    assert main(["bench", "engines", *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0]

@@ -37,6 +37,14 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
     for both, first, second in zip(rows[::3], rows[1::3], rows[2::3]):
         for column in ("wins", "draws", "losses"):
             assert int(both[column]) == int(first[column]) + int(second[column])
+        # Disc margins from the heuristic side's view: the mean over both colours.
+        margins = [float(r["margin"]) for r in (both, first, second)]
+        assert margins[0] == pytest.approx((margins[1] + margins[2]) / 2)
+    for r in rows:
+        if int(r["wins"]) == int(r["games"]):
+            assert float(r["margin"]) > 0
+        if int(r["losses"]) == int(r["games"]):
+            assert float(r["margin"]) < 0
     # Deterministic, and alpha-beta without table or ordering plays exactly as minimax.
     assert run(tmp_path / "b", *TINY, "--search", "alphabeta") == 0
     assert (tmp_path / "b" / "heuristic-duel.csv").read_text() == (

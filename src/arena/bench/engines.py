@@ -3,7 +3,7 @@
 Each case plays ``games`` games with colours alternating at a fixed time per
 move for both sides, in one process after the other (engines and agents must
 not share a core with other games), and reports our score with its 95 %
-interval (:func:`arena.experiments.stats.score_interval`) and the forfeits.
+interval (:func:`arena.experiments.games.score_row`) and the forfeits.
 GNU Go runs with Chinese (area) rules and ``--capture-all-dead``, so the
 game's Tromp-Taylor count agrees with how it plays the end of the game.
 """
@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.errors import ArenaError
-from arena.experiments.games import play_pairs, tally
-from arena.experiments.stats import score_interval
+from arena.experiments.games import play_pairs, score_row
 
 GNUGO = "gtp:gnugo --mode gtp --chinese-rules --capture-all-dead --level {level}"
 GRHINO = "gtp:gtp-rhino --level {level}"
@@ -64,32 +63,19 @@ def run(
         records = play_pairs(
             case.game, case.ours, case.engine, games, f"move:{move_time:g}", seed, 1, None
         )
-        wins, draws, losses = tally(records, case.ours)
-        score, low, high = score_interval(wins, draws, losses)
-        forfeits = Counter(
+        row = score_row(records, case.ours)
+        by = Counter(
             f"{'ours' if r.players[r.loser] == case.ours else 'engine'} {r.reason}"
             for r in records
             if r.loser is not None and r.reason not in ("normal", "adjudication")
         )
-        shown = ", ".join(f"{k}: {v}" for k, v in sorted(forfeits.items())) or "-"
+        shown = ", ".join(f"{k}: {v}" for k, v in sorted(by.items())) or "-"
+        wdl = f"{row['wins']}-{row['draws']}-{row['losses']}"
+        interval = f"[{100 * row['low']:.1f}, {100 * row['high']:.1f}]"
         report(
             f"{case.game:<10} {case.ours:<32} {case.engine:<58} {games:>5} "
-            f"{f'{wins}-{draws}-{losses}':>8} {100 * score:>5.1f}% "
-            f"{f'[{100 * low:.1f}, {100 * high:.1f}]':>15}  {shown}"
+            f"{wdl:>8} {100 * row['score']:>5.1f}% {interval:>15}  {shown}"
         )
-        rows.append(
-            {
-                "game": case.game,
-                "ours": case.ours,
-                "engine": case.engine,
-                "games": games,
-                "wins": wins,
-                "draws": draws,
-                "losses": losses,
-                "score": round(score, 4),
-                "score_95": [round(low, 4), round(high, 4)],
-                "forfeits": dict(forfeits),
-                "minutes": round((time.perf_counter() - started) / 60, 2),
-            }
-        )
+        row.update(forfeits=dict(by), minutes=round((time.perf_counter() - started) / 60, 2))
+        rows.append({"game": case.game, "ours": case.ours, "engine": case.engine, **row})
     return {"move_time": move_time, "seed": seed, "cases": rows}

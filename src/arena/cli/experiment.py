@@ -25,7 +25,13 @@ _COMMON = ("out", "seed", "jobs", "quiet")
 
 
 class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
-    """Defaults after each option's help; the description's line breaks kept."""
+    """Defaults after each option's help (not for flags and unset ones); the description's
+    line breaks kept."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or action.default is False:
+            return action.help
+        return super()._get_help_string(action)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -69,9 +75,11 @@ def _add_options(parser: argparse.ArgumentParser, module: ModuleType, name: str)
 
 
 def _description(module: ModuleType) -> str:
-    """The summary and the module's docstring up to its first example."""
-    doc = inspect.cleandoc(module.__doc__ or "").split(">>>")[0].strip()
-    return f"{module.SUMMARY}\n\n{doc}" if doc else module.SUMMARY
+    """The summary, then the module's docstring after its title line and before its first
+    example, without the reST quotes."""
+    doc = inspect.cleandoc(module.__doc__ or "").split(">>>")[0]
+    body = doc.partition("\n")[2].strip().replace("``", "")
+    return f"{module.SUMMARY}\n\n{body}" if body else module.SUMMARY
 
 
 def _register_unavailable(

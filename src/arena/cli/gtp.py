@@ -48,9 +48,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.time is not None and not args.time > 0:
         raise ArenaError(f"--time must be > 0, not {args.time}")
+    from arena.serve import protocol_stdout
+
     # A controller's stray bytes must cost a '?' reply, not a decoding crash.
-    for stream in (sys.stdin, sys.stdout):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            reconfigure(errors="replace")
-    return serve(args.game, args.agent, sys.stdin, sys.stdout, move_time=args.time)
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="replace")
+    out = protocol_stdout()
+    out.reconfigure(errors="replace")  # type: ignore[attr-defined]
+    return serve(args.game, args.agent, sys.stdin, out, move_time=args.time)

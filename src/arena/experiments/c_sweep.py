@@ -15,10 +15,9 @@ import math
 from typing import Any
 
 from arena.errors import ArenaError
-from arena.experiments.games import forfeits, play_pairs, tally
-from arena.experiments.options import count, floats
+from arena.experiments.games import play_pairs, score_row
+from arena.experiments.options import count, even_games, floats
 from arena.experiments.report import Report, pyplot
-from arena.experiments.stats import score_interval
 from arena.game import load_game
 
 NAME = "c-sweep"
@@ -70,21 +69,7 @@ def run(args: argparse.Namespace, report: Report) -> None:
             records = play_pairs(
                 args.game, agent, args.baseline, games, control, args.seed, args.jobs, advance
             )
-            wins, draws, losses = tally(records, agent)
-            score, low, high = score_interval(wins, draws, losses)
-            rows.append(
-                {
-                    "c": c,
-                    "games": games,
-                    "wins": wins,
-                    "draws": draws,
-                    "losses": losses,
-                    "score": score,
-                    "low": low,
-                    "high": high,
-                    "forfeits": forfeits(records),
-                }
-            )
+            rows.append({"c": c, **score_row(records, agent)})
     setting = (
         f"{args.game}, {rollouts} simulations per move for both sides, "
         f"{games} games per value of C (colours alternating)"
@@ -102,14 +87,6 @@ def run(args: argparse.Namespace, report: Report) -> None:
         "Every number here is deterministic for a given `--seed` (seeded agents, budgets of "
         "simulations rather than time), so the same command writes the same CSV."
     )
-
-
-def even_games(games: int) -> int:
-    """``--games`` when it is a positive even number (so colours are balanced)."""
-    count(games, "--games", 2)
-    if games % 2:
-        raise ArenaError(f"--games must be even so each side moves first equally, not {games}")
-    return games
 
 
 def _plot(rows: list[dict[str, Any]], baseline: str, game: str, rollouts: int, games: int) -> Any:

@@ -10,8 +10,10 @@ iterations up to d. The deepest depth finished within the limit is the last d
 whose search was not cut off by the clock; the search also stops when it
 solves the game (a proven result, or no line left open at the horizon).
 
-Positions: the start position, plus ``--positions - 1`` seeded random openings
-of ``--plies`` moves. Timings are measured one at a time in this process
+Positions: the start position, where every board size offers the same four
+moves, plus ``--positions - 1`` seeded random openings that fill ``--fill`` of
+the empty squares, so each board is searched at the same stage of its game
+(about 20 % in: 2 moves on 4x4, 12 on 8x8). Timings are measured one at a time in this process
 (``--jobs`` is ignored: parallel timings on shared cores lie), so the times,
 nodes per second and the deepest depths vary with the machine and its load;
 the node counts per depth do not.
@@ -39,7 +41,7 @@ SUMMARY = "deepest alpha-beta (ids) depth finished within a time limit, per Othe
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sizes",
-        default="4,6,8",
+        default="4,6,8,10",
         metavar="LIST",
         help="Othello board sides, comma-separated, even, 4..16 (default: %(default)s)",
     )
@@ -53,16 +55,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--positions",
         type=int,
-        default=1,
+        default=3,
         metavar="N",
         help="positions per size: the start, then random openings (default: %(default)s)",
     )
     parser.add_argument(
-        "--plies",
-        type=int,
-        default=4,
-        metavar="N",
-        help="moves in each random opening (default: %(default)s)",
+        "--fill",
+        type=float,
+        default=0.2,
+        metavar="F",
+        help="share of the empty squares each random opening fills, 0 < F < 1 "
+        "(default: %(default)s)",
     )
     parser.add_argument(
         "--agent",
@@ -78,7 +81,10 @@ def run(args: argparse.Namespace, report: Report) -> None:
         raise ArenaError(f"--sizes: a size is given twice in {args.sizes!r}")
     seconds = positive(args.seconds, "--seconds")
     positions = count(args.positions, "--positions")
-    plies = count(args.plies, "--plies")
+    if not 0 < args.fill < 1:
+        raise ArenaError(
+            f"--fill must be between 0 and 1 (a share of the squares), not {args.fill}"
+        )
     if split_spec(args.agent)[0] != "ids":
         raise ArenaError(
             f"--agent must be an ids spec (its depth is what is measured), not {args.agent!r}"
@@ -89,6 +95,7 @@ def run(args: argparse.Namespace, report: Report) -> None:
     summary: list[dict[str, Any]] = []
     with report.progress(len(sizes) * positions, f"{NAME}: one search at a time") as advance:
         for size, game in games.items():
+            plies = opening_plies(size, args.fill)
             book = Openings.parse(f"random:plies={plies},seed={args.seed}", game)
             for index in range(positions):
                 opening = book.get(index - 1) if index else ()
@@ -96,6 +103,7 @@ def run(args: argparse.Namespace, report: Report) -> None:
                 where = {
                     "size": size,
                     "position": index,
+                    "plies": len(opening),
                     "opening": " ".join(game.format_move(m) for m in opening) or "start",
                 }
                 rows, stop = _deepen(game, state, args.agent, seconds, maxdepth)
@@ -126,7 +134,7 @@ def run(args: argparse.Namespace, report: Report) -> None:
         stem=f"{NAME}-depths",
     )
     report.figure(
-        _plot(summary, depth_rows, args.agent, seconds, positions),
+        _plot(summary, depth_rows, args.agent, seconds, args.fill),
         caption=f"Left: deepest depth finished within {limit} per board size. Right: time to "
         f"finish each depth (log scale); the dashed line is the {limit} limit.",
     )
@@ -136,6 +144,15 @@ def run(args: argparse.Namespace, report: Report) -> None:
         "appear depend on them: they vary with the machine and its load. `nodes` and `value` "
         "of a depth are the same on every run."
     )
+
+
+def opening_plies(size: int, fill: float) -> int:
+    """Moves that fill ``fill`` of the empty squares of a size x size board (at least one).
+
+    >>> [opening_plies(size, 0.2) for size in (4, 6, 8, 10)]
+    [2, 6, 12, 19]
+    """
+    return max(1, round(fill * (size * size - 4)))
 
 
 def _deepen(
@@ -175,7 +192,7 @@ def _plot(
     depth_rows: list[dict[str, Any]],
     agent: str,
     seconds: float,
-    positions: int,
+    fill: float,
 ) -> Any:
     plt = pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
@@ -183,50 +200,70 @@ def _plot(
     colours = {
         size: plt.cm.viridis(i / max(1, len(sizes) - 1) * 0.85) for i, size in enumerate(sizes)
     }
-    for size in sizes:
-        mine = [row for row in summary if row["size"] == size]
-        depths = [row["deepest"] for row in mine]
-        left.scatter([size] * len(depths), depths, color=colours[size], zorder=3)
-        for row in mine:
-            if row["stopped"] == "solved":
-                left.annotate(
-                    "solved",
-                    (size, row["deepest"]),
-                    textcoords="offset points",
-                    xytext=(6, -3),
-                    fontsize="small",
-                )
-    means = [sum(r["deepest"] for r in summary if r["size"] == s) / positions for s in sizes]
-    left.plot(sizes, means, color="grey", linewidth=1, label=f"mean of {positions} position(s)")
+    openings = f"random openings filling {fill:.0%} of the empty squares"
+    start = [row for row in summary if row["position"] == 0]
+    later = [row for row in summary if row["position"] > 0]
+    left.plot(
+        [r["size"] for r in start],
+        [r["deepest"] for r in start],
+        "s-",
+        color="black",
+        label="start position",
+        zorder=3,
+    )
+    if later:
+        left.scatter(
+            [r["size"] for r in later],
+            [r["deepest"] for r in later],
+            color=[colours[r["size"]] for r in later],
+            label=openings,
+            zorder=3,
+        )
+        means = [
+            sum(r["deepest"] for r in later if r["size"] == size)
+            / sum(1 for r in later if r["size"] == size)
+            for size in sizes
+        ]
+        left.plot(sizes, means, "--", color="grey", linewidth=1, label="mean of the openings")
+    for row in summary:
+        if row["stopped"] == "solved":
+            left.annotate(
+                "solved",
+                (row["size"], row["deepest"]),
+                textcoords="offset points",
+                xytext=(6, -3),
+                fontsize="small",
+            )
     left.set_xticks(sizes)
     left.set_xlabel("Othello board side (cells)")
     left.set_ylabel(f"deepest depth finished in {seconds:g} s (plies)")
     left.set_ylim(bottom=0)
     left.grid(True, alpha=0.3)
-    left.legend(loc="best", fontsize="small")
-    for size in sizes:
-        for position in range(positions):
-            mine = [r for r in depth_rows if r["size"] == size and r["position"] == position]
-            if not mine:
-                continue
-            right.plot(
-                [r["depth"] for r in mine],
-                [max(r["seconds"], 1e-5) for r in mine],
-                "o-",
-                color=colours[size],
-                markersize=3,
-                linewidth=1,
-                label=f"{size}x{size}" if position == 0 else None,
-            )
+    left.legend(loc="lower left", fontsize="small")
+    for row in summary:
+        mine = [
+            r for r in depth_rows if (r["size"], r["position"]) == (row["size"], row["position"])
+        ]
+        if not mine:
+            continue
+        right.plot(
+            [r["depth"] for r in mine],
+            [r["seconds"] for r in mine],
+            "o-" if row["position"] == 0 else "o:",
+            color=colours[row["size"]],
+            markersize=3,
+            linewidth=1.5 if row["position"] == 0 else 1,
+            label=f"{row['size']}x{row['size']}" if row["position"] == 0 else None,
+        )
     right.axhline(seconds, color="grey", linestyle="--", linewidth=1, label=f"limit {seconds:g} s")
     right.set_yscale("log")
     right.set_xlabel("search depth (plies)")
     right.set_ylabel("time to finish the depth (s, log scale)")
     right.grid(True, which="both", alpha=0.3)
-    right.legend(loc="best", fontsize="small")
+    right.legend(loc="lower right", fontsize="small", title="solid: start; dotted: openings")
     fig.suptitle(
-        f"{agent} on Othello: {positions} position(s) per board size, "
-        f"one search at a time, limit {seconds:g} s"
+        f"{agent} on Othello: deepest depth within {seconds:g} s, one search at a time\n"
+        f"{len(summary)} searches: {len(start)} from the start, {len(later)} after {openings}"
     )
     fig.tight_layout()
     return fig

@@ -11,10 +11,13 @@ True
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
+from typing import Any
 
 from arena.agents import load_agent
 from arena.errors import ArenaError
+from arena.experiments.stats import score_interval
 from arena.game import load_game
 from arena.match import DEFAULT_GRACE
 from arena.record import GameRecord
@@ -104,9 +107,36 @@ def tally(records: list[GameRecord], spec_or_name: str) -> tuple[int, int, int]:
     return wins, draws, losses
 
 
+def score_row(records: list[GameRecord], spec_or_name: str) -> dict[str, Any]:
+    """A player's results as table columns: games, wins, draws, losses, its mean score
+    with the 95 % interval (``low``, ``high``) and the games ended by a forfeit."""
+    wins, draws, losses = tally(records, spec_or_name)
+    score, low, high = score_interval(wins, draws, losses)
+    return {
+        "games": len(records),
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "score": score,
+        "low": low,
+        "high": high,
+        "forfeits": forfeits(records),
+    }
+
+
 def forfeits(records: list[GameRecord]) -> int:
     """Games that ended by a forfeit (time, illegal move, crash) rather than by the rules."""
     return sum(1 for r in records if r.reason in ("time", "illegal", "crash"))
+
+
+def seed_of(base: int, *parts: object) -> int:
+    """A seed for one part of an experiment (a repeat, a C value...), derived from the
+    run's ``--seed``: runs with the same seed repeat, and parts do not share random streams.
+
+    >>> seed_of(0, "c=0.5", 3) == seed_of(0, "c=0.5", 3) != seed_of(1, "c=0.5", 3)
+    True
+    """
+    return zlib.crc32("/".join(map(str, (base, *parts))).encode()) & 0x7FFFFFFF
 
 
 def _never() -> bool:

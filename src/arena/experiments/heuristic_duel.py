@@ -22,8 +22,7 @@ from typing import Any
 
 from arena import tournament
 from arena.errors import ArenaError
-from arena.experiments.c_sweep import even_games
-from arena.experiments.options import count, ints
+from arena.experiments.options import count, even_games, ints
 from arena.experiments.report import Report, pyplot
 from arena.experiments.stats import score_interval
 from arena.game import load_game
@@ -111,7 +110,8 @@ def run(args: argparse.Namespace, report: Report) -> None:
         f"{what}, {games} games per depth ({games // 2} random openings of {plies} plies, "
         "each with both colours): the heuristic side's wins, draws, losses, points and score "
         "per game (a win is 1, a draw 1/2) with its 95 % interval [low, high]; `side` is the "
-        "heuristic side's colour (`first` moves first).",
+        "heuristic side's colour (`first` moves first); `margin` is its mean final margin "
+        "(Othello: discs; empty for games without one).",
     )
     report.figure(
         _plot(rows, what, games),
@@ -129,6 +129,7 @@ def _rows(depth: int, records: list[GameRecord], heuristic: str) -> list[dict[st
     rows = []
     for side, wanted in SIDES.items():
         wins = draws = losses = 0
+        margins: list[float] = []
         for record in records:
             seat = record.players.index(heuristic)
             if wanted is not None and seat != wanted:
@@ -137,6 +138,8 @@ def _rows(depth: int, records: list[GameRecord], heuristic: str) -> list[dict[st
             wins += result > 0
             draws += result == 0
             losses += result < 0
+            if record.score is not None:  # the first player's margin (Othello: discs)
+                margins.append(record.score if seat == 0 else -record.score)
         score, low, high = score_interval(wins, draws, losses)
         rows.append(
             {
@@ -150,6 +153,7 @@ def _rows(depth: int, records: list[GameRecord], heuristic: str) -> list[dict[st
                 "score": score,
                 "low": low,
                 "high": high,
+                "margin": sum(margins) / len(margins) if margins else None,
             }
         )
     return rows

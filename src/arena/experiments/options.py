@@ -65,3 +65,11 @@ def positive(value: float, option: str) -> float:
     if not (math.isfinite(value) and value > 0):
         raise ArenaError(f"{option} must be > 0, not {value:g}")
     return value
+
+
+def even_games(games: int) -> int:
+    """``--games`` when it is a positive even number (so colours are balanced)."""
+    count(games, "--games", 2)
+    if games % 2:
+        raise ArenaError(f"--games must be even so each side moves first equally, not {games}")
+    return games

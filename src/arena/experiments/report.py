@@ -133,8 +133,7 @@ class Report:
             fig.savefig(path, dpi=120, bbox_inches="tight")
         finally:
             plt.close(fig)
-        alt = caption.split(". ")[0].strip() or path.stem
-        self._append(f"![{alt}]({path.name})" + (f"\n\n{caption}" if caption else ""))
+        self._append(f"![{path.stem}]({path.name})" + (f"\n\n{caption}" if caption else ""))
 
     def text(self, markdown: str) -> None:
         """A paragraph of markdown in ``NAME.md``."""

@@ -13,8 +13,8 @@ import argparse
 from typing import Any
 
 from arena.errors import ArenaError
-from arena.experiments.c_sweep import even_games
 from arena.experiments.games import forfeits, play_pairs, tally
+from arena.experiments.options import even_games
 from arena.experiments.report import Report, pyplot
 from arena.experiments.stats import score_interval
 from arena.game import load_game
