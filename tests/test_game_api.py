@@ -179,3 +179,11 @@ def test_result_text_names_the_winner() -> None:
     state = game.play_moves(game.parse_moves("a1 b1 a2 b2 a3"))
     assert state.result_text() == "X wins" and state.winner() == 0
     assert game.initial_state().result_text() == "X to move"
+
+
+@pytest.mark.parametrize("spec", GAME_SPECS)
+@pytest.mark.parametrize("text", ["²", "a²", "b١", "٣", "-1", "", "4 4"])
+def test_non_ascii_digits_and_junk_are_move_syntax_errors(spec: str, text: str) -> None:
+    # Found by fuzzing the cmd: protocol: str.isdigit() admits '²', which int() rejects.
+    with pytest.raises(MoveSyntaxError):
+        arena.load_game(spec).parse_move(text)

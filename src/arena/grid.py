@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from arena.game import MoveSyntaxError
+from arena.spec import is_digits
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -63,7 +64,7 @@ class Grid:
         letters = self.letters.lower()
         first, last = self.letters[0], self.letters[-1]
         expected = f"a cell {first}1..{last}{self.rows}"
-        if len(t) < 2 or t[0] not in letters or not t[1:].isdigit():
+        if len(t) < 2 or t[0] not in letters or not is_digits(t[1:]):
             raise MoveSyntaxError(f"{text.strip()!r} is not {expected}")
         number = int(t[1:])
         if not 1 <= number <= self.rows:

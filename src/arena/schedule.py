@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from arena.spec import is_digits
+
 
 @dataclass(frozen=True)
 class PlannedGame:
@@ -67,4 +69,4 @@ def unique_names(specs: list[str]) -> list[str]:
 def spec_of(name: str) -> str:
     """The agent spec behind a table name (``mcts#2`` -> ``mcts``)."""
     base, sep, suffix = name.rpartition("#")
-    return base if sep and suffix.isdigit() else name
+    return base if sep and is_digits(suffix) else name

@@ -45,7 +45,7 @@ from arena import __version__
 from arena.errors import ArenaError
 from arena.game import Game, load_game
 from arena.record import REASONS, GameRecord
-from arena.spec import split_spec
+from arena.spec import is_digits, split_spec
 
 __all__ = ["SgfGame", "from_sgf", "read_sgf", "sgf_result", "to_sgf"]
 
@@ -224,7 +224,7 @@ def _read_game(nodes: list[Node]) -> SgfGame:
 def _game_of_root(root: Node) -> Game:
     """The arena game the root's GM, SZ, KM and RU describe."""
     gm = _simple(root, "GM") or "1"  # SGF's default is Go
-    if not gm.isdigit() or int(gm) not in _GAME_OF_CODE:
+    if not is_digits(gm) or int(gm) not in _GAME_OF_CODE:
         known = ", ".join(f"{name} {code}" for name, code in GM_CODES.items())
         raise ArenaError(f"GM[{gm}] is not a game arena reads ({known})")
     name = _GAME_OF_CODE[int(gm)]
@@ -238,7 +238,7 @@ def _game_of_root(root: Node) -> Game:
     size = _simple(root, "SZ")
     if size:
         columns, _, rows = size.partition(":")
-        if not columns.strip().isdigit() or (rows and rows.strip() != columns.strip()):
+        if not is_digits(columns.strip()) or (rows and rows.strip() != columns.strip()):
             raise ArenaError(f"SZ[{size}] is not the size of a square board")
         params["size"] = columns.strip()
     elif name == "go" and "size" not in params:

@@ -129,3 +129,14 @@ def format_spec(name: str, values: Mapping[str, Any], params: Sequence[Param]) -
     """The canonical spec string: every parameter that differs from its default, in order."""
     parts = [f"{p.name}={_fmt(values[p.name])}" for p in params if values[p.name] != p.default]
     return name + (":" + ",".join(parts) if parts else "")
+
+
+def is_digits(text: str) -> bool:
+    """True for a non-empty run of ASCII digits: what ``int`` may parse as a count.
+
+    ``str.isdigit`` alone also admits characters such as ``'²'`` that ``int`` rejects.
+
+    >>> is_digits("42"), is_digits("²"), is_digits("-1"), is_digits("")
+    (True, False, False, False)
+    """
+    return text.isascii() and text.isdigit()

@@ -25,4 +25,12 @@ def run(args: argparse.Namespace) -> int:
         for param in cls.params:
             print(f"    {param.describe()}")
     print("py:FILE.py:CLASS: your own class with a choose(state, limit) method")
+    from arena.agents.command import CommandAgent
+    from arena.agents.gtp_agent import GTPAgent
+
+    for program in (CommandAgent, GTPAgent):
+        print(f"{program.prefix}:[OPTIONS:]COMMAND: {program.summary}")
+    print("    options (e.g. cmd:memory=512,cpu=60:python my_agent.py):")
+    for param in CommandAgent.params:
+        print(f"    {param.describe()}")
     return 0

@@ -28,7 +28,7 @@ import random
 
 from arena.game import IllegalMove, MoveSyntaxError, Returns, State
 from arena.games.kinarow import ONGOING, KInARowGame, KInARowState
-from arena.spec import Param
+from arena.spec import Param, is_digits
 
 
 class ConnectFourState(KInARowState):
@@ -94,7 +94,7 @@ class ConnectFour(KInARowGame):
 
     def parse_move(self, text: str) -> int:
         t = text.strip()
-        if not t.isdigit() or not 1 <= int(t) <= self.cols:
+        if not is_digits(t) or not 1 <= int(t) <= self.cols:
             raise MoveSyntaxError(f"{t!r} is not a column number 1..{self.cols}")
         return int(t) - 1
 
@@ -102,7 +102,7 @@ class ConnectFour(KInARowGame):
         """Columns separated by spaces, or packed digits (``4453``) on boards of <= 9 columns."""
         tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
         if self.cols <= 9:
-            tokens = [ch for t in tokens for ch in (t if t.isdigit() else [t])]
+            tokens = [ch for t in tokens for ch in (t if is_digits(t) else [t])]
         return [self.parse_move(t) for t in tokens]
 
     def playout(self, state: State, rng: random.Random, moves: list[int] | None = None) -> Returns:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from arena.errors import ArenaError, MoveSyntaxError
 from arena.game import Game
+from arena.spec import is_digits
 
 __all__ = [
     "Command",
@@ -90,17 +91,12 @@ def parse_command(raw: str) -> Command | None:
     if not tokens:
         return None
     id: int | None = None
-    if _is_number(tokens[0]):
+    if is_digits(tokens[0]):
         id = int(tokens[0])
         tokens = tokens[1:]
         if not tokens:
             raise GTPError(f"command id {id} without a command", id)
     return Command(id, tokens[0].lower(), tuple(tokens[1:]))
-
-
-def _is_number(token: str) -> bool:
-    # str.isdigit() alone admits '²' and other non-ASCII digits int() rejects.
-    return token.isascii() and token.isdigit()
 
 
 def format_reply(id: int | None, ok: bool, text: str = "") -> str:
