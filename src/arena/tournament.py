@@ -50,6 +50,17 @@ class Settings:
         return out
 
 
+def seed_of(base: int, *parts: object) -> int:
+    """A seed for one part of a run (a game and seat, a repeat, a C value...) derived
+    from the run's ``--seed``: runs with the same seed repeat, and parts do not share
+    random streams. Tournaments and experiments derive every seed with it.
+
+    >>> seed_of(0, "c=0.5", 3) == seed_of(0, "c=0.5", 3) != seed_of(1, "c=0.5", 3)
+    True
+    """
+    return zlib.crc32("/".join(map(str, (base, *parts))).encode()) & 0x7FFFFFFF
+
+
 def seeded_spec(spec: str, game_id: str, seat: int, base_seed: int) -> str:
     """The agent spec with a seed derived from the game, when it takes one and has none.
 
@@ -63,7 +74,7 @@ def seeded_spec(spec: str, game_id: str, seat: int, base_seed: int) -> str:
         return spec
     if not any(p.name == "seed" for p in agent_class(name).params):
         return spec
-    seed = zlib.crc32(f"{base_seed}/{game_id}/{seat}".encode()) & 0x7FFFFFFF
+    seed = seed_of(base_seed, game_id, seat)
     return f"{spec}{',' if ':' in spec else ':'}seed={seed}"
 
 

@@ -11,7 +11,6 @@ True
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -127,16 +126,6 @@ def score_row(records: list[GameRecord], spec_or_name: str) -> dict[str, Any]:
 def forfeits(records: list[GameRecord]) -> int:
     """Games that ended by a forfeit (time, illegal move, crash) rather than by the rules."""
     return sum(1 for r in records if r.reason in ("time", "illegal", "crash"))
-
-
-def seed_of(base: int, *parts: object) -> int:
-    """A seed for one part of an experiment (a repeat, a C value...), derived from the
-    run's ``--seed``: runs with the same seed repeat, and parts do not share random streams.
-
-    >>> seed_of(0, "c=0.5", 3) == seed_of(0, "c=0.5", 3) != seed_of(1, "c=0.5", 3)
-    True
-    """
-    return zlib.crc32("/".join(map(str, (base, *parts))).encode()) & 0x7FFFFFFF
 
 
 def _never() -> bool:

@@ -19,7 +19,6 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.experiments.boards import BoardView, Cell, board_view
-from arena.experiments.games import seed_of
 from arena.experiments.options import count
 from arena.experiments.report import Report, pyplot
 from arena.experiments.roots import RootMove, default_moves, mcts_root, searched_position
@@ -27,6 +26,7 @@ from arena.experiments.stats import rate_interval
 from arena.game import State, load_game
 from arena.games import NAMES
 from arena.limit import Limit
+from arena.tournament import seed_of
 
 NAME = "heatmap"
 SUMMARY = "the board coloured by MCTS rollouts and win rate per move, for every board game"

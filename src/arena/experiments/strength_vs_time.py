@@ -27,7 +27,7 @@ from typing import Any
 
 from arena.agents import load_agent
 from arena.errors import ArenaError
-from arena.experiments.games import play_pairs, score_row, seed_of
+from arena.experiments.games import play_pairs, score_row
 from arena.experiments.options import even_games, floats, positive
 from arena.experiments.report import Report, pyplot
 from arena.experiments.roots import (
@@ -42,6 +42,7 @@ from arena.game import load_game
 from arena.limit import Limit
 from arena.record import GameRecord
 from arena.runner import cores
+from arena.tournament import seed_of
 
 NAME = "strength-vs-time"
 SUMMARY = "MCTS score against a fixed opponent by time per move; root win rates short vs long"

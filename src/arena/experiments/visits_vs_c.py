@@ -15,12 +15,12 @@ import argparse
 from typing import Any
 
 from arena.errors import ArenaError
-from arena.experiments.games import seed_of
 from arena.experiments.options import count, floats
 from arena.experiments.report import Report, pyplot
 from arena.experiments.roots import RootMove, default_moves, mcts_root, searched_position
 from arena.experiments.stats import mean_interval, rate_interval
 from arena.limit import Limit
+from arena.tournament import seed_of
 
 NAME = "visits-vs-c"
 SUMMARY = "distribution of MCTS root visits over the moves of one position for several C"
