@@ -9,8 +9,8 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from arena.agents import start_game
-from arena.game import Game, State
+from arena.core.agent import start_game
+from arena.core.game import Game, State
 
 # Small but rule-complete variants used where every game is exercised.
 GAME_SPECS = (

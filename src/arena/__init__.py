@@ -6,12 +6,14 @@
 72
 """
 
-from arena.agents import Agent, load_agent
-from arena.errors import ArenaError, IllegalMove, MoveSyntaxError, SpecError
-from arena.game import Game, State, load_game
-from arena.limit import Limit
-from arena.perft import perft
-from arena.playout import random_playout
+from arena.agents import load_agent
+from arena.core.agent import Agent
+from arena.core.errors import ArenaError, IllegalMove, MoveSyntaxError, SpecError
+from arena.core.game import Game, State
+from arena.core.limit import Limit
+from arena.core.perft import perft
+from arena.core.playout import random_playout
+from arena.games import load_game
 
 __version__ = "0.1.0"
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 import arena
-from arena.agents.human import HumanAgent, Resign, Undo
-from arena.errors import SpecError
+from arena.agents.human import HumanAgent
+from arena.core.agent import Resign, Undo
+from arena.core.errors import SpecError
 
 
 @pytest.mark.parametrize(
@@ -52,7 +53,7 @@ def test_a_users_class_from_a_file(tmp_path: Path) -> None:
     source.write_text(
         textwrap.dedent("""
         import arena
-        from arena.spec import Param
+        from arena.core.spec import Param
 
         class LastMove:
             def choose(self, state, limit):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli.main import main
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 from arena.experiments import EXPERIMENTS, experiment_names, load
 from arena.experiments.games import play_pairs, tally
 from arena.experiments.report import Report, pyplot

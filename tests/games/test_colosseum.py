@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import arena
-from arena.errors import IllegalMove, MoveSyntaxError, SpecError
-from arena.games.colosseum import Colosseum, ColosseumState
+from arena.core.errors import IllegalMove, MoveSyntaxError, SpecError
+from arena.games.colosseum.rules import Colosseum, ColosseumState
 
 Cell = tuple[int, int]
 STEPS = {"u": (-1, 0), "r": (0, 1), "d": (1, 0), "l": (0, -1)}

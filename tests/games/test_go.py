@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import arena
-from arena.errors import IllegalMove, MoveSyntaxError, SpecError
-from arena.games.go import Go, GoState
+from arena.core.errors import IllegalMove, MoveSyntaxError, SpecError
+from arena.games.go.rules import Go, GoState
 from helpers import first_move_chi2
 
 # --- a slow, obviously-correct reference -----------------------------------------------

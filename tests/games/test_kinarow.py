@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import arena
-from arena.errors import IllegalMove, MoveSyntaxError, SpecError
+from arena.core.errors import IllegalMove, MoveSyntaxError, SpecError
 
 
 class Reference:

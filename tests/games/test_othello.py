@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import arena
-from arena.errors import IllegalMove, MoveSyntaxError, SpecError
-from arena.games.othello import Othello, OthelloState
+from arena.core.errors import IllegalMove, MoveSyntaxError, SpecError
+from arena.games.othello.rules import Othello, OthelloState
 from helpers import chi2_limit, first_move_chi2
 
 STEPS = ((0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1))

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import random
 
-from arena.agents.base import Agent, SearchInfo
-from arena.agents.clock import Deadline
-from arena.agents.report import value_rows
-from arena.agents.values import EVAL_PARAM, Evaluate, evaluation, terminal_value
-from arena.game import Game, State
-from arena.limit import Limit
-from arena.spec import Param
+from arena.core.agent import Agent, SearchInfo
+from arena.core.game import Game, State
+from arena.core.limit import Limit
+from arena.core.spec import Param
+from arena.search.deadline import Deadline
+from arena.search.report import value_rows
+from arena.search.values import EVAL_PARAM, Evaluate, evaluation, terminal_value
 
 
 class GreedyAgent(Agent):

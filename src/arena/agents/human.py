@@ -11,20 +11,11 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from arena.agents.base import Agent, SearchInfo
-from arena.errors import ArenaError
-from arena.game import State
-from arena.limit import Limit
-from arena.spec import Param
-
-
-class Resign(Exception):
-    """The person typed ``quit``."""
-
-
-class Undo(Exception):
-    """The person asked to take back their last move (the match decides if it may)."""
-
+from arena.core.agent import Agent, Resign, SearchInfo, Undo
+from arena.core.errors import ArenaError
+from arena.core.game import State
+from arena.core.limit import Limit
+from arena.core.spec import Param
 
 HELP = (
     "type a move in the game's notation, or: moves (list legal moves), board (show it again), "

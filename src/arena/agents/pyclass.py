@@ -13,9 +13,9 @@ import inspect
 from pathlib import Path
 from typing import Any
 
-from arena.agents.base import Agent
-from arena.errors import SpecError
-from arena.spec import split_spec
+from arena.core.agent import Agent
+from arena.core.errors import SpecError
+from arena.core.spec import split_spec
 
 
 def load_py_agent(spec: str) -> Any:

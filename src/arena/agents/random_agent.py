@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from arena.agents.base import Agent, SearchInfo
-from arena.game import State
-from arena.limit import Limit
-from arena.spec import Param
+from arena.core.agent import Agent, SearchInfo
+from arena.core.game import State
+from arena.core.limit import Limit
+from arena.core.spec import Param
 
 
 class RandomAgent(Agent):

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.agents import load_agent
-from arena.game import load_game
-from arena.limit import Limit
+from arena.core.limit import Limit
+from arena.games import load_game
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 from arena.experiments.games import play_pairs, score_row
 
 GNUGO = "gtp:gnugo --mode gtp --chinese-rules --capture-all-dead --level {level}"

@@ -9,9 +9,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from arena.runner import cores
-from arena.tournament import Settings
-from arena.tournament import run as run_tournament
+from arena.compete.runner import cores
+from arena.compete.tournament import Settings
+from arena.compete.tournament import run as run_tournament
 
 SETTINGS = Settings(
     game="connect4",

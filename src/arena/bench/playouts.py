@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.bench.measure import rate
-from arena.game import load_game
+from arena.games import load_game
 
 
 @dataclass(frozen=True)

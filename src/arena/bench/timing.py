@@ -12,9 +12,11 @@ import random
 import time
 from typing import Any
 
-from arena.agents import load_agent, start_game
-from arena.game import State, load_game
-from arena.limit import Limit
+from arena.agents import load_agent
+from arena.core.agent import start_game
+from arena.core.game import State
+from arena.core.limit import Limit
+from arena.games import load_game
 
 GAMES = ("tictactoe", "connect4", "othello", "gomoku", "go:size=9", "go:size=19", "colosseum")
 AGENTS = ("ids", "mcts", "mcts:expand=all,rollout=heuristic", "alphabeta:depth=12", "greedy")

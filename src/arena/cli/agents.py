@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from arena.agents.base import agent_class, agent_names
+from arena.agents.registry import agent_class, agent_names
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,8 +25,8 @@ def run(args: argparse.Namespace) -> int:
         for param in cls.params:
             print(f"    {param.describe()}")
     print("py:FILE.py:CLASS: your own class with a choose(state, limit) method")
-    from arena.agents.command import CommandAgent
-    from arena.agents.gtp_agent import GTPAgent
+    from arena.remote.command import CommandAgent
+    from arena.remote.gtp.client import GTPAgent
 
     for program in (CommandAgent, GTPAgent):
         print(f"{program.prefix}:[OPTIONS:]COMMAND: {program.summary}")

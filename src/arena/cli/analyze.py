@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from arena.agents import load_agent, start_game
-from arena.agents.report import format_search
+from arena.agents import load_agent
 from arena.cli.common import add_game_argument, position
-from arena.errors import ArenaError
-from arena.game import load_game
-from arena.limit import Limit
+from arena.core.agent import start_game
+from arena.core.errors import ArenaError
+from arena.core.limit import Limit
+from arena.games import load_game
+from arena.search.report import format_search
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.errors import ArenaError
-from arena.game import Game, State
+from arena.core.errors import ArenaError
+from arena.core.game import Game, State
 
 
 def position(game: Game, moves: Sequence[str], seed: int | None = None) -> State:

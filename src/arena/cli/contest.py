@@ -11,11 +11,11 @@ import json
 import sys
 from typing import Any
 
-from arena.errors import ArenaError
-from arena.record import GameRecord
-from arena.schedule import unique_names
-from arena.standings import format_standings, standings
-from arena.timecontrol import TimeControl
+from arena.compete.schedule import unique_names
+from arena.compete.timecontrol import TimeControl
+from arena.core.errors import ArenaError
+from arena.formats.record import GameRecord
+from arena.stats.standings import format_standings, standings
 
 MATCH_EXAMPLES = """examples:
   arena match connect4 mcts:rollouts=200 alphabeta --games 20 --time 5+0.1
@@ -199,10 +199,10 @@ def run_tournament(args: argparse.Namespace) -> int:
 def _run(
     args: argparse.Namespace, specs: list[str], rounds: int, games: int | None, gauntlet: bool
 ) -> int:
-    from arena import tournament
-    from arena.runner import cores
-    from arena.sprt import SPRT
-    from arena.store import ResultsDB
+    from arena.compete import tournament
+    from arena.compete.runner import cores
+    from arena.compete.store import ResultsDB
+    from arena.stats.sprt import SPRT
 
     if args.jobs < 1:
         raise ArenaError(f"--jobs must be >= 1, not {args.jobs}")
@@ -326,7 +326,7 @@ class _RecordsDir:
         self.jsonl.write(record.to_json() + "\n")
         self.jsonl.flush()
         if record.game.split(":")[0] in ("go", "gomoku", "othello"):
-            from arena.sgf import to_sgf
+            from arena.formats.sgf import to_sgf
 
             if self.sgf is None:
                 self.sgf = open(self.dir / "games.sgf", "a")  # noqa: SIM115

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 from arena.experiments import experiment_names, load
 from arena.experiments.options import count
 from arena.experiments.report import Report

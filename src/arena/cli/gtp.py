@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from arena.agents import load_agent
 from arena.cli.common import add_game_argument
-from arena.errors import ArenaError
-from arena.gtp.server import serve
+from arena.core.errors import ArenaError
+from arena.games import load_game
+from arena.remote.gtp.server import serve
+from arena.remote.serve import protocol_stdout
 
 _EPILOG = """\
 Any GTP controller can run it as an engine, for example:
@@ -48,12 +51,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.time is not None and not args.time > 0:
         raise ArenaError(f"--time must be > 0, not {args.time}")
-    from arena.serve import protocol_stdout
-
+    game = load_game(args.game)
+    agent = load_agent(args.agent)
     # A controller's stray bytes must cost a '?' reply, not a decoding crash.
     reconfigure = getattr(sys.stdin, "reconfigure", None)
     if reconfigure is not None:
         reconfigure(errors="replace")
     out = protocol_stdout()
     out.reconfigure(errors="replace")  # type: ignore[attr-defined]
-    return serve(args.game, args.agent, sys.stdin, out, move_time=args.time)
+    return serve(game, agent, sys.stdin, out, move_time=args.time)

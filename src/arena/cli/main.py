@@ -30,7 +30,7 @@ from arena.cli import (
     serve,
     show,
 )
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 
 COMMANDS = (
     games,

@@ -6,8 +6,8 @@ import argparse
 import time
 
 from arena.cli.common import add_game_argument, position
-from arena.game import load_game
-from arena.perft import perft
+from arena.core.perft import perft
+from arena.games import load_game
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.errors import ArenaError
+    from arena.core.errors import ArenaError
 
     if args.depth < 0:
         raise ArenaError(f"DEPTH must be >= 0, not {args.depth}")

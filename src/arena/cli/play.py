@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 
 from arena.agents import load_agent
-from arena.agents.report import format_search
 from arena.cli.common import add_game_argument
-from arena.errors import ArenaError
-from arena.game import load_game
-from arena.match import play_game
-from arena.timecontrol import TimeControl
+from arena.compete.match import play_game
+from arena.compete.timecontrol import TimeControl
+from arena.core.errors import ArenaError
+from arena.games import load_game
+from arena.search.report import format_search
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -100,6 +100,6 @@ class _Limited:
         return getattr(self.agent, name)
 
     def choose(self, state, limit):  # type: ignore[no-untyped-def]
-        from arena.limit import Limit
+        from arena.core.limit import Limit
 
         return self.agent.choose(state, Limit(time=self.seconds))

@@ -6,7 +6,7 @@ import argparse
 import random
 
 from arena.cli.common import add_game_argument
-from arena.game import load_game
+from arena.games import load_game
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -1,7 +1,7 @@
 """``arena replay FILE``: list the games of a records file, or replay one move by move.
 
-FILE is either JSON lines (one :class:`~arena.record.GameRecord` per line, as
-matches write them) or SGF (:mod:`arena.sgf`); the content decides, not the
+FILE is either JSON lines (one :class:`~arena.formats.record.GameRecord` per line, as
+matches write them) or SGF (:mod:`arena.formats.sgf`); the content decides, not the
 name. SGF keeps no times, so its moves are shown without them.
 """
 
@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError
-from arena.game import Game, State, load_game
-from arena.record import GameRecord
-from arena.sgf import read_sgf
+from arena.core.errors import ArenaError
+from arena.core.game import Game, State
+from arena.formats.record import GameRecord
+from arena.formats.sgf import read_sgf
+from arena.games import load_game
 
 _FIELDS = {f.name for f in dataclasses.fields(GameRecord)}
 

@@ -7,8 +7,8 @@ import csv
 import json
 import sys
 
-from arena.standings import format_standings, standings
-from arena.store import open_existing
+from arena.compete.store import open_existing
+from arena.stats.standings import format_standings, standings
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -22,6 +22,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.serve import serve
+    from arena.remote.serve import serve
 
     return serve(load_agent(args.agent))

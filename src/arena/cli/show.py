@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from arena.cli.common import add_game_argument, position
-from arena.game import load_game
+from arena.games import load_game
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -9,7 +9,7 @@ exposes ``NAME``, ``SUMMARY``, ``add_arguments(parser)`` and ``run(args, report)
 >>> load("chess")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-arena.errors.ArenaError: unknown experiment 'chess'; valid: visits-vs-c, heatmap, ...
+arena.core.errors.ArenaError: unknown experiment 'chess'; valid: visits-vs-c, heatmap, ...
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from importlib import import_module
 from types import ModuleType
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 
 EXPERIMENTS: dict[str, str] = {
     "visits-vs-c": "arena.experiments.visits_vs_c",

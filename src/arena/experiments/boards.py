@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from arena.game import State
+from arena.core.game import State
 
 Cell = tuple[int, int]
 

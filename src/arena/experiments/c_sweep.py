@@ -14,11 +14,11 @@ import argparse
 import math
 from typing import Any
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 from arena.experiments.games import play_pairs, score_row
 from arena.experiments.options import count, even_games, floats
 from arena.experiments.report import Report, pyplot
-from arena.game import load_game
+from arena.games import load_game
 
 NAME = "c-sweep"
 SUMMARY = "MCTS score against a baseline over a sweep of the exploration constant C"

@@ -24,15 +24,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from arena.agents import load_agent, start_game
-from arena.agents.values import describe, is_proven
-from arena.errors import ArenaError
+from arena.agents import load_agent
+from arena.compete.openings import Openings
+from arena.core.agent import start_game
+from arena.core.errors import ArenaError
+from arena.core.game import Game, State
+from arena.core.limit import Limit
+from arena.core.spec import split_spec
 from arena.experiments.options import count, ints, positive
 from arena.experiments.report import Report, pyplot
-from arena.game import Game, State, load_game
-from arena.limit import Limit
-from arena.openings import Openings
-from arena.spec import split_spec
+from arena.games import load_game
+from arena.search.values import describe, is_proven
 
 NAME = "depth-vs-time"
 SUMMARY = "deepest alpha-beta (ids) depth finished within a time limit, per Othello board size"

@@ -15,15 +15,15 @@ from collections.abc import Callable
 from typing import Any
 
 from arena.agents import load_agent
-from arena.errors import ArenaError
+from arena.compete.match import DEFAULT_GRACE
+from arena.compete.runner import Job, run_pool, run_serial
+from arena.compete.schedule import unique_names
+from arena.compete.timecontrol import TimeControl
+from arena.compete.tournament import seeded_spec
+from arena.core.errors import ArenaError
 from arena.experiments.stats import score_interval
-from arena.game import load_game
-from arena.match import DEFAULT_GRACE
-from arena.record import GameRecord
-from arena.runner import Job, run_pool, run_serial
-from arena.schedule import unique_names
-from arena.timecontrol import TimeControl
-from arena.tournament import seeded_spec
+from arena.formats.record import GameRecord
+from arena.games import load_game
 
 
 def play_pairs(
@@ -44,7 +44,7 @@ def play_pairs(
     Game ``i`` has ``first`` moving first when ``i`` is even; games ``2k`` and
     ``2k + 1`` start from the same position (seed ``seed + k`` for games with
     random set-ups) with the colours swapped. Each agent that takes a seed gets
-    one derived from ``seed`` and the game (:func:`arena.tournament.seeded_spec`),
+    one derived from ``seed`` and the game (:func:`arena.compete.tournament.seeded_spec`),
     so the same call plays the same games — except that agents stopping on a clock
     do as much work as the machine allows. Records name the players ``first`` and
     ``second`` as given (``second`` gets ``#2`` when both specs are equal).

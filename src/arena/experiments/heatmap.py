@@ -17,16 +17,16 @@ import argparse
 from dataclasses import dataclass
 from typing import Any
 
-from arena.errors import ArenaError
+from arena.compete.tournament import seed_of
+from arena.core.errors import ArenaError
+from arena.core.game import State
+from arena.core.limit import Limit
 from arena.experiments.boards import BoardView, Cell, board_view
 from arena.experiments.options import count
 from arena.experiments.report import Report, pyplot
 from arena.experiments.roots import RootMove, default_moves, mcts_root, searched_position
 from arena.experiments.stats import rate_interval
-from arena.game import State, load_game
-from arena.games import NAMES
-from arena.limit import Limit
-from arena.tournament import seed_of
+from arena.games import NAMES, load_game
 
 NAME = "heatmap"
 SUMMARY = "the board coloured by MCTS rollouts and win rate per move, for every board game"

@@ -20,13 +20,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from arena import tournament
-from arena.errors import ArenaError
+from arena.compete import tournament
+from arena.core.errors import ArenaError
 from arena.experiments.options import count, even_games, ints
 from arena.experiments.report import Report, pyplot
 from arena.experiments.stats import score_interval
-from arena.game import load_game
-from arena.record import GameRecord
+from arena.formats.record import GameRecord
+from arena.games import load_game
 
 NAME = "heuristic-duel"
 SUMMARY = "minimax with eval=heuristic vs eval=utility at depths 2-6, both colours"

@@ -23,14 +23,13 @@ import time
 from typing import Any
 
 from arena.agents import load_agent
-from arena.errors import ArenaError
+from arena.compete.tournament import seed_of
+from arena.core.errors import ArenaError
+from arena.core.limit import Limit
 from arena.experiments.options import count
 from arena.experiments.report import Report, pyplot
 from arena.experiments.roots import budgetless_mcts, with_params
-from arena.game import load_game
-from arena.games import NAMES
-from arena.limit import Limit
-from arena.tournament import seed_of
+from arena.games import NAMES, load_game
 
 NAME = "iterations-vs-time"
 SUMMARY = "time for 1k ... 128k MCTS iterations per game: table and log-log plot"

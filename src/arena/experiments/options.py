@@ -10,18 +10,18 @@ so a bad value is one line on stderr (``ArenaError``), not a usage dump.
 >>> floats("", "--c")
 Traceback (most recent call last):
 ...
-arena.errors.ArenaError: --c: expected a comma-separated list of numbers, got ''
+arena.core.errors.ArenaError: --c: expected a comma-separated list of numbers, got ''
 >>> count(-3, "--games")
 Traceback (most recent call last):
 ...
-arena.errors.ArenaError: --games must be >= 1, not -3
+arena.core.errors.ArenaError: --games must be >= 1, not -3
 """
 
 from __future__ import annotations
 
 import math
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 
 
 def floats(text: str, option: str, low: float | None = None, strict: bool = False) -> list[float]:

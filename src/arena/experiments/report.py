@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
 
 
 def pyplot() -> Any:

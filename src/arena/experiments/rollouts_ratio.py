@@ -12,13 +12,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from arena.errors import ArenaError
+from arena.core.errors import ArenaError
+from arena.core.spec import split_spec
 from arena.experiments.games import forfeits, play_pairs, tally
 from arena.experiments.options import even_games
 from arena.experiments.report import Report, pyplot
 from arena.experiments.stats import score_interval
-from arena.game import load_game
-from arena.spec import split_spec
+from arena.games import load_game
 
 NAME = "rollouts-ratio"
 SUMMARY = "MCTS(n) vs MCTS(m) simulations per move, colours balanced, on two board sizes"
@@ -63,7 +63,7 @@ def parse_pairs(text: str) -> list[tuple[int, int]]:
     >>> parse_pairs("8:8")
     Traceback (most recent call last):
     ...
-    arena.errors.ArenaError: --pairs: 8:8 compares a budget with itself
+    arena.core.errors.ArenaError: --pairs: 8:8 compares a budget with itself
     """
     pairs = []
     for item in text.split(","):

@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.agents import load_agent
-from arena.agents.mcts import MCTSAgent
 from arena.cli.common import position
-from arena.errors import ArenaError
-from arena.game import State, load_game
-from arena.limit import Limit
-from arena.spec import split_spec
+from arena.core.errors import ArenaError
+from arena.core.game import State
+from arena.core.limit import Limit
+from arena.core.spec import split_spec
+from arena.games import load_game
+from arena.search.mcts import MCTSAgent
 
 DEFAULT_MOVES = {
     "tictactoe": "b2 a1 c1",
@@ -75,7 +76,7 @@ def budgetless_mcts(agent: str, option: str) -> str:
     >>> budgetless_mcts("mcts:rollouts=5", "--agent")
     Traceback (most recent call last):
     ...
-    arena.errors.ArenaError: --agent: leave out rollouts=; the experiment sets the budget
+    arena.core.errors.ArenaError: --agent: leave out rollouts=; the experiment sets the budget
     """
     name, params = split_spec(agent)
     if name != "mcts":

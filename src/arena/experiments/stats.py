@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from arena.errors import ArenaError
-from arena.ratings import Z95, check_counts, elo_difference, expected_score
+from arena.core.errors import ArenaError
+from arena.stats.ratings import Z95, check_counts, elo_difference, expected_score
 
 # Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom (standard tables);
 # beyond 30 the Cornish-Fisher expansion around the normal quantile is within 1e-4.
@@ -38,7 +38,7 @@ def rate_interval(k: float, n: float) -> tuple[float, float, float]:
     >>> rate_interval(3, 0)
     Traceback (most recent call last):
     ...
-    arena.errors.ArenaError: a rate needs at least one trial (k=3, n=0)
+    arena.core.errors.ArenaError: a rate needs at least one trial (k=3, n=0)
     """
     if not n > 0:
         raise ArenaError(f"a rate needs at least one trial (k={k}, n={n})")
@@ -54,7 +54,7 @@ def rate_interval(k: float, n: float) -> tuple[float, float, float]:
 def score_interval(wins: int, draws: int, losses: int) -> tuple[float, float, float]:
     """The mean score per game (a draw is worth 1/2) with a 95 % interval.
 
-    The interval is the one :func:`arena.ratings.elo_difference` gives, mapped from
+    The interval is the one :func:`arena.stats.ratings.elo_difference` gives, mapped from
     Elo back to a score: normal with the trinomial variance, and exact one-sided
     binomial bounds when every game was won (or lost). When every game was drawn
     the sample variance is zero; rather than claim [0.5, 0.5], this falls back to
@@ -103,7 +103,7 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     >>> mean_interval([1.0])
     Traceback (most recent call last):
     ...
-    arena.errors.ArenaError: an interval for a mean needs at least two values, got 1
+    arena.core.errors.ArenaError: an interval for a mean needs at least two values, got 1
     """
     n = len(values)
     if n < 2:

@@ -26,7 +26,10 @@ import sys
 from typing import Any
 
 from arena.agents import load_agent
-from arena.errors import ArenaError
+from arena.compete.runner import cores
+from arena.compete.tournament import seed_of
+from arena.core.errors import ArenaError
+from arena.core.limit import Limit
 from arena.experiments.games import play_pairs, score_row
 from arena.experiments.options import even_games, floats, positive
 from arena.experiments.report import Report, pyplot
@@ -38,11 +41,8 @@ from arena.experiments.roots import (
     with_params,
 )
 from arena.experiments.stats import rate_interval
-from arena.game import load_game
-from arena.limit import Limit
-from arena.record import GameRecord
-from arena.runner import cores
-from arena.tournament import seed_of
+from arena.formats.record import GameRecord
+from arena.games import load_game
 
 NAME = "strength-vs-time"
 SUMMARY = "MCTS score against a fixed opponent by time per move; root win rates short vs long"

@@ -14,13 +14,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from arena.errors import ArenaError
+from arena.compete.tournament import seed_of
+from arena.core.errors import ArenaError
+from arena.core.limit import Limit
 from arena.experiments.options import count, floats
 from arena.experiments.report import Report, pyplot
 from arena.experiments.roots import RootMove, default_moves, mcts_root, searched_position
 from arena.experiments.stats import mean_interval, rate_interval
-from arena.limit import Limit
-from arena.tournament import seed_of
 
 NAME = "visits-vs-c"
 SUMMARY = "distribution of MCTS root visits over the moves of one position for several C"

@@ -1,0 +1,73 @@
+"""Agents by name: ``load_agent`` turns a spec string into an agent of any kind.
+
+Built-in agents (here and in :mod:`arena.search`) are named ``name[:key=value,...]``;
+the kinds that run users' code are named by a prefix: ``py:`` (a class in a file),
+``cmd:`` and ``gtp:`` (programs, :mod:`arena.remote`). Tests:
+``tests/agents/test_agent_api.py``.
+
+
+>>> import random, arena
+>>> agent = arena.load_agent("random:seed=7")
+>>> game = arena.load_game("tictactoe")
+>>> agent.choose(game.initial_state(), arena.Limit(time=1.0)) in range(9)
+True
+>>> arena.load_agent("random:depth=2")
+Traceback (most recent call last):
+...
+arena.core.errors.SpecError: random: unknown parameter 'depth'; valid: seed=fresh (int): random seed
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from arena.core.agent import Agent
+from arena.core.errors import SpecError
+from arena.core.spec import split_spec
+
+_WHERE = {
+    "random": "arena.agents.random_agent:RandomAgent",
+    "greedy": "arena.agents.greedy:GreedyAgent",
+    "human": "arena.agents.human:HumanAgent",
+    "minimax": "arena.search.minimax:MinimaxAgent",
+    "alphabeta": "arena.search.alphabeta:AlphaBetaAgent",
+    "ids": "arena.search.ids:IDSAgent",
+    "mcts": "arena.search.mcts:MCTSAgent",
+}
+
+
+_PREFIXED = {
+    "py:": "arena.agents.pyclass:load_py_agent",
+    "cmd:": "arena.remote.command:CommandAgent",
+    "gtp:": "arena.remote.gtp.client:GTPAgent",
+}
+"""Agents named by a prefix and the rest of the spec; each is built from the whole spec."""
+
+
+def _resolve(where: str) -> Any:
+    module, _, attr = where.partition(":")
+    return getattr(import_module(module), attr)
+
+
+def agent_names() -> tuple[str, ...]:
+    return tuple(_WHERE)
+
+
+def agent_class(name: str) -> type[Agent]:
+    return _resolve(_WHERE[name])  # type: ignore[no-any-return]
+
+
+def load_agent(spec: str | Agent) -> Agent:
+    """The agent a spec string names: ``name[:key=value,...]``, ``py:…``, ``cmd:…`` or ``gtp:…``."""
+    if isinstance(spec, Agent):
+        return spec
+    text = spec.strip()
+    for prefix, where in _PREFIXED.items():
+        if text[: len(prefix)].lower() == prefix:
+            return _resolve(where)(text)  # type: ignore[no-any-return]
+    name, raw = split_spec(spec)
+    if name not in _WHERE:
+        valid = ", ".join([*_WHERE, "py:FILE.py:CLASS", "cmd:COMMAND", "gtp:COMMAND"])
+        raise SpecError(f"unknown agent {name!r}; valid: {valid}")
+    return agent_class(name)(**raw)

@@ -1,0 +1,194 @@
+"""Playing one game between two agents under a time control, with forfeits.
+
+The arena is the referee: it gives each agent a :class:`~arena.core.limit.Limit`
+for every move, times the answer on its own clock, and ends the game when a
+player runs out of time (beyond the grace), answers an illegal move, or
+raises. Every such end is recorded with its reason.
+
+>>> import arena
+>>> from arena.compete.timecontrol import TimeControl
+>>> record = play_game(arena.load_game("tictactoe"), ["random:seed=1", "alphabeta:depth=9"],
+...                    TimeControl.parse("rollouts=1"))
+>>> record.reason, record.winner in (None, 1)
+('normal', True)
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from arena.agents import load_agent
+from arena.compete.timecontrol import DEFAULT_GRACE, TimeControl
+from arena.core.agent import Resign, Undo, start_game
+from arena.core.errors import AgentFailure, ArenaError
+from arena.core.game import Game, State
+from arena.formats.record import GameRecord
+from arena.remote.external import ExternalAgent
+
+MoveHook = Callable[[State, int, float, Any], None]
+
+
+def _spec(agent: Any) -> str:
+    return str(getattr(agent, "spec", type(agent).__name__))
+
+
+def play_game(
+    game: Game,
+    agents: Sequence[Any],
+    control: TimeControl,
+    *,
+    seed: int | None = None,
+    opening: Sequence[int] = (),
+    grace: float = DEFAULT_GRACE,
+    max_plies: int | None = None,
+    allow_undo: bool = False,
+    on_move: MoveHook | None = None,
+    names: Sequence[str] | None = None,
+) -> GameRecord:
+    """Play ``agents[0]`` (first) against ``agents[1]`` and return the record.
+
+    ``opening`` moves are played first, for both sides, off the clock.
+    ``max_plies`` ends a longer game by adjudication on the game's score.
+    """
+    players = [load_agent(a) if isinstance(a, str) else a for a in agents]
+    specs = tuple(names or (_spec(p) for p in players))
+    record = GameRecord(game=game.spec, players=specs, seed=seed)  # type: ignore[arg-type]
+    for player in players:
+        if isinstance(player, ExternalAgent):
+            player.grace = grace  # its hard deadline is the clock plus this grace
+    try:
+        return _play(
+            game, players, control, record, seed, opening, grace, max_plies, allow_undo, on_move
+        )
+    finally:
+        for player in players:
+            close = getattr(player, "close", None)
+            if callable(close):
+                close()  # programs in other processes end with the game
+
+
+def _play(
+    game: Game,
+    players: list[Any],
+    control: TimeControl,
+    record: GameRecord,
+    seed: int | None,
+    opening: Sequence[int],
+    grace: float,
+    max_plies: int | None,
+    allow_undo: bool,
+    on_move: MoveHook | None,
+) -> GameRecord:
+    line: list[tuple[State, int]] = []
+    """Every move played so far, with the state it was played in."""
+    state = game.initial_state(seed)
+    for move in opening:
+        line.append((state, move))
+        state = state.play(move)
+        record.moves.append(game.format_move(move))
+        record.seconds.append(0.0)
+        record.nodes.append(None)
+    record.opening_plies = len(opening)
+
+    def forfeit(mover: int, reason: str, detail: str) -> GameRecord:
+        record.reason, record.loser, record.detail = reason, mover, detail
+        record.returns = (-1, 1) if mover == 0 else (1, -1)
+        return record
+
+    def rejoin() -> GameRecord | None:
+        # A new game for every agent (started off the clock), then the moves so far:
+        # agents that keep a tree or a program follow them. A program that fails
+        # to start loses the game.
+        for seat, player in enumerate(players):
+            try:
+                start_game(player, game, player=seat, seed=seed)
+                if hasattr(player, "observe"):
+                    for before, move in line:
+                        player.observe(before, move)
+            except AgentFailure as exc:
+                return forfeit(seat, exc.reason, exc.detail)
+        return None
+
+    failed = rejoin()
+    if failed is not None:
+        return failed
+    clock = [control.start(), control.start()]
+
+    while not state.is_terminal():
+        if max_plies is not None and state.ply >= max_plies:
+            return _adjudicate(record, state)
+        mover = state.to_move
+        limit = control.allotment(clock[mover])
+        agent = players[mover]
+        started = time.perf_counter()
+        try:
+            move = agent.choose(state, limit)
+        except Undo:
+            if allow_undo and len(line) - len(opening) >= 2:
+                state = line[-2][0]
+                del line[-2:], record.moves[-2:], record.seconds[-2:], record.nodes[-2:]
+                failed = rejoin()  # kept trees no longer match the position
+                if failed is not None:
+                    return failed
+            continue
+        except Resign as exc:
+            return forfeit(mover, "resign", str(exc) or "resigned")
+        except AgentFailure as exc:  # a program timed out, crashed or answered garbage
+            return forfeit(mover, exc.reason, exc.detail)
+        except Exception as exc:  # any failure of the agent is its loss, never the arena's
+            tail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            return forfeit(mover, "crash", tail)
+        spent = time.perf_counter() - started
+        over = _overrun(control, clock[mover], spent, grace)
+        if over:
+            return forfeit(mover, "time", over)
+        if clock[mover] is not None:
+            clock[mover] = clock[mover] - spent + control.increment  # type: ignore[operator]
+        if not isinstance(move, int) or isinstance(move, bool) or move not in state.legal_moves():
+            return forfeit(mover, "illegal", f"illegal move {move!r}: {_why(state, move)}")
+        info = getattr(agent, "last_search", None)
+        record.moves.append(game.format_move(move))
+        record.seconds.append(round(spent, 6))
+        record.nodes.append(getattr(info, "nodes", None) if info is not None else None)
+        for player in players:
+            if hasattr(player, "observe"):
+                player.observe(state, move)
+        line.append((state, move))
+        if on_move is not None:
+            on_move(state, move, spent, info)
+        state = state.play(move)
+    record.returns = state.returns()
+    record.score = state.score()
+    return record
+
+
+def _overrun(control: TimeControl, remaining: float | None, spent: float, grace: float) -> str:
+    if control.per_move is not None and spent > control.per_move + grace:
+        return f"{spent:.3f} s for a {control.per_move:g} s move"
+    if remaining is not None and spent > remaining + grace:
+        return f"{spent:.3f} s with {remaining:.3f} s on the clock"
+    return ""
+
+
+def _why(state: State, move: Any) -> str:
+    try:
+        state.play(move)
+    except ArenaError as exc:
+        return getattr(exc, "reason", str(exc))
+    return "not among the legal moves"
+
+
+def _adjudicate(record: GameRecord, state: State) -> GameRecord:
+    """Past the ply cap: the game's score decides (a draw where it has none)."""
+    margin = state.score()
+    record.reason = "adjudication"
+    record.score = margin
+    record.detail = f"ply cap {state.ply}: score {margin}"
+    if margin is None or margin == 0:
+        record.returns = (0, 0)
+    else:
+        record.returns = (1, -1) if margin > 0 else (-1, 1)
+    return record

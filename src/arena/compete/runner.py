@@ -1,0 +1,137 @@
+"""Running planned games: in this process, in worker processes, or as Ray tasks.
+
+Workers only play: each receives a self-contained :class:`Job` and returns
+the finished game's record as JSON. The coordinator alone writes the
+database, so a crash of a worker can never corrupt it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass
+from multiprocessing import get_context
+
+from arena.compete.match import play_game
+from arena.compete.timecontrol import TimeControl
+from arena.core.errors import ArenaError
+from arena.formats.record import GameRecord
+from arena.games import load_game
+from arena.remote.command import isolated
+
+
+@dataclass(frozen=True)
+class Job:
+    game: str
+    game_id: str
+    first: str
+    second: str
+    """The agents' names in tables (a repeated spec carries ``#2``)."""
+    first_spec: str
+    second_spec: str
+    """What to load (names may add a seed when the agent takes one)."""
+    round: int
+    seed: int | None
+    opening: tuple[int, ...]
+    control: str
+    grace: float
+    max_plies: int | None
+    isolate: bool = False
+    """Run built-in and py: agents in their own processes (``arena serve``)."""
+
+
+def play_job(job: Job) -> str:
+    """Play one planned game (in any process); the record as JSON."""
+    game = load_game(job.game)
+    specs = [job.first_spec, job.second_spec]
+    record = play_game(
+        game,
+        [isolated(spec) for spec in specs] if job.isolate else specs,
+        TimeControl.parse(job.control),
+        seed=job.seed,
+        opening=job.opening,
+        grace=job.grace,
+        max_plies=job.max_plies,
+        names=(job.first, job.second),
+    )
+    record.game_id = job.game_id
+    return record.to_json()
+
+
+def play_job_dict(job: dict) -> str:  # type: ignore[type-arg]
+    return play_job(Job(**{**job, "opening": tuple(job["opening"])}))
+
+
+Stop = Callable[[], bool]
+
+
+def run_serial(jobs: Iterable[Job], stop: Stop) -> Iterator[tuple[Job, GameRecord]]:
+    for job in jobs:
+        if stop():
+            return
+        yield job, GameRecord.from_json(play_job(job))
+
+
+def run_pool(jobs: Iterable[Job], workers: int, stop: Stop) -> Iterator[tuple[Job, GameRecord]]:
+    """Keep ``workers`` games in flight; yield each as it finishes."""
+    pending = iter(jobs)
+    # spawn: a clean interpreter per worker, no locks inherited from this process's threads.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        running: dict[Future[str], Job] = {}
+
+        def refill() -> None:
+            while len(running) < workers and not stop():
+                job = next(pending, None)
+                if job is None:
+                    return
+                running[pool.submit(play_job, job)] = job
+
+        refill()
+        try:
+            while running:
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    job = running.pop(future)
+                    yield job, GameRecord.from_json(future.result())
+                refill()
+        except BaseException:
+            for future in running:
+                future.cancel()
+            raise
+
+
+def run_ray(jobs: Iterable[Job], address: str, stop: Stop) -> Iterator[tuple[Job, GameRecord]]:
+    """The same games as Ray tasks on a cluster (``auto``, ``local`` or ``ray://host:port``)."""
+    try:
+        import ray
+    except ImportError:
+        raise ArenaError("--ray needs Ray: pip install -e '.[ray]'") from None
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    remote = ray.remote(play_job_dict)
+    capacity = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    pending = iter(jobs)
+    running: dict[object, Job] = {}
+
+    def refill() -> None:
+        while len(running) < capacity and not stop():
+            job = next(pending, None)
+            if job is None:
+                return
+            running[remote.remote(asdict(job))] = job
+
+    refill()
+    while running:
+        done, _ = ray.wait(list(running), num_returns=1)
+        for ref in done:
+            job = running.pop(ref)
+            yield job, GameRecord.from_json(ray.get(ref))
+        refill()
+
+
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

@@ -1,0 +1,44 @@
+"""The errors arena raises for bad input. The CLI prints any of them as one line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ArenaError(ValueError):
+    """Base class: something the user gave (a spec, a move, a file) is not valid."""
+
+
+class SpecError(ArenaError):
+    """A spec string names something unknown or a value that is not valid."""
+
+
+class MoveSyntaxError(ArenaError):
+    """Text that is not a move in the game's notation."""
+
+
+class IllegalMove(ArenaError):
+    """A move that is not legal in the position it was played in.
+
+    >>> import arena
+    >>> s = arena.load_game("tictactoe").initial_state().play(0)
+    >>> s.play(0)
+    Traceback (most recent call last):
+    ...
+    arena.core.errors.IllegalMove: illegal move a1: the cell is occupied
+    """
+
+    def __init__(self, move: Any, reason: str, text: str | None = None) -> None:
+        self.move = move
+        self.reason = reason
+        super().__init__(f"illegal move {text if text is not None else move}: {reason}")
+
+
+class AgentFailure(ArenaError):
+    """An agent in another process broke the rules of play: ``reason`` is the referee's
+    forfeit reason (``time``, ``crash`` or ``illegal``) and ``detail`` says what happened."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        self.reason = reason
+        self.detail = detail
+        super().__init__(detail)

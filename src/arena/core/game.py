@@ -1,0 +1,203 @@
+"""The game API every game, agent and tool in arena is written against.
+
+A :class:`Game` is a rule set with its parameters; a :class:`State` is one
+immutable, hashable position of it. Moves are plain ints in a deterministic
+order; each game turns them to and from its standard notation.
+
+>>> import arena
+>>> game = arena.load_game("connect4:rows=6,cols=7,k=4")
+>>> state = game.initial_state()
+>>> state.to_move, state.legal_moves()
+(0, (0, 1, 2, 3, 4, 5, 6))
+>>> state = state.play(game.parse_move("4"))
+>>> state.to_move, state.ply, game.format_move(3)
+(1, 1, '4')
+>>> state.is_terminal(), state.returns()
+(False, (0, 0))
+>>> arena.load_game("connect4:rows=2")
+Traceback (most recent call last):
+...
+arena.core.errors.SpecError: connect4: rows=2 is out of range (4..20)
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+from arena.core.errors import IllegalMove, MoveSyntaxError, SpecError
+from arena.core.spec import Param, bind_params, format_spec
+
+__all__ = ["Game", "IllegalMove", "MoveSyntaxError", "Returns", "SpecError", "State"]
+
+Returns = tuple[int, int]
+
+
+class Game(ABC):
+    """A rule set with bound parameters. Subclasses declare ``name``, ``params``
+    and ``summary`` and implement :meth:`initial_state` and the notation."""
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    params: ClassVar[tuple[Param, ...]] = ()
+    player_names: ClassVar[tuple[str, str]] = ("first player", "second player")
+
+    def __init__(self, **params: Any) -> None:
+        values = bind_params(self.name, self.params, params)
+        self.config: dict[str, Any] = values
+        self.spec: str = format_spec(self.name, values, self.params)
+        self._setup(**values)
+
+    def _setup(self, **values: Any) -> None:
+        """Derive tables from the bound parameters; raise SpecError on bad combinations."""
+
+    @abstractmethod
+    def initial_state(self, seed: int | None = None) -> State:
+        """The start position (``seed`` matters only for games with random set-ups)."""
+
+    @abstractmethod
+    def format_move(self, move: int) -> str:
+        """The move in the game's standard notation."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> int:
+        """Parse one move (case-insensitive); raise :class:`MoveSyntaxError` otherwise."""
+
+    def parse_moves(self, text: str | Iterable[str]) -> list[int]:
+        """Parse a move sequence separated by spaces or commas."""
+        tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+        return [self.parse_move(t) for t in tokens]
+
+    def play_moves(self, moves: Sequence[int], state: State | None = None) -> State:
+        """Play ``moves`` from ``state`` (default: the initial state)."""
+        state = self.initial_state() if state is None else state
+        for move in moves:
+            state = state.play(move)
+        return state
+
+    def playout(self, state: State, rng: random.Random, moves: list[int] | None = None) -> Returns:
+        """Finish the game with uniformly random legal moves; return the returns.
+
+        Games override this with a faster private simulation that must equal
+        this loop in law: each move uniform over the legal moves. Tests replay
+        the moves it appends to ``moves`` through :meth:`State.play`.
+        """
+        while not state.is_terminal():
+            move = rng.choice(state.legal_moves())
+            if moves is not None:
+                moves.append(move)
+            state = state.play(move)
+        return state.returns()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and other.spec == self.spec
+
+    def __hash__(self) -> int:
+        return hash(self.spec)
+
+    def __repr__(self) -> str:
+        return f"load_game({self.spec!r})"
+
+
+class State(ABC):
+    """One immutable position.
+
+    Subclasses keep their fields in private ``__slots__`` and never change them
+    after construction; the public fields are read-only properties, so
+    ``state.to_move = 1`` or ``state.anything = 1`` raises AttributeError.
+    """
+
+    __slots__ = ("_game", "_hash", "_ply", "_to_move")
+
+    _game: Game
+    _to_move: int
+    _ply: int
+
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    @property
+    def to_move(self) -> int:
+        """0 when the first player moves, 1 for the second."""
+        return self._to_move
+
+    @property
+    def ply(self) -> int:
+        """Moves played since the initial state (passes included)."""
+        return self._ply
+
+    @abstractmethod
+    def legal_moves(self) -> tuple[int, ...]:
+        """The legal moves in a deterministic order (empty when terminal)."""
+
+    @abstractmethod
+    def play(self, move: int) -> State:
+        """The state after ``move``; raises :class:`IllegalMove` with the reason."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def returns(self) -> Returns:
+        """``(r0, r1)`` in {+1, 0, -1}, zero-sum; ``(0, 0)`` while the game goes on."""
+
+    def score(self) -> float | None:
+        """The margin for the first player by the game's count (discs, area, zone),
+        or None for games that only have win, draw and loss."""
+        return None
+
+    @abstractmethod
+    def _ident(self) -> tuple[Any, ...]:
+        """Everything that decides the future of the game, for equality."""
+
+    @abstractmethod
+    def _compute_key(self) -> int: ...
+
+    def key(self) -> int:
+        """A 64-bit hash of the position for transposition tables (cached)."""
+        try:
+            return self._hash
+        except AttributeError:
+            value = self._hash = self._compute_key()
+            return value
+
+    @abstractmethod
+    def render(self) -> str:
+        """The board as text with coordinates."""
+
+    def winner(self) -> int | None:
+        """0 or 1 when that player has won, None otherwise."""
+        r0, _ = self.returns()
+        return 0 if r0 > 0 else 1 if r0 < 0 and self.is_terminal() else None
+
+    def result_text(self) -> str:
+        """A sentence on how the game stands: whose move, or who won and by what."""
+        names = self._game.player_names
+        if not self.is_terminal():
+            return f"{names[self._to_move]} to move"
+        margin = self.score()
+        won = self.winner()
+        if won is None:
+            return "draw" if margin is None else f"draw ({_margin_text(margin)})"
+        by = "" if margin is None else f" by {_margin_text(abs(margin))}"
+        return f"{names[won]} wins{by}"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is type(self)
+            and other._game == self._game  # type: ignore[attr-defined]
+            and other._ident() == self._ident()  # type: ignore[attr-defined]
+        )
+
+    def __hash__(self) -> int:
+        return self.key()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self._game.spec} ply={self._ply} {self.result_text()}>"
+
+
+def _margin_text(margin: float) -> str:
+    return str(int(margin)) if float(margin).is_integer() else str(margin)

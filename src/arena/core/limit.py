@@ -1,0 +1,50 @@
+"""``Limit``: how much an agent may search for one move — whichever bound comes first.
+
+>>> Limit(time=0.5, depth=4)
+Limit(time=0.5, depth=4)
+>>> Limit(rollouts=100).rollouts
+100
+>>> Limit(time=-1)
+Traceback (most recent call last):
+...
+arena.core.errors.SpecError: Limit: time must be > 0, not -1
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from arena.core.errors import SpecError
+
+
+@dataclass(frozen=True)
+class Limit:
+    time: float | None = None
+    """Seconds for the move: a hard deadline the agent must answer within."""
+    depth: int | None = None
+    """Plies of look-ahead (alpha-beta) or of tree depth."""
+    rollouts: int | None = None
+    """Simulations (MCTS)."""
+    nodes: int | None = None
+    """Positions searched (alpha-beta)."""
+    clock: float | None = None
+    """Seconds left on the mover's clock when there is one: the hard bound behind
+    ``time`` (the referee forfeits past it). Agents in other processes are told it."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is not None and not value > 0:
+                raise SpecError(f"Limit: {f.name} must be > 0, not {value}")
+
+    def __repr__(self) -> str:
+        set_ = [
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in fields(self)
+            if getattr(self, f.name) is not None
+        ]
+        return f"Limit({', '.join(set_)})"
+
+    @property
+    def unbounded(self) -> bool:
+        return all(getattr(self, f.name) is None for f in fields(self))

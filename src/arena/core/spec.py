@@ -1,0 +1,142 @@
+"""Spec strings: ``name[:key=value,...]`` for games (and, later, agents).
+
+One parser and one parameter binder serve every kind of spec, so every error
+reads the same way and lists what would have been valid.
+
+>>> split_spec("connect4:rows=5,cols=6")
+('connect4', {'rows': '5', 'cols': '6'})
+>>> p = Param("rows", int, 6, "board rows", low=4, high=20)
+>>> bind_params("connect4", (p,), {"rows": "8"})
+{'rows': 8}
+>>> bind_params("connect4", (p,), {"rows": "99"})
+Traceback (most recent call last):
+...
+arena.core.errors.SpecError: connect4: rows=99 is out of range (4..20)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.core.errors import SpecError
+
+__all__ = ["Param", "SpecError", "bind_params", "format_spec", "split_spec"]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One declared parameter of a game (or agent) with its type, default and range."""
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] | None = None
+    default_text: str | None = None
+    """How to show a default of None (e.g. "drawn from the seed")."""
+
+    def describe(self) -> str:
+        """One line for listings: ``rows=6 (int, 4..20): board rows``."""
+        if self.choices:
+            domain = "|".join(self.choices)
+        else:
+            domain = self.kind.__name__
+            if self.low is not None or self.high is not None:
+                low = "" if self.low is None else _fmt(self.low)
+                high = "" if self.high is None else _fmt(self.high)
+                domain += f", {low}..{high}"
+        shown = self.default_text or "none"
+        default = shown if self.default is None else _fmt(self.default)
+        return f"{self.name}={default} ({domain}): {self.help}"
+
+    def convert(self, owner: str, raw: Any) -> Any:
+        """Turn ``raw`` (a string from a spec, or a Python value) into a checked value."""
+        value: Any
+        if self.kind is str:
+            value = str(raw).strip().lower()
+        elif self.kind is bool:
+            text = str(raw).strip().lower()
+            if raw is True or text in ("1", "true", "yes", "on"):
+                value = True
+            elif raw is False or text in ("0", "false", "no", "off"):
+                value = False
+            else:
+                raise SpecError(f"{owner}: {self.name}={raw} is not a boolean (use 0 or 1)")
+        else:
+            try:
+                if self.kind is int and isinstance(raw, float) and not raw.is_integer():
+                    raise ValueError
+                value = self.kind(raw)
+            except (TypeError, ValueError):
+                raise SpecError(
+                    f"{owner}: {self.name}={raw} is not a{'n' if self.kind is int else ''} "
+                    f"{self.kind.__name__}"
+                ) from None
+        if self.choices is not None and value not in self.choices:
+            raise SpecError(f"{owner}: {self.name}={raw} is not one of {'|'.join(self.choices)}")
+        if (self.low is not None and value < self.low) or (
+            self.high is not None and value > self.high
+        ):
+            low = "" if self.low is None else _fmt(self.low)
+            high = "" if self.high is None else _fmt(self.high)
+            raise SpecError(f"{owner}: {self.name}={raw} is out of range ({low}..{high})")
+        return value
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value)) if abs(value) >= 1 else str(value)
+    return str(value)
+
+
+def split_spec(text: str) -> tuple[str, dict[str, str]]:
+    """Split ``name:key=value,...`` into the name and its raw ``key -> value`` strings."""
+    if not isinstance(text, str) or not text.strip():
+        raise SpecError("empty spec: expected name[:key=value,...]")
+    name, _, rest = text.strip().partition(":")
+    name = name.strip().lower()
+    if not name:
+        raise SpecError(f"spec {text!r} has no name: expected name[:key=value,...]")
+    raw: dict[str, str] = {}
+    for item in rest.split(",") if rest.strip() else ():
+        key, eq, value = item.partition("=")
+        key = key.strip().lower()
+        if not eq or not key or not value.strip():
+            raise SpecError(f"{name}: malformed parameter {item.strip()!r}: expected key=value")
+        if key in raw:
+            raise SpecError(f"{name}: parameter {key} given twice")
+        raw[key] = value.strip()
+    return name, raw
+
+
+def bind_params(owner: str, params: Sequence[Param], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Check ``given`` against the declared ``params`` and fill in the defaults."""
+    known = {p.name: p for p in params}
+    for key in given:
+        if key not in known:
+            valid = ", ".join(p.describe() for p in params) or "none"
+            raise SpecError(f"{owner}: unknown parameter {key!r}; valid: {valid}")
+    return {
+        p.name: p.convert(owner, given[p.name]) if p.name in given else p.default for p in params
+    }
+
+
+def format_spec(name: str, values: Mapping[str, Any], params: Sequence[Param]) -> str:
+    """The canonical spec string: every parameter that differs from its default, in order."""
+    parts = [f"{p.name}={_fmt(values[p.name])}" for p in params if values[p.name] != p.default]
+    return name + (":" + ",".join(parts) if parts else "")
+
+
+def is_digits(text: str) -> bool:
+    """True for a non-empty run of ASCII digits: what ``int`` may parse as a count.
+
+    ``str.isdigit`` alone also admits characters such as ``'²'`` that ``int`` rejects.
+
+    >>> is_digits("42"), is_digits("²"), is_digits("-1"), is_digits("")
+    (True, False, False, False)
+    """
+    return text.isascii() and text.isdigit()

@@ -1,0 +1,1 @@
+"""Files: the JSON game record and SGF."""

@@ -1,0 +1,1 @@
+"""Colosseum Survival: ``rules`` (the State API) and ``heuristic`` (evaluation for search)."""

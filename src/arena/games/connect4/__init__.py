@@ -1,0 +1,1 @@
+"""Connect Four: ``rules`` (the State API) and ``heuristic`` (evaluation for search)."""

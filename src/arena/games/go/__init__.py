@@ -1,0 +1,1 @@
+"""Go: ``rules`` (the State API) and ``heuristic`` (evaluation for search)."""

@@ -1,0 +1,534 @@
+"""Go on a size x size board with area (Tromp-Taylor) scoring.
+
+Rules as implemented
+--------------------
+* Black (player 0) moves first; a move places a stone on an empty point or
+  passes. After a stone is placed, opponent groups left without liberties are
+  removed; then the mover's own group must have a liberty: suicide is illegal,
+  also for groups of several stones.
+* ``ko=positional`` (the default): a stone may not recreate any earlier board
+  position of the game (positional superko; the side to move is not part of
+  it). ``ko=simple``: a stone may not recreate the position just before the
+  opponent's last move, i.e. no immediate single-stone recapture. A pass is
+  always legal while the game goes on.
+* The game ends after two passes in a row, or after ``maxlen`` plies (passes
+  included; default ``2 * size**2``, as in OpenSpiel).
+* Score (Tromp-Taylor area): stones plus empty regions that reach stones of
+  one colour only; ``score() = Black area - White area - komi``, its sign gives
+  the returns. A zero margin (integral komi) is a draw.
+
+Moves and notation
+------------------
+A point is ``row * size + col`` with row 0 the TOP row; ``size * size`` is the
+pass. Notation is GTP: column letters without I, row 1 at the bottom, and
+``pass`` (``D4``, ``J9``, ``pass``). Legal moves come in point order, then
+the pass.
+
+Representation
+--------------
+A state keeps one bitboard (Python int, bit = point) per colour. Groups and
+liberties come from whole-board bit dilation, so a state never has to keep
+group tables consistent, and copying a state is copying two ints.
+
+For superko a state keeps every earlier board exactly (``black | white << n``,
+so repetition checks cannot be fooled by hash collisions) in two parts: a
+frozenset of the boards before the last capture and a tuple of the boards
+since. A stone that captures nothing adds one stone to the board, and the
+stone count only grows between captures, so such a move can never repeat a
+board of the current run: it is checked against the frozenset alone, and the
+frozenset is rebuilt only when a capture starts a new run.
+
+The random playout (:meth:`Go.playout`) is a separate mutable simulation, as
+rebuilding bitboard groups at every ply would be several times slower: a list
+board, one stone list and one liberty set per group shared by all its stones
+(the smaller group is relabelled into the larger on contact), a list of the
+empty points, and a set of board codes for superko. A move is drawn uniformly
+from the untried empty points plus the pass; a drawn point that turns out
+illegal is moved out of the draw, so the move played is uniform over the legal
+moves, and the pass (always legal) bounds the tries.
+
+Equality and keys
+-----------------
+A state is identified by the board, the ply (the length cap makes it matter),
+the passes in a row and, under ``ko=simple``, the ko point. The superko history
+is deliberately left out, so lines that transpose into the same position are
+equal states with equal keys, as transposition tables want. Two such states
+can differ in which moves positional superko forbids (now or later): the
+graph-history interaction that engines using superko accept. ``legal_moves``
+and ``play`` always use the state's own history.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from arena.core.bitboard import iter_bits
+from arena.core.errors import IllegalMove, MoveSyntaxError, SpecError
+from arena.core.game import Game, Returns, State
+from arena.core.grid import Grid
+from arena.core.hashing import hash_ints
+from arena.core.spec import Param
+
+
+def _returns(margin: float) -> Returns:
+    return (1, -1) if margin > 0 else (-1, 1) if margin < 0 else (0, 0)
+
+
+class Go(Game):
+    """Go with area scoring, komi and a choice of ko rule.
+
+    >>> import arena
+    >>> game = arena.load_game("go:size=5")
+    >>> s = game.initial_state()
+    >>> len(s.legal_moves()), game.format_move(s.legal_moves()[-1])
+    (26, 'pass')
+    >>> s = game.play_moves(game.parse_moves("c3 pass"))
+    >>> s.score()  # Black's stone reaches every empty point; komi 7.5
+    17.5
+    >>> s = s.play(game.parse_move("pass"))
+    >>> s.is_terminal(), s.returns(), s.result_text()
+    (True, (1, -1), 'Black wins by 17.5')
+    >>> print(game.play_moves(game.parse_moves("c3 d3")).render())
+      A B C D E
+    5 . . . . . 5
+    4 . . . . . 4
+    3 . . X O . 3
+    2 . . . . . 2
+    1 . . . . . 1
+      A B C D E
+    last move: D3 (White)
+    """
+
+    name = "go"
+    summary = "Go with area (Tromp-Taylor) scoring, komi and simple ko or positional superko"
+    params = (
+        Param("size", int, 9, "board size (points per side)", low=5, high=19),
+        Param("komi", float, 7.5, "points added to White's area", low=-400.0, high=400.0),
+        Param("ko", str, "positional", "ko rule", choices=("simple", "positional")),
+        Param("maxlen", int, 0, "plies before the game is scored (0: 2*size^2)", low=0, high=10**6),
+    )
+    player_names = ("Black", "White")
+
+    def _setup(self, size: int, komi: float, ko: str, maxlen: int) -> None:  # type: ignore[override]
+        if not math.isfinite(komi):
+            raise SpecError(f"go: komi={komi} is not a finite number")
+        n = size * size
+        self.size = size
+        self.komi = komi
+        self.superko = ko == "positional"
+        self.maxlen = maxlen or 2 * n
+        self.points = n
+        self.pass_move = n
+        self.grid = Grid(size, size, skip_i=True, rows_from_bottom=True, upper=True)
+        self._full = (1 << n) - 1
+        first_col = sum(1 << (row * size) for row in range(size))
+        self._not_first_col = self._full & ~first_col
+        self._not_last_col = self._full & ~(first_col << (size - 1))
+        self._neighbours = tuple(tuple(self.grid.neighbours(p)) for p in range(n))
+        # Board codes ``black | white << n`` of single stones, indexed [colour][point].
+        self._stone_code = (
+            tuple(1 << p for p in range(n)),
+            tuple(1 << (p + n) for p in range(n)),
+        )
+        self._initial = GoState._make(self, 0, 0, 0, 0, -1, frozenset(), (0,), -1)
+
+    def initial_state(self, seed: int | None = None) -> GoState:
+        return self._initial
+
+    def format_move(self, move: int) -> str:
+        if move == self.pass_move:
+            return "pass"
+        if isinstance(move, int) and 0 <= move < self.points:
+            return self.grid.format_cell(move)
+        raise ValueError(f"{move!r} is not a move of {self.spec} (0..{self.pass_move})")
+
+    def parse_move(self, text: str) -> int:
+        if text.strip().lower() == "pass":
+            return self.pass_move
+        try:
+            return self.grid.parse_cell(text)
+        except MoveSyntaxError as err:
+            raise MoveSyntaxError(f"{err} (columns skip I) or 'pass'") from None
+
+    # --- whole-board bit operations -------------------------------------------
+
+    def _adjacent(self, x: int) -> int:
+        """Points orthogonally next to a point of ``x`` (may include ``x`` itself)."""
+        return (
+            ((x << 1) & self._not_first_col)
+            | ((x >> 1) & self._not_last_col)
+            | ((x << self.size) & self._full)
+            | (x >> self.size)
+        )
+
+    def _flood(self, seed: int, within: int) -> int:
+        """The connected part of ``within`` that contains ``seed``."""
+        while True:
+            grown = seed | (self._adjacent(seed) & within)
+            if grown == seed:
+                return seed
+            seed = grown
+
+    def _groups(self, stones: int) -> Iterator[int]:
+        """The connected components of ``stones`` (stone groups or empty regions)."""
+        while stones:
+            group = self._flood(stones & -stones, stones)
+            stones ^= group
+            yield group
+
+    def area_margin(self, black: int, white: int) -> int:
+        """Tromp-Taylor Black area minus White area, before komi."""
+        margin = black.bit_count() - white.bit_count()
+        for region in self._groups(self._full & ~(black | white)):
+            border = self._adjacent(region)
+            if not border & white:
+                margin += region.bit_count() if border & black else 0
+            elif not border & black:
+                margin -= region.bit_count()
+        return margin
+
+    # --- fast random playout --------------------------------------------------
+
+    def playout(self, state: State, rng: random.Random, moves: list[int] | None = None) -> Returns:
+        assert isinstance(state, GoState)
+        if state.is_terminal():
+            return state.returns()
+        n = self.points
+        nbrs, maxlen, superko = self._neighbours, self.maxlen, self.superko
+        board, group_of, libs_of, empties, where = self._playout_board(state)
+        seen = set(state._past).union(state._run) if superko else set()
+        code = state._black | state._white << n
+        stone_code = (None, *self._stone_code)
+        getrandbits = rng.getrandbits
+        record = moves.append if moves is not None else None
+        colour = state._to_move + 1
+        ply, passes, ko = state._ply, state._passes, state._ko
+
+        while passes < 2 and ply < maxlen:
+            other = 3 - colour
+            mine_code, their_code = stone_code[colour], stone_code[other]
+            # Uniform over the legal moves: draw from the untried empty points
+            # plus the pass, and move an illegal point out of the draw.
+            untried = len(empties)
+            while True:
+                bits = untried.bit_length()
+                r = getrandbits(bits)
+                while r > untried:
+                    r = getrandbits(bits)
+                if r == untried:
+                    p = n
+                    break
+                p = empties[r]
+                free = False
+                captured: list[list[int]] | None = None
+                for q in nbrs[p]:
+                    v = board[q]
+                    if v == 0:
+                        free = True
+                    elif v == colour:
+                        if not free and len(libs_of[q]) > 1:
+                            free = True
+                    elif len(libs_of[q]) == 1:
+                        if captured is None:
+                            captured = [group_of[q]]
+                        elif group_of[q] not in captured:
+                            captured.append(group_of[q])
+                new_code = code | mine_code[p]
+                if captured is None:
+                    if free and not (superko and new_code in seen):
+                        break
+                elif p != ko:  # (simple ko: only a capture can retake)
+                    for stones in captured:
+                        for s in stones:
+                            new_code ^= their_code[s]
+                    if not (superko and new_code in seen):
+                        break
+                untried -= 1
+                last = empties[untried]
+                empties[r] = last
+                where[last] = r
+                empties[untried] = p
+                where[p] = untried
+
+            ply += 1
+            if record is not None:
+                record(p)
+            if p == n:
+                passes += 1
+                ko = -1
+            else:
+                passes = 0
+                code = new_code
+                if superko:
+                    seen.add(code)
+                ko = self._place(p, colour, captured, board, group_of, libs_of, empties, where)
+            colour = other
+
+        black = code & self._full
+        margin = self.area_margin(black, code >> n) - self.komi
+        return _returns(margin)
+
+    def _playout_board(
+        self, state: GoState
+    ) -> tuple[list[int], list[list[int]], list[set[int]], list[int], list[int]]:
+        """The mutable playout structures for ``state``: the board (0 empty, 1 Black,
+        2 White), each stone's group (stone list) and liberty set, shared by the
+        whole group, and the empty points with each one's index in that list."""
+        n = self.points
+        board = [0] * n
+        # Placeholders: the group tables are only read at stones.
+        group_of: list[list[int]] = [[]] * n
+        libs_of: list[set[int]] = [set()] * n
+        empty = self._full & ~(state._black | state._white)
+        for colour, stones_bits in ((1, state._black), (2, state._white)):
+            for group in self._groups(stones_bits):
+                stones = list(iter_bits(group))
+                libs = set(iter_bits(self._adjacent(group) & empty))
+                for p in stones:
+                    board[p] = colour
+                    group_of[p] = stones
+                    libs_of[p] = libs
+        empties = list(iter_bits(empty))
+        where = [0] * n
+        for i, p in enumerate(empties):
+            where[p] = i
+        return board, group_of, libs_of, empties, where
+
+    def _place(
+        self,
+        p: int,
+        colour: int,
+        captured: list[list[int]] | None,
+        board: list[int],
+        group_of: list[list[int]],
+        libs_of: list[set[int]],
+        empties: list[int],
+        where: list[int],
+    ) -> int:
+        """Put a legal stone on the playout board; return the new simple-ko point or -1."""
+        nbrs = self._neighbours
+        board[p] = colour
+        last = empties.pop()
+        if last != p:
+            i = where[p]
+            empties[i] = last
+            where[last] = i
+        stones: list[int] | None = None
+        libs: set[int] = set()
+        for q in nbrs[p]:
+            v = board[q]
+            if v == 0:
+                continue
+            theirs = libs_of[q]
+            theirs.discard(p)
+            if v == colour:
+                group = group_of[q]
+                if stones is None:
+                    stones, libs = group, theirs
+                elif group is not stones:
+                    if len(group) > len(stones):  # relabel the smaller group
+                        group, stones, theirs, libs = stones, group, libs, theirs
+                    for s in group:
+                        group_of[s] = stones
+                        libs_of[s] = libs
+                    stones.extend(group)
+                    libs |= theirs
+        if stones is None:
+            stones = [p]
+        else:
+            stones.append(p)
+        group_of[p] = stones
+        libs_of[p] = libs
+        for q in nbrs[p]:
+            if board[q] == 0:
+                libs.add(q)
+        if captured is None:
+            return -1
+        for group in captured:
+            for s in group:
+                board[s] = 0
+                where[s] = len(empties)
+                empties.append(s)
+                for q in nbrs[s]:
+                    if board[q] == colour:
+                        libs_of[q].add(s)
+        single = len(captured) == 1 and len(captured[0]) == 1
+        if single and not self.superko and len(stones) == 1 and len(libs) == 1:
+            return captured[0][0]
+        return -1
+
+
+class GoState(State):
+    __slots__ = ("_black", "_ko", "_last", "_passes", "_past", "_run", "_white")
+
+    _game: Go
+    _black: int
+    _white: int
+    _passes: int  # passes in a row just before this position (0 or 1 while live)
+    _ko: int  # simple ko: the point the side to move may not retake, else -1
+    _past: frozenset[int]  # superko: board codes from before the last capture
+    _run: tuple[int, ...]  # superko: board codes since the last capture (this one last)
+    _last: int  # the last move, -1 at the start (only for render)
+
+    @classmethod
+    def _make(
+        cls,
+        game: Go,
+        ply: int,
+        black: int,
+        white: int,
+        passes: int,
+        ko: int,
+        past: frozenset[int],
+        run: tuple[int, ...],
+        last: int,
+    ) -> GoState:
+        s = cls.__new__(cls)
+        s._game = game
+        s._ply = ply
+        s._to_move = ply & 1
+        s._black = black
+        s._white = white
+        s._passes = passes
+        s._ko = ko
+        s._past = past
+        s._run = run
+        s._last = last
+        return s
+
+    # --- rules ----------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        return self._passes >= 2 or self._ply >= self._game.maxlen
+
+    def legal_moves(self) -> tuple[int, ...]:
+        if self.is_terminal():
+            return ()
+        game = self._game
+        own, opp = (self._black, self._white) if self._to_move == 0 else (self._white, self._black)
+        empty = game._full & ~(own | opp)
+        adjacent = game._adjacent
+        legal = empty & adjacent(empty)
+        for group in game._groups(own):
+            libs = adjacent(group) & empty
+            if libs & (libs - 1):  # two or more: one stays after the move
+                legal |= libs
+        captures: dict[int, int] = {}
+        for group in game._groups(opp):
+            libs = adjacent(group) & empty
+            if libs and not libs & (libs - 1):
+                legal |= libs
+                point = libs.bit_length() - 1
+                captures[point] = captures.get(point, 0) | group
+        if game.superko:
+            if self._past or captures:
+                legal = self._drop_repeats(legal, captures)
+        elif self._ko >= 0:
+            legal &= ~(1 << self._ko)
+        return (*iter_bits(legal), game.pass_move)
+
+    def _drop_repeats(self, legal: int, captures: dict[int, int]) -> int:
+        game = self._game
+        code = self.code()
+        mine = game._stone_code[self._to_move]
+        shift = game.points if self._to_move == 0 else 0
+        for p in iter_bits(legal):
+            captured = captures.get(p, 0)
+            new_code = (code | mine[p]) & ~(captured << shift)
+            if self._repeats(new_code, bool(captured)):
+                legal ^= 1 << p
+        return legal
+
+    def _repeats(self, new_code: int, captures: bool) -> bool:
+        # Without a capture the stone count is higher than in any board of the run.
+        return new_code in self._past or (captures and new_code in self._run)
+
+    def code(self) -> int:
+        """The board as one int: Black's bits, then White's shifted by size*size."""
+        return self._black | self._white << self._game.points
+
+    def play(self, move: int) -> GoState:
+        game = self._game
+        if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move <= game.pass_move:
+            raise IllegalMove(
+                move,
+                f"not a move: expected a point 0..{game.points - 1} or pass ({game.pass_move})",
+            )
+        p = move
+        if self.is_terminal():
+            raise self._illegal(p, "the game is over")
+        ply = self._ply + 1
+        if p == game.pass_move:
+            return GoState._make(
+                game, ply, self._black, self._white, self._passes + 1, -1,
+                self._past, self._run, p,
+            )  # fmt: skip
+        bit = 1 << p
+        mover = self._to_move
+        own, opp = (self._black, self._white) if mover == 0 else (self._white, self._black)
+        if (own | opp) & bit:
+            raise self._illegal(p, "the point is occupied")
+        own |= bit
+        empty = game._full & ~(own | opp)
+        captured = checked = 0
+        for q in iter_bits(game._adjacent(bit) & opp):
+            if not checked >> q & 1:
+                group = game._flood(1 << q, opp)
+                checked |= group
+                if not game._adjacent(group) & empty:
+                    captured |= group
+        opp ^= captured
+        group = game._flood(bit, own)
+        libs = game._adjacent(group) & (empty | captured)
+        if not libs:
+            raise self._illegal(p, "suicide is not allowed")
+        if p == self._ko:
+            raise self._illegal(p, "ko: the stone cannot be retaken at once")
+        black, white = (own, opp) if mover == 0 else (opp, own)
+        ko, past, run = -1, self._past, self._run
+        if game.superko:
+            new_code = black | white << game.points
+            if self._repeats(new_code, bool(captured)):
+                raise self._illegal(p, "positional superko: the board would repeat")
+            past, run = (past.union(run), (new_code,)) if captured else (past, (*run, new_code))
+        elif group == bit and libs == captured and captured.bit_count() == 1:
+            # A lone stone that took one stone and has no other liberty: the ko shape.
+            ko = captured.bit_length() - 1
+        return GoState._make(game, ply, black, white, 0, ko, past, run, p)
+
+    def _illegal(self, move: int, reason: str) -> IllegalMove:
+        return IllegalMove(move, reason, text=self._game.format_move(move))
+
+    def score(self) -> float:
+        """Black's area minus White's area minus komi (the current count while live)."""
+        return self._game.area_margin(self._black, self._white) - self._game.komi
+
+    def returns(self) -> Returns:
+        if not self.is_terminal():
+            return (0, 0)
+        return _returns(self.score())
+
+    # --- identity -------------------------------------------------------------
+
+    def _ident(self) -> tuple[Any, ...]:
+        # The superko history is left out on purpose: see "Equality" in the module docstring.
+        return (self._black, self._white, self._ply, self._passes, self._ko)
+
+    def _compute_key(self) -> int:
+        return hash_ints(self._black, self._white, self._ply, self._passes, self._ko + 1)
+
+    def render(self) -> str:
+        game = self._game
+        black, white = self._black, self._white
+
+        def symbol(p: int) -> str:
+            return "X" if black >> p & 1 else "O" if white >> p & 1 else "."
+
+        text = game.grid.render(symbol)
+        if self._last >= 0:
+            mover = game.player_names[1 - self._to_move]
+            text += f"\nlast move: {game.format_move(self._last)} ({mover})"
+        return text

@@ -1,0 +1,1 @@
+"""Gomoku: ``rules`` (the State API) and ``heuristic`` (evaluation for search)."""

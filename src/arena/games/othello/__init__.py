@@ -1,0 +1,1 @@
+"""Othello: ``rules`` (the State API) and ``heuristic`` (evaluation for search)."""

@@ -1,0 +1,1 @@
+"""Tic-tac-toe (m,n,k): ``rules`` (the State API) and ``heuristic`` (evaluation for search)."""

@@ -1,0 +1,153 @@
+"""Agents that are other programs: what ``cmd:`` and ``gtp:`` agents share.
+
+A spec is ``PREFIX:[OPTIONS:]COMMAND LINE``, for example
+``cmd:python my_agent.py`` or ``gtp:memory=512:gnugo --mode gtp --level 1``.
+OPTIONS are ``key=value`` pairs (:data:`OPTIONS`); the command line follows
+shell quoting and runs without a shell.
+
+The program starts in :meth:`ExternalAgent.reset`, before the clocks run, in
+a fresh process for every game, and :meth:`ExternalAgent.close` kills its
+whole process group when the game ends. A move has a hard deadline: the time
+left on the clock (or the move's time) plus the referee's grace, after which
+the program is killed and the game lost on time; without a clock the
+``timeout`` option bounds a move instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+from typing import Any, ClassVar
+
+from arena.compete.timecontrol import DEFAULT_GRACE
+from arena.core.agent import Agent
+from arena.core.errors import AgentFailure, SpecError
+from arena.core.game import Game, State
+from arena.core.limit import Limit
+from arena.core.spec import Param, bind_params
+from arena.remote.process import AgentProcess, split_command
+
+OPTIONS = (
+    Param("memory", int, 4096, "address-space limit in MB (0: none)", low=0, high=1 << 20),
+    Param("cpu", int, 0, "CPU seconds for the whole game (0: none)", low=0, high=1 << 30),
+    Param("timeout", float, 60.0, "seconds for a move when there is no clock", low=0.001),
+    Param("startup", float, 30.0, "seconds to start and answer the first message", low=0.001),
+)
+
+GAMES_DIR = "/usr/games"
+"""Where Debian installs game engines (gnugo, gtp-rhino); not on everybody's PATH."""
+
+_OPTIONS_PREFIX = re.compile(r"^([a-z_]+=[^\s:,]*)(,[a-z_]+=[^\s:,]*)*:")
+
+
+class ExternalAgent(Agent):
+    """A program on pipes, restarted for every game; subclasses speak its protocol."""
+
+    prefix: ClassVar[str]
+    params = OPTIONS
+
+    def __init__(self, spec: str) -> None:
+        body = spec.strip()[len(self.prefix) + 1 :].strip()
+        options: dict[str, str] = {}
+        found = _OPTIONS_PREFIX.match(body)
+        if found:
+            for pair in found.group(0)[:-1].split(","):
+                key, _, value = pair.partition("=")
+                options[key] = value
+            body = body[found.end() :].strip()
+        self.argv = find_program(split_command(body))
+        self.config: dict[str, Any] = bind_params(self.prefix, OPTIONS, options)
+        self.spec = spec.strip()
+        self.last_search = None
+        self.grace = DEFAULT_GRACE
+        """Set by the referee: how far past the clock a move may go."""
+        self.process: AgentProcess | None = None
+        self.game: Game | None = None
+        self.line: State | None = None
+        """The position after the observed moves (None once they stop following one line)."""
+        self.moves: list[int] = []
+
+    @property
+    def label(self) -> str:
+        """The program as errors name it: ``cmd:python my_agent.py``."""
+        shown = [os.path.basename(word) for word in self.argv[:2]]
+        return f"{self.prefix}:{' '.join(shown)}"
+
+    def reset(self, game: Game | None = None, player: int | None = None, seed: Any = None) -> None:
+        """Start a fresh program for a new game of ``game``."""
+        self.close()
+        self.game = game
+        if game is None:
+            return
+        self.process = AgentProcess(
+            self.argv,
+            label=self.label,
+            memory_mb=self.config["memory"] or None,
+            cpu_seconds=self.config["cpu"] or None,
+        )
+        self.line = game.initial_state(seed)
+        self.moves = []
+        self.started(game, player, seed)
+
+    def started(self, game: Game, player: int | None, seed: Any) -> None:
+        """The program runs: greet it (off the clock)."""
+
+    def observe(self, state: State, move: int) -> None:
+        # Programs are told the game as moves from the initial position: keep them
+        # while they follow one line.
+        if self.line is not None and state == self.line:
+            self.moves.append(move)
+            self.line = state.play(move)
+        else:
+            self.line = None
+
+    def followed(self, state: State) -> None:
+        """Raise unless ``state`` was reached through the moves observed since the reset."""
+        if self.line != state:
+            raise AgentFailure(
+                "crash",
+                f"{self.label}: the position was not reached through observed moves, "
+                "so the program cannot be told it",
+            )
+
+    def running(self, game: Game) -> AgentProcess:
+        """The program for ``game``, started if the caller never reset the agent."""
+        if self.process is None or self.game != game:
+            self.reset(game)
+        assert self.process is not None
+        return self.process
+
+    def move_timeout(self, limit: Limit) -> float:
+        """Seconds until the move is lost on time: the hard bound plus the grace."""
+        bound = limit.clock if limit.clock is not None else limit.time
+        return (self.config["timeout"] if bound is None else bound) + self.grace
+
+    def close(self) -> None:
+        """End the program and everything it started."""
+        if self.process is not None:
+            self.process.close(self.goodbye)
+            self.process = None
+
+    goodbye: ClassVar[str | None] = "quit"
+
+    def __del__(self) -> None:
+        # A forgotten agent must not leave a program running.
+        with contextlib.suppress(Exception):  # nothing to report to at interpreter exit
+            self.close()
+
+    def _failure(self, reason: str, detail: str) -> AgentFailure:
+        if self.process is not None:
+            self.process.kill()
+        return AgentFailure(reason, f"{self.label}: {detail}")
+
+
+def find_program(argv: list[str]) -> list[str]:
+    """``argv`` with its program resolved on PATH (then in /usr/games), or a SpecError."""
+    found = shutil.which(argv[0]) or shutil.which(argv[0], path=GAMES_DIR)
+    if found is None:
+        raise SpecError(f"program {argv[0]!r} not found (not on PATH, nor in {GAMES_DIR})")
+    if os.sep in argv[0]:
+        return argv  # a path the user chose stays as written (relative to the cwd)
+    return [found, *argv[1:]]

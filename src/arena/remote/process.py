@@ -1,0 +1,219 @@
+"""One external program on pipes, under the arena's rules.
+
+:class:`AgentProcess` starts a command in its own session, so the program and
+every child it forks share one process group that :meth:`AgentProcess.close`
+kills as a whole: nothing outlives the game. Its stderr goes to a log file,
+never into the protocol, and the last lines of that log explain a crash.
+Memory and CPU limits are ``resource`` limits set in the child before it runs.
+
+Reads never block past a deadline: :meth:`read_line` waits on the pipe with
+``select`` and gives up at the deadline, and a line longer than
+:data:`MAX_LINE` bytes is a flood, not an answer. Every way the program can
+fail is an :class:`~arena.core.errors.AgentFailure` whose ``reason`` is the
+referee's forfeit reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import select
+import shlex
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from arena.core.errors import AgentFailure, SpecError
+
+MAX_LINE = 1 << 16
+"""Bytes an answer line may have; a program that writes more without a newline floods."""
+
+POLL = 0.1
+"""Seconds between checks that a silent program is still running."""
+
+STDERR_TAIL = 5
+"""Lines of the program's stderr kept in the record when it fails."""
+
+
+def log_dir() -> Path:
+    """Where agents' stderr logs go (``$ARENA_LOGS`` or a folder in the temp dir)."""
+    path = Path(os.environ.get("ARENA_LOGS") or Path(tempfile.gettempdir()) / "arena-logs")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def split_command(command: str) -> list[str]:
+    """The argv of a command line (shell quoting rules, no shell)."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise SpecError(f"command {command!r}: {exc}") from None
+    if not argv:
+        raise SpecError("empty command: expected e.g. cmd:python my_agent.py")
+    return argv
+
+
+class AgentProcess:
+    """A running program: ``send`` lines to its stdin, ``read_line`` from its stdout."""
+
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        label: str,
+        memory_mb: int | None = None,
+        cpu_seconds: int | None = None,
+    ) -> None:
+        self.label = label
+        self.memory_mb = memory_mb
+        self.cpu_seconds = cpu_seconds
+        self.log_path = log_dir() / f"{_safe(label)}-{os.getpid()}-{time.monotonic_ns()}.log"
+        self._buffer = b""
+        with open(self.log_path, "wb") as log:
+            try:
+                self.proc = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=log,
+                    start_new_session=True,  # its own process group: killed as one
+                    preexec_fn=self._limit,
+                    close_fds=True,
+                )
+            except OSError as exc:
+                raise SpecError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self._out = self.proc.stdout.fileno()
+        os.set_blocking(self._out, False)
+
+    def _limit(self) -> None:
+        # Runs in the child between fork and exec.
+        if self.memory_mb:
+            size = self.memory_mb << 20
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+        if self.cpu_seconds:
+            resource.setrlimit(resource.RLIMIT_CPU, (self.cpu_seconds, self.cpu_seconds + 1))
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def send(self, line: str) -> None:
+        """Write one line; a program that is gone has crashed."""
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(line.encode() + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            raise self.crashed("it stopped reading its input") from None
+
+    def read_line(self, timeout: float | None, what: str = "answer") -> str:
+        """The next line of output within ``timeout`` seconds (None: no limit)."""
+        deadline = None if timeout is None else time.perf_counter() + timeout
+        while True:
+            newline = self._buffer.find(b"\n")
+            if newline >= 0:
+                line, self._buffer = self._buffer[:newline], self._buffer[newline + 1 :]
+                if len(line) > MAX_LINE:
+                    raise self._flood()
+                return line.decode("utf-8", "replace").rstrip("\r")
+            if len(self._buffer) > MAX_LINE:
+                raise self._flood()
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                self.kill()
+                raise AgentFailure("time", f"{self.label}: no {what} within {timeout:.3f} s")
+            # Wake up now and then: a program that exited while a child it forked
+            # holds the pipe open sends no end of file, but it is gone all the same.
+            ready, _, _ = select.select([self._out], [], [], min(left or POLL, POLL))
+            if not ready:
+                if self.proc.poll() is not None:
+                    raise self.crashed(f"it exited before its {what}")
+                continue
+            try:
+                chunk = os.read(self._out, 1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise self.crashed(f"it exited before its {what}")
+            self._buffer += chunk
+
+    def _flood(self) -> AgentFailure:
+        self.kill()
+        return AgentFailure("illegal", f"{self.label} wrote a line longer than {MAX_LINE} bytes")
+
+    def crashed(self, what: str) -> AgentFailure:
+        """The failure of a program that exited (or stopped talking), with its stderr tail."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=0.5)
+        self.kill()
+        code = self.proc.returncode
+        if code is None:
+            status = "still running"
+        elif code < 0:
+            status = f"killed by {_signal_name(-code)}{self._limit_hint(-code)}"
+        else:
+            status = f"exit status {code}"
+        tail = self.stderr_tail()
+        detail = f"{self.label} crashed: {what} ({status})"
+        if tail:
+            detail += f"; stderr: {tail}"
+        return AgentFailure("crash", detail + f"; log {self.log_path}")
+
+    def _limit_hint(self, signum: int) -> str:
+        if signum == signal.SIGXCPU and self.cpu_seconds:
+            return f", over its {self.cpu_seconds} s CPU limit"
+        if signum == signal.SIGKILL and self.memory_mb:
+            return f" (memory limit {self.memory_mb} MB)"
+        return ""
+
+    def stderr_tail(self, lines: int = STDERR_TAIL) -> str:
+        """The last non-empty lines of the program's stderr, joined with `` | ``."""
+        try:
+            with open(self.log_path, "rb") as log:
+                log.seek(0, os.SEEK_END)
+                log.seek(max(0, log.tell() - 8192))
+                text = log.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+        kept = [line.strip() for line in text.splitlines() if line.strip()][-lines:]
+        return " | ".join(kept)
+
+    def kill(self) -> None:
+        """Kill the whole process group at once and reap the program."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+
+    def close(self, goodbye: str | None = None, wait: float = 0.5) -> None:
+        """Say ``goodbye`` (e.g. ``quit``), give the program ``wait`` seconds to leave,
+        then kill whatever is left of its process group."""
+        if goodbye is not None and self.alive():
+            with contextlib.suppress(AgentFailure):
+                self.send(goodbye)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=wait)
+        # The program may have exited and left children behind: kill the group anyway.
+        self.kill()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            with contextlib.suppress(OSError):
+                stream.close()  # type: ignore[union-attr]
+
+
+def _signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
+def _safe(label: str) -> str:
+    kept = "".join(c if c.isalnum() or c in "-_." else "_" for c in label)
+    return kept[:40] or "agent"

@@ -1,0 +1,96 @@
+"""``ids``: iterative-deepening alpha-beta that answers in time.
+
+It searches depth 1, 2, 3, ... while time remains and plays the best move of
+the last depth it completed. Each iteration starts from the previous one's
+best move and reuses the transposition table, so the re-searches of shallow
+depths cost little and order the deeper search well. It stops early when the
+value is a proven win or loss, or when a depth evaluated no position at its
+horizon (every line ended the game, so deeper search cannot change the answer).
+
+Even with 1 ms it returns a legal move: the first depth is preceded by a
+fallback move, and the deadline keeps a margin for answering.
+
+>>> import arena
+>>> game = arena.load_game("connect4")
+>>> state = game.play_moves(game.parse_moves("4455"))
+>>> agent = arena.load_agent("ids")
+>>> game.format_move(agent.choose(state, arena.Limit(time=0.5))) in ("3", "6")
+True
+>>> agent.last_search.root[0]["text"]   # 3 (or 6), a block, then the other end
+'win in 3'
+"""
+
+from __future__ import annotations
+
+from arena.core.agent import Agent, SearchInfo
+from arena.core.game import Game, State
+from arena.core.limit import Limit
+from arena.core.spec import Param
+from arena.search.alphabeta import AlphaBeta, root_rows
+from arena.search.deadline import Deadline, SearchTimeout, quiet_gc
+from arena.search.values import EVAL_PARAM, evaluation, is_proven
+
+
+class IDSAgent(Agent):
+    name = "ids"
+    summary = "iterative-deepening alpha-beta: deepens while time remains, never overruns"
+    params = (
+        Param("time", float, 1.0, "seconds per move when the match gives no limit", low=0.001),
+        Param("maxdepth", int, 64, "deepest iteration", low=1, high=256),
+        EVAL_PARAM,
+        Param("cache", bool, True, "keep the transposition table between iterations and moves"),
+    )
+
+    def _setup(self, time: float, maxdepth: int, eval: str, cache: bool) -> None:
+        self.default_time, self.maxdepth, self.eval_kind, self.cache = time, maxdepth, eval, cache
+        self._searcher: AlphaBeta | None = None
+        self._game = None
+
+    def reset(self, game: Game | None = None) -> None:
+        self._searcher = None
+        if game is not None:
+            self._prepare(game)
+
+    def _prepare(self, game: Game) -> AlphaBeta:
+        if self._searcher is None or self._game != game:
+            self._game = game
+            self._searcher = AlphaBeta(
+                evaluation(game, self.eval_kind, warm=True), self.cache, True
+            )
+        return self._searcher
+
+    def choose(self, state: State, limit: Limit) -> int:
+        searcher = self._prepare(state.game)
+        seconds = (
+            limit.time
+            if limit.time is not None
+            else (None if limit.depth or limit.nodes else self.default_time)
+        )
+        deadline = searcher.deadline = Deadline(seconds)
+        searcher.nodes = 0
+        searcher.max_nodes = limit.nodes or float("inf")
+        maxdepth = min(self.maxdepth, limit.depth or self.maxdepth)
+        move = state.legal_moves()[0]
+        info = SearchInfo(depth=0)
+        first = None
+        with quiet_gc():
+            for depth in range(1, maxdepth + 1):
+                try:
+                    value, best, rows = searcher.root(state, depth, first)
+                except SearchTimeout:
+                    # A partial iteration's first move is the previous best, searched
+                    # first; one that beat it is better still.
+                    if searcher.root_best is not None and info.depth:
+                        move = searcher.root_best
+                    break
+                move = first = best
+                info.depth, info.value = depth, value
+                info.root = root_rows(state, rows, depth)
+                line = searcher.principal_variation(state, best, depth)
+                info.root[0]["pv"] = [state.game.format_move(m) for m in line]
+                if is_proven(value) or not searcher.horizon:
+                    break
+        info.nodes = searcher.nodes
+        info.seconds = deadline.elapsed()
+        self.last_search = info
+        return move

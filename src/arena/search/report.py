@@ -1,0 +1,70 @@
+"""Search reports: a table a person can read to answer "why this move?".
+
+>>> from arena.core.agent import SearchInfo
+>>> info = SearchInfo(seconds=0.5, nodes=1000, depth=3, root=[
+...     {"move": "d3", "visits": 700, "win_rate": 0.61, "ucb": 0.66, "rank": 1, "proven": ""},
+...     {"move": "c4", "visits": 300, "win_rate": 0.52, "ucb": 0.60, "rank": 2, "proven": ""}])
+>>> print(format_search(info, limit=5))
+move  visits  share  win rate     UCB  rank
+d3       700  70.0%     0.610   0.660     1
+c4       300  30.0%     0.520   0.600     2
+1,000 simulations in 0.50 s (2,000/s), tree depth 3
+"""
+
+from __future__ import annotations
+
+from arena.core.agent import SearchInfo
+from arena.core.game import State
+from arena.search.values import describe
+
+
+def value_rows(state: State, rows: list[tuple[int, float, str]], depth: int) -> list[dict]:
+    """Root rows of a depth-limited search: ``(move, value, bound)`` with bound one of
+    ``=``, ``>=``, ``<=``, in the order given (best first)."""
+    fmt = state.game.format_move
+    return [
+        {
+            "move": fmt(move),
+            "value": round(value, 3),
+            "bound": bound,
+            "depth": depth,
+            "text": describe(value),
+        }
+        for move, value, bound in rows
+    ]
+
+
+def format_search(info: SearchInfo | None, limit: int = 10) -> str:
+    if info is None:
+        return "(no search information)"
+    rows = info.root[:limit]
+    lines: list[str] = []
+    rate = f"{info.nodes / info.seconds:,.0f}/s" if info.seconds > 0 else "-"
+    if rows and "visits" in rows[0]:
+        total = sum(r["visits"] for r in info.root) or 1
+        lines.append(f"{'move':<6}{'visits':>6}{'share':>7}{'win rate':>10}{'UCB':>8}{'rank':>6}")
+        for r in rows:
+            win = "-" if r["win_rate"] is None else f"{r['win_rate']:.3f}"
+            ucb = "-" if r["ucb"] is None else f"{r['ucb']:.3f}"
+            proven = f"  proven {r['proven']}" if r.get("proven") else ""
+            lines.append(
+                f"{r['move']:<6}{r['visits']:>6}{r['visits'] / total:>7.1%}{win:>10}"
+                f"{ucb:>8}{r['rank']:>6}{proven}"
+            )
+        summary = f"{info.nodes:,} simulations in {info.seconds:.2f} s ({rate})"
+        if info.depth is not None:
+            summary += f", tree depth {info.depth}"
+    elif rows:
+        lines.append(f"{'move':<6}{'value':>12}  {'':<12}{'depth':>5}")
+        for r in rows:
+            bound = "" if r.get("bound", "=") == "=" else r["bound"] + " "
+            lines.append(f"{r['move']:<6}{bound + r['text']:>12}  {'':<12}{r['depth']:>5}")
+        summary = f"{info.nodes:,} nodes in {info.seconds:.2f} s ({rate}), depth {info.depth}"
+    else:
+        summary = f"no search ({info.seconds * 1000:.1f} ms)"
+    if len(info.root) > limit:
+        lines.append(f"... {len(info.root) - limit} more moves")
+    lines.append(summary)
+    if rows and rows[0].get("pv"):
+        lines.append("principal variation: " + " ".join(rows[0]["pv"]))
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""Numbers from results: Elo fitting with intervals, SPRT, standings tables."""

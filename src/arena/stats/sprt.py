@@ -1,0 +1,192 @@
+"""The sequential probability ratio test (SPRT) for "A is stronger than B", as engine testers use.
+
+Play games one at a time; after each, compare the log-likelihood ratio (LLR) of H1 (A is
+``elo1`` stronger) against H0 (A is ``elo0`` stronger) with Wald's bounds, and stop as soon as
+it leaves them. With the usual ``elo0=0,elo1=20`` a clear improvement is accepted in a few
+hundred games, and the error rates stay near ``alpha`` (accepting H1 when H0 holds) and
+``beta`` (accepting H0 when H1 holds).
+
+>>> test = SPRT.parse("elo0=0,elo1=20,alpha=0.05,beta=0.05")
+>>> print(test.status(wins=180, draws=100, losses=120))
+LLR 3.83 [-2.94, 2.94]: H1
+>>> print(test.status(wins=40, draws=30, losses=35))
+LLR 0.16 [-2.94, 2.94]: continue
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Container
+from dataclasses import dataclass
+from typing import Literal
+
+from arena.core.errors import SpecError
+from arena.stats.ratings import check_counts, expected_score
+
+Decision = Literal["H1", "H0"]
+
+_USAGE = "expected elo0=E0,elo1=E1[,alpha=A,beta=B] (e.g. elo0=0,elo1=20,alpha=0.05,beta=0.05)"
+_KEYS = ("elo0", "elo1", "alpha", "beta")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Where a test stands: the LLR, Wald's bounds, and the decision if one was reached."""
+
+    llr: float
+    lower: float
+    upper: float
+    decision: Decision | None
+    """``"H1"``: accept elo1 (A is stronger); ``"H0"``: accept elo0; None: keep playing."""
+
+    def __str__(self) -> str:
+        outcome = self.decision or "continue"
+        return f"LLR {self.llr:.2f} [{self.lower:.2f}, {self.upper:.2f}]: {outcome}"
+
+
+def _score_stats(wins: int, draws: int, losses: int) -> tuple[int, float, float]:
+    """Games, mean score and per-game sample variance of the score (dividing by N)."""
+    n = check_counts(wins, draws, losses)
+    if n == 0:
+        return 0, 0.5, 0.0
+    mean = (wins + draws / 2) / n
+    # E[x²] - mean² with x in {1, 1/2, 0}; clamp the rounding error of a zero variance.
+    variance = max((wins + draws / 4) / n - mean * mean, 0.0)
+    return n, mean, variance
+
+
+def _parse_item(item: str, seen: Container[str]) -> tuple[str, float]:
+    """``key=value`` as a known key and a number; ValueError says what is wrong."""
+    key, eq, value = item.partition("=")
+    key = key.strip().lower()
+    if not item:
+        raise ValueError("empty spec")
+    if not eq:
+        raise ValueError(f"{item!r} is not KEY=VALUE")
+    if key not in _KEYS:
+        raise ValueError(f"unknown key {key!r}")
+    if key in seen:
+        raise ValueError(f"{key} given twice")
+    try:
+        return key, float(value)
+    except ValueError:
+        raise ValueError(f"{key}={value!r} is not a number") from None
+
+
+@dataclass(frozen=True)
+class SPRT:
+    """A test of H0 "A is ``elo0`` stronger" against H1 "A is ``elo1`` stronger" (elo0 < elo1).
+
+    ``alpha`` is the chance of accepting H1 when H0 holds, ``beta`` that of accepting H0 when
+    H1 holds. Elo here is the logistic Elo of :mod:`arena.stats.ratings` (cutechess-cli's and
+    fishtest's "logistic" model, not fishtest's normalized Elo).
+
+    >>> SPRT(elo0=0, elo1=20).bounds == (math.log(0.05 / 0.95), math.log(0.95 / 0.05))
+    True
+    >>> SPRT(elo0=10, elo1=5)
+    Traceback (most recent call last):
+    ...
+    arena.core.errors.SpecError: SPRT: elo0 must be below elo1, got elo0=10, elo1=5
+    """
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.elo0) and math.isfinite(self.elo1)):
+            raise SpecError(f"SPRT: elo0 and elo1 must be finite, got {self.elo0}, {self.elo1}")
+        if not self.elo0 < self.elo1:
+            raise SpecError(
+                f"SPRT: elo0 must be below elo1, got elo0={self.elo0:g}, elo1={self.elo1:g}"
+            )
+        for name, value in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0 < value < 1:
+                raise SpecError(f"SPRT: {name} must be between 0 and 1, got {value:g}")
+        if not self.alpha + self.beta < 1:
+            # Otherwise the lower bound is not below the upper one.
+            raise SpecError(f"SPRT: alpha + beta must be below 1, got {self.alpha + self.beta:g}")
+
+    @classmethod
+    def parse(cls, text: str) -> SPRT:
+        """An SPRT from ``"elo0=0,elo1=20,alpha=0.05,beta=0.05"``.
+
+        Items may be separated by commas or spaces (cutechess-cli's ``-sprt`` style); alpha and
+        beta default to 0.05.
+
+        >>> SPRT.parse("elo0=0 elo1=10")
+        SPRT(elo0=0.0, elo1=10.0, alpha=0.05, beta=0.05)
+        >>> SPRT.parse("elo0=0,elo2=10")
+        Traceback (most recent call last):
+        ...
+        arena.core.errors.SpecError: SPRT 'elo0=0,elo2=10': unknown key 'elo2'; expected elo0=E0,elo1=E1[,alpha=A,beta=B] (e.g. elo0=0,elo1=20,alpha=0.05,beta=0.05)
+        """  # noqa: E501
+        fields: dict[str, float] = {}
+        for item in re.split(r"[,\s]+", text.strip()):
+            try:
+                key, value = _parse_item(item, fields)
+            except ValueError as problem:
+                raise SpecError(f"SPRT {text!r}: {problem}; {_USAGE}") from None
+            fields[key] = value
+        missing = [k for k in ("elo0", "elo1") if k not in fields]
+        if missing:
+            raise SpecError(f"SPRT {text!r}: missing {' and '.join(missing)}; {_USAGE}")
+        return cls(**fields)
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """Wald's stopping bounds ``(ln(β/(1−α)), ln((1−β)/α))`` for the LLR (Wald, 1945).
+
+        >>> [round(b, 3) for b in SPRT(0, 20).bounds]
+        [-2.944, 2.944]
+        """
+        return (
+            math.log(self.beta / (1 - self.alpha)),
+            math.log((1 - self.beta) / self.alpha),
+        )
+
+    def llr(self, wins: int, draws: int, losses: int) -> float:
+        """The log-likelihood ratio of H1 against H0 after these results (A's view).
+
+        With s0, s1 the expected scores at elo0 and elo1, s̄ the mean score and v the per-game
+        sample variance of the score over N games,
+
+            LLR ≈ N·(s1 − s0)·(2·s̄ − s0 − s1) / (2·v).
+
+        This is the generalised SPRT approximation of M. Van den Bergh, "A Practical
+        Introduction to the GSPRT" (https://hardy.uhasselt.be/Toga/GSPRT_approximation.pdf),
+        used by fishtest and described at https://www.chessprogramming.org/Match_Statistics:
+        the trinomial log-likelihood ratio between the best-fitting distributions with mean
+        s1 and s0 is, to second order in s1 − s0, that of two normal laws with the observed
+        variance. It assumes independent games and elo0, elo1 close together.
+
+        With no games, or while the variance is zero (only draws, only wins or only losses so
+        far) the ratio is undefined and this returns 0: the test waits for a second kind of
+        result.
+
+        >>> test = SPRT(0, 20)
+        >>> round(test.llr(180, 100, 120), 3)
+        3.833
+        >>> test.llr(0, 0, 0), test.llr(0, 12, 0), test.llr(7, 0, 0)
+        (0.0, 0.0, 0.0)
+        """
+        n, mean, variance = _score_stats(wins, draws, losses)
+        if n == 0 or variance == 0.0:
+            return 0.0
+        s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
+        return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+
+    def status(self, wins: int, draws: int, losses: int) -> Verdict:
+        """The LLR, the bounds, and H1/H0 once the LLR reaches the upper/lower bound.
+
+        >>> SPRT(0, 20).status(0, 0, 0).decision is None
+        True
+        >>> SPRT(0, 20).status(100, 100, 180).decision
+        'H0'
+        """
+        llr = self.llr(wins, draws, losses)
+        lower, upper = self.bounds
+        decision: Decision | None = "H1" if llr >= upper else "H0" if llr <= lower else None
+        return Verdict(llr, lower, upper, decision)

@@ -1,0 +1,183 @@
+"""From finished games to standings: results, Elo with error bars, forfeits and timing."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.formats.record import GameRecord
+
+
+@dataclass
+class AgentLine:
+    name: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    forfeits: dict[str, int] = field(default_factory=dict)
+    move_seconds: list[float] = field(default_factory=list)
+    move_nodes: list[int] = field(default_factory=list)
+    elo: float | None = None
+    elo_low: float | None = None
+    elo_high: float | None = None
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> float:
+        return self.wins + self.draws / 2
+
+    @property
+    def score(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "forfeits": dict(self.forfeits),
+            "points": self.points,
+            "score": round(self.score, 4),
+            "mean_move_seconds": round(_mean(self.move_seconds), 4),
+            "max_move_seconds": round(max(self.move_seconds, default=0.0), 4),
+            "mean_nodes_per_move": round(_mean(self.move_nodes), 1) if self.move_nodes else None,
+        }
+        if self.elo is not None:
+            out["elo"] = _finite(self.elo)
+            out["elo_95"] = [_finite(self.elo_low), _finite(self.elo_high)]
+        return out
+
+
+def _mean(values: list[float] | list[int]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _finite(x: float | None) -> float | str | None:
+    if x is None:
+        return None
+    return round(x, 1) if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+
+
+@dataclass
+class Standings:
+    agents: dict[str, AgentLine]
+    head_to_head: dict[str, dict[str, list[float]]]
+    """points[row][column] = [points, games] of row against column."""
+    games: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "agents": {name: line.as_json() for name, line in self.agents.items()},
+            "head_to_head": {
+                a: {b: {"points": p, "games": g} for b, (p, g) in row.items()}
+                for a, row in self.head_to_head.items()
+            },
+        }
+
+
+def standings(records: list[GameRecord], names: list[str], anchor: str | None = None) -> Standings:
+    """Tally ``records`` for the agents ``names`` and fit Elo ratings.
+
+    With two agents the Elo difference comes from their score with its 95%
+    interval (the first agent is rated against the second at 0); with more,
+    from the maximum-likelihood fit over all games, anchored at ``anchor``.
+    """
+    from arena.stats.ratings import elo_difference, fit
+
+    lines = {n: AgentLine(n) for n in names}
+    h2h: dict[str, dict[str, list[float]]] = {
+        a: {b: [0.0, 0] for b in names if b != a} for a in names
+    }
+    results = []
+    for record in records:
+        first, second = record.players
+        for seat, name in enumerate(record.players):
+            line = lines.setdefault(name, AgentLine(name))
+            mine = record.returns[seat]
+            if mine > 0:
+                line.wins += 1
+            elif mine < 0:
+                line.losses += 1
+            else:
+                line.draws += 1
+            if record.loser == seat and record.reason != "normal":
+                line.forfeits[record.reason] = line.forfeits.get(record.reason, 0) + 1
+            other = record.players[1 - seat]
+            cell = h2h.setdefault(name, {}).setdefault(other, [0.0, 0])
+            cell[0] += (mine + 1) / 2
+            cell[1] += 1
+        for ply in range(record.opening_plies, len(record.moves)):
+            line = lines[record.players[ply % 2]]
+            line.move_seconds.append(record.seconds[ply])
+            nodes = record.nodes[ply] if ply < len(record.nodes) else None
+            if nodes is not None:
+                line.move_nodes.append(nodes)
+        results.append((first, second, (record.returns[0] + 1) / 2))
+    if len(lines) == 2 and records:
+        a, b = list(lines)
+        line = lines[a]
+        estimate = elo_difference(line.wins, line.draws, line.losses)
+        line.elo, line.elo_low, line.elo_high = estimate.elo, estimate.low, estimate.high
+        other = lines[b]
+        other.elo, other.elo_low, other.elo_high = 0.0, 0.0, 0.0
+    elif records:
+        ratings = fit(results, anchor=anchor if anchor in lines else None)
+        for name, rating in ratings.items():
+            lines[name].elo, lines[name].elo_low, lines[name].elo_high = (
+                rating.elo,
+                rating.low,
+                rating.high,
+            )
+    return Standings(lines, h2h, len(records))
+
+
+def format_standings(table: Standings, title: str = "") -> str:
+    """The standings as a text table, best first, then the head-to-head matrix."""
+    rows = sorted(table.agents.values(), key=lambda r: (-r.points, r.name))
+    width = max([len(r.name) for r in rows] + [5])
+    out = [title] if title else []
+    out.append(
+        f"{'agent':<{width}}  {'games':>5} {'W':>4} {'D':>4} {'L':>4} {'points':>7} "
+        f"{'score':>6}  {'Elo (95%)':<22} {'forfeits':<14} {'s/move':>7} {'max s':>6} "
+        f"{'nodes/move':>10}"
+    )
+    for r in rows:
+        elo = (
+            ""
+            if r.elo is None
+            else f"{_fmt_elo(r.elo)} [{_fmt_elo(r.elo_low)}, {_fmt_elo(r.elo_high)}]"
+        )
+        forfeits = ",".join(f"{k}:{v}" for k, v in sorted(r.forfeits.items())) or "-"
+        nodes = f"{_mean(r.move_nodes):,.0f}" if r.move_nodes else "-"
+        out.append(
+            f"{r.name:<{width}}  {r.games:>5} {r.wins:>4} {r.draws:>4} {r.losses:>4} "
+            f"{r.points:>7.1f} {r.score:>6.1%}  {elo:<22} {forfeits:<14} "
+            f"{_mean(r.move_seconds):>7.3f} {max(r.move_seconds, default=0):>6.2f} "
+            f"{nodes:>10}"
+        )
+    if len(rows) > 2:
+        out.append("")
+        out.append("head to head (points of the row against the column):")
+        names = [r.name for r in rows]
+        col = max(6, *(len(n) for n in names))
+        out.append(" " * (width + 2) + " ".join(f"{n[:col]:>{col}}" for n in names))
+        for a in names:
+            cells = []
+            for b in names:
+                p, g = table.head_to_head.get(a, {}).get(b, [0.0, 0])
+                cells.append(f"{'-':>{col}}" if a == b else f"{f'{p:g}/{g}':>{col}}")
+            out.append(f"{a:<{width}}  " + " ".join(cells))
+    return "\n".join(out)
+
+
+def _fmt_elo(x: float | None) -> str:
+    if x is None:
+        return "?"
+    if not math.isfinite(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x:+.0f}"

@@ -1,0 +1,122 @@
+"""The referee: clocks, increments, grace, and every way to lose besides the rules."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import arena
+from arena.compete.match import play_game
+from arena.compete.timecontrol import TimeControl
+from arena.core.agent import Resign
+
+
+class Scripted:
+    """Plays the first legal move after ``delay`` seconds, or misbehaves as told."""
+
+    def __init__(
+        self,
+        delay: float = 0.0,
+        move: object = None,
+        error: Exception | None = None,
+        after: int = 0,
+    ) -> None:
+        self.delay, self.move, self.error, self.after = delay, move, error, after
+        self.spec = "scripted"
+        self.moves = 0
+
+    def choose(self, state: arena.State, limit: arena.Limit) -> int:
+        self.moves += 1
+        time.sleep(self.delay)
+        if self.moves > self.after:
+            if self.error is not None:
+                raise self.error
+            if self.move is not None:
+                return self.move  # type: ignore[return-value]
+        return state.legal_moves()[0]
+
+
+C4 = arena.load_game("connect4")
+
+
+def test_fischer_increment_keeps_a_steady_player_alive() -> None:
+    # 0.06 s per move on a 0.2 s clock: without increment the clock runs out by move 4;
+    # with 0.05 s back per move it lasts the whole game.
+    slow = Scripted(delay=0.06)
+    lost = play_game(C4, [slow, Scripted()], TimeControl.parse("0.2+0"), grace=0.0)
+    assert lost.reason == "time" and lost.loser == 0 and lost.returns == (-1, 1)
+    assert 3 <= len(lost.moves) // 2 + 1 <= 5
+    kept = play_game(
+        C4, [Scripted(delay=0.06), Scripted()], TimeControl.parse("0.2+0.05"), grace=0.0
+    )
+    assert kept.reason == "normal"
+
+
+def test_grace_forgives_a_small_overrun() -> None:
+    over = TimeControl.parse("move:0.05")
+    assert play_game(C4, [Scripted(delay=0.08), Scripted()], over, grace=0.0).reason == "time"
+    assert play_game(C4, [Scripted(delay=0.08), Scripted()], over, grace=0.1).reason == "normal"
+
+
+def test_budget_games_have_no_clock() -> None:
+    record = play_game(
+        C4, [Scripted(delay=0.02), Scripted()], TimeControl.parse("rollouts=10"), grace=0.0
+    )
+    assert record.reason == "normal"
+
+
+@pytest.mark.parametrize(
+    ("player", "reason", "detail"),
+    [
+        (Scripted(move=99), "illegal", "illegal move 99: no such column"),
+        (Scripted(move="4"), "illegal", "illegal move '4'"),
+        (Scripted(move=0), "illegal", "the column is full"),  # both fill column 1
+        (Scripted(error=ZeroDivisionError("boom")), "crash", "ZeroDivisionError: boom"),
+        (Scripted(error=Resign("resigned"), after=2), "resign", "resigned"),
+    ],
+)
+def test_forfeits_lose_with_their_reason(player: Scripted, reason: str, detail: str) -> None:
+    for seat in (0, 1):
+        player.moves = 0
+        agents = [player, Scripted()] if seat == 0 else [Scripted(), player]
+        record = play_game(C4, agents, TimeControl.parse("rollouts=1"))
+        assert (record.reason, record.loser) == (reason, seat)
+        assert detail in record.detail
+        assert record.returns[seat] == -1 and record.returns[1 - seat] == 1
+
+
+def test_adjudication_at_the_ply_cap_uses_the_score() -> None:
+    game = arena.load_game("othello:size=6")
+    record = play_game(
+        game, ["greedy:seed=1", "random:seed=2"], TimeControl.parse("depth=1"), max_plies=10
+    )
+    state = game.play_moves(game.parse_moves(" ".join(record.moves)))
+    assert record.reason == "adjudication" and len(record.moves) == 10
+    assert record.score == state.score()
+    assert record.returns[0] == (1 if state.score() > 0 else -1 if state.score() < 0 else 0)
+
+
+def test_openings_are_played_off_the_clock_and_recorded() -> None:
+    opening = C4.parse_moves("4453")
+    record = play_game(
+        C4, ["random:seed=1", "random:seed=2"], TimeControl.parse("move:1"), opening=opening
+    )
+    assert record.moves[:4] == ["4", "4", "5", "3"] and record.seconds[:4] == [0, 0, 0, 0]
+    assert record.opening_plies == 4
+
+
+def test_allotment_never_exceeds_the_clock() -> None:
+    control = TimeControl.parse("15+1")
+    assert control.allotment(15.0).time == pytest.approx(15 / 30 + 0.8)
+    assert control.allotment(0.5).time < 0.5
+    assert TimeControl.parse("move:10").allotment(None).time == 10
+
+
+@pytest.mark.parametrize(
+    "text", ["15", "a+b", "move:0", "move:x", "rollouts=x", "speed=3", "-1+1", "15+-1"]
+)
+def test_bad_time_controls(text: str) -> None:
+    with pytest.raises(arena.SpecError) as info:
+        TimeControl.parse(text)
+    assert "time control" in str(info.value)

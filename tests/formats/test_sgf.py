@@ -1,0 +1,189 @@
+"""SGF export and import: real games round-trip, coordinates, results, escaping, bad input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import arena
+from arena.compete.match import play_game
+from arena.compete.timecontrol import TimeControl
+from arena.core.errors import ArenaError
+from arena.formats.record import GameRecord
+from arena.formats.sgf import from_sgf, read_sgf, sgf_result, to_sgf
+
+BUDGET = TimeControl.parse("rollouts=10")
+
+
+def random_record(spec: str, seed: int = 1) -> GameRecord:
+    agents = [f"random:seed={seed}", f"random:seed={seed + 1}"]
+    return play_game(arena.load_game(spec), agents, BUDGET)
+
+
+@pytest.mark.parametrize(
+    ("spec", "has_pass"),
+    [
+        ("go:size=5", True),
+        ("go", True),
+        ("go:size=7,ko=simple,komi=6", True),
+        ("gomoku", False),
+        ("othello", True),  # this seed's game has a pass in it
+        ("othello:size=6,rule=nomove-ends", False),
+    ],
+)
+def test_random_games_round_trip(spec: str, has_pass: bool) -> None:
+    record = random_record(spec)
+    assert ("pass" in record.moves) == has_pass
+    text = to_sgf(record)
+    assert from_sgf(text) == (record.game, record.moves)
+    (sgf,) = read_sgf(text)
+    assert sgf.players == record.players and sgf.result == sgf_result(record)
+    assert sgf.reason == "normal"
+    # The moves read back replay to the same end.
+    game = arena.load_game(sgf.game)
+    final = game.play_moves(game.parse_moves(sgf.moves))
+    assert final.is_terminal() and final.returns() == record.returns
+
+
+def test_root_properties() -> None:
+    record = random_record("go:size=7,ko=simple,komi=6")
+    root = to_sgf(record).split(";")[1]
+    for prop in ("FF[4]", "GM[1]", "SZ[7]", "KM[6]", "RU[go:size=7,komi=6,ko=simple]"):
+        assert prop in root
+    assert "PB[random:seed=1]PW[random:seed=2]" in root
+    othello = to_sgf(random_record("othello")).split(";")[1]
+    assert "GM[2]" in othello and "SZ[8]" in othello and "KM[" not in othello
+    assert "GM[4]" in to_sgf(random_record("gomoku:size=9"))
+
+
+@pytest.mark.parametrize(
+    ("spec", "moves", "points"),
+    [
+        ("go", ["A9", "J1", "pass", "E5"], "B[aa];W[ii];B[];W[ee]"),
+        ("go:size=19", ["T19", "A1", "Q16"], "B[sa];W[as];B[pd]"),
+        ("othello", ["d3", "c5", "pass", "h8"], "B[dc];W[ce];B[];W[hh]"),
+        ("gomoku", ["H8", "A15", "P1"], "B[hh];W[aa];B[oo]"),
+    ],
+)
+def test_coordinates_of_known_moves(spec: str, moves: list[str], points: str) -> None:
+    record = GameRecord(game=spec, players=("a", "b"), moves=moves)
+    text = to_sgf(record)
+    assert ";" + points + ")" in text.replace("\n", "")
+    assert from_sgf(text) == (arena.load_game(spec).spec, moves)
+
+
+def test_ff3_pass_and_property_names_and_foreign_rules() -> None:
+    # tt is FF[3]'s pass; lower-case letters in names are FF[3]'s long names.
+    assert from_sgf("(;GaMe[1]SiZe[9];B[tt];W[ee])") == ("go", ["pass", "E5"])
+    # SGF's default Go board is 19x19; RU[Japanese] is not an arena spec and is ignored.
+    assert from_sgf("(;FF[4]KM[6.5]RU[Japanese];B[pd])") == ("go:size=19,komi=6.5", ["Q16"])
+
+
+def test_main_line_is_the_first_variation() -> None:
+    text = "(;GM[1]SZ[5];B[cc](;W[dd];B[bb](;W[aa])(;W[ee]))(;W[ab]))"
+    assert from_sgf(text) == ("go:size=5", ["C3", "D2", "B4", "A5"])
+
+
+def test_collections_hold_several_games() -> None:
+    records = [random_record("go:size=5"), random_record("othello:size=6", seed=3)]
+    text = "\n".join(to_sgf(r) for r in records)
+    assert [(g.game, g.moves) for g in read_sgf(text)] == [(r.game, r.moves) for r in records]
+    with pytest.raises(ArenaError, match="holds 2 games, not one"):
+        from_sgf(text)
+
+
+def result_of(**fields: Any) -> str:
+    return sgf_result(GameRecord(game="go", players=("a", "b"), **fields))
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ({"returns": (-1, 1), "reason": "time", "loser": 0}, "W+T"),
+        ({"returns": (1, -1), "reason": "time", "loser": 1}, "B+T"),
+        ({"returns": (1, -1), "reason": "resign", "loser": 1}, "B+R"),
+        ({"returns": (1, -1), "reason": "illegal", "loser": 1}, "B+F"),
+        ({"returns": (-1, 1), "reason": "crash", "loser": 0}, "W+F"),
+        ({"returns": (-1, 1), "score": -3.5}, "W+3.5"),
+        ({"returns": (1, -1), "score": 12.0}, "B+12"),
+        ({"returns": (1, -1), "score": 2, "reason": "adjudication"}, "B+2"),
+        ({"returns": (0, 0), "score": 0.0}, "0"),
+        ({"returns": (0, 0)}, "0"),
+        ({"returns": (1, -1)}, "B+"),
+        ({"returns": (-1, 1)}, "W+"),
+    ],
+)
+def test_result_strings(fields: dict[str, Any], expected: str) -> None:
+    assert result_of(**fields) == expected
+
+
+class Crasher:
+    spec = "crasher"
+
+    def choose(self, state: Any, limit: Any) -> int:
+        raise RuntimeError("boom]")
+
+
+def test_a_forfeit_is_written_with_its_reason() -> None:
+    record = play_game(arena.load_game("go:size=5"), ["random:seed=1", Crasher()], BUDGET)
+    assert record.reason == "crash"
+    text = to_sgf(record)
+    assert "RE[B+F]" in text and "C[crash: RuntimeError: boom\\]]" in text
+    (sgf,) = read_sgf(text)
+    assert sgf.reason == "crash" and sgf.comment == "crash: RuntimeError: boom]"
+    assert sgf.moves == record.moves and len(record.moves) == 1  # White crashed at once
+
+
+def test_text_is_escaped_and_unescaped() -> None:
+    players = ("py:RE[my]agent.py:A", "back\\slash]]")
+    record = GameRecord(game="go:size=5", players=players, detail="a ] b \\ c", reason="resign")
+    text = to_sgf(record)
+    assert "PB[py:RE[my\\]agent.py:A]" in text and "PW[back\\\\slash\\]\\]]" in text
+    (sgf,) = read_sgf(text)
+    assert sgf.players == players and sgf.comment == "resign: a ] b \\ c"
+    # An escaped line break is a soft break: it disappears; a plain one stays in text.
+    (sgf,) = read_sgf("(;GM[1]SZ[5]C[one \\\ntwo\nthree]PB[a\nb])")
+    assert sgf.comment == "one two\nthree" and sgf.players[0] == "a b"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "line 1, column 1: no game tree"),
+        ("hello", "unexpected 'h': expected '(' to start a game"),
+        ("(;GM[1]SZ[9];B[aa]", "the game tree is not closed (missing ')')"),
+        ("(;GM[1]\nC[abc)", "SGF line 2, column 2: the value of C is not closed"),
+        ("(;GM[1]B)", "property B has no value"),
+        ("(;GM[1]GM[1])", "property GM appears twice"),
+        ("()", "empty game tree"),
+        (")", "')' without a '('"),
+        ("(;GM[1](;B[aa]);W[bb])", "a node after a variation"),
+        ("(;GM[1]SZ[5]?)", "unexpected '?'"),
+        ("(;GM[3])", "GM[3] is not a game arena reads (go 1, othello 2, gomoku 4)"),
+        ("(;GM[1]SZ[3])", "go: size=3 is out of range"),
+        ("(;GM[1]SZ[9:7])", "SZ[9:7] is not the size of a square board"),
+        ("(;GM[1]KM[lots])", "KM[lots] is not a number"),
+        ("(;GM[1]RU[go:ko=weird])", "RU[go:ko=weird]: go: ko=weird is not one of"),
+        ("(;GM[1]SZ[9];B[jj])", "SGF move 1: B[jj] is off the 9x9 board"),
+        ("(;GM[1]SZ[9];B[a])", "B[a] is not a point"),
+        ("(;GM[1]SZ[9];B[aa];B[bb])", "move 2: B moves, but it is W's turn"),
+        ("(;GM[1]SZ[9];B[aa]W[bb])", "move 1: B and W in one node"),
+        ("(;GM[1]SZ[9];B[aa][bb])", "B has 2 values"),
+        ("(;GM[1]SZ[9]AB[aa];W[bb])", "setup stones (AB/AW/AE) are not supported"),
+        ("(;GM[4]SZ[15];B[])", "a pass, and Gomoku has none"),
+        ("(;GM[2]SZ[8];B[tt])", "B[tt] is off the 8x8 board"),
+        ("(;GM[1])(;GM[1];B[zz])", "SGF game 2, move 1: B[zz] is off the 19x19 board"),
+    ],
+)
+def test_malformed_sgf_is_one_clear_line(text: str, message: str) -> None:
+    with pytest.raises(ArenaError) as caught:
+        read_sgf(text)
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_only_go_othello_and_gomoku() -> None:
+    with pytest.raises(ArenaError, match="SGF supports go, othello, gomoku, not connect4"):
+        to_sgf(GameRecord(game="connect4", players=("a", "b"), moves=["4"]))
+    with pytest.raises(ArenaError, match="move 2: 'z99' is"):
+        to_sgf(GameRecord(game="go", players=("a", "b"), moves=["E5", "z99"]))

@@ -1,0 +1,179 @@
+"""MCTS: bookkeeping, options, reuse, the solver, and time limits."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import arena
+from arena.search.mcts import DRAWN, LOST, UNKNOWN, WON, Node, _prove
+from helpers import random_states
+
+
+def check_counts(node: Node, is_root: bool = True) -> int:
+    """Visits agree up and down the tree; returns the number of nodes, where a
+    finished game visited n times counts n times (it is re-simulated, not re-added)."""
+    if is_root:
+        assert node.total == sum(node.visits)
+    count = node.total if node.state.is_terminal() else 1
+    for i, child in enumerate(node.children):
+        if child is None:
+            assert node.visits[i] == 0
+            continue
+        assert child.total == node.visits[i]
+        if not child.state.is_terminal():
+            assert child.total == 1 + sum(child.visits), "own first visit + children's"
+        assert 0 <= node.wins[i] <= node.visits[i]
+        count += check_counts(child, False)
+    return count
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        "",
+        "expand=all",
+        "tree=egreedy,eps=0.2",
+        "rollout=heuristic",
+        "solver=1",
+        "final=max",
+        "c=0.5,expand=all,solver=1",
+    ],
+)
+@pytest.mark.parametrize("spec", ["connect4", "tictactoe", "othello:size=6", "go:size=5"])
+def test_visits_add_up(spec: str, options: str) -> None:
+    game = arena.load_game(spec)
+    agent = arena.load_agent(f"mcts:rollouts=400,seed=3{',' + options if options else ''}")
+    state = random_states(game, 3, seed=1)[-1]
+    move = agent.choose(state, arena.Limit())
+    assert move in state.legal_moves()
+    nodes = check_counts(agent.root)
+    info = agent.last_search
+    assert info.nodes == agent.root.total
+    if "solver" in options and _prove(agent.root) != UNKNOWN:
+        assert info.nodes <= 400 + 8 * len(state.legal_moves())  # proven: stopped early
+    elif "expand=all" in options:
+        assert 400 <= info.nodes < 400 + len(state.legal_moves()) * 8
+        assert nodes == info.nodes + 1 or "solver" in options
+    elif "solver" not in options:
+        assert info.nodes == 400 and nodes == 401  # one new node per simulation
+    rates = [r["win_rate"] for r in info.root if r["win_rate"] is not None]
+    assert all(0.0 <= r <= 1.0 for r in rates)
+    assert [r["rank"] for r in info.root] == list(range(1, len(info.root) + 1))
+
+
+def test_reuse_keeps_the_subtree() -> None:
+    game = arena.load_game("connect4")
+    agent = arena.load_agent("mcts:rollouts=3000,reuse=1,seed=5")
+    state = game.initial_state()
+    move = agent.choose(state, arena.Limit())
+    root = agent.root
+    reply = state.play(move).legal_moves()[3]
+    kept = root.children[root.moves.index(move)].children
+    grandchild = kept[state.play(move).legal_moves().index(reply)] if kept else None
+    assert grandchild is not None
+    before = grandchild.total
+    agent.observe(state, move)
+    state = state.play(move)
+    agent.observe(state, reply)
+    state = state.play(reply)
+    assert agent.root is grandchild and agent.root.total == before > 0
+    agent.choose(state, arena.Limit(rollouts=500))
+    assert agent.root is grandchild and grandchild.total == before + 500
+    # A kept root carries its own first simulation besides its children's.
+    assert grandchild.total == 1 + sum(grandchild.visits)
+    check_counts(agent.root, is_root=False)
+    without = arena.load_agent("mcts:rollouts=500,reuse=0,seed=5")
+    without.observe(state, 0)
+    assert without.root is None
+
+
+@pytest.mark.parametrize(
+    ("spec", "moves", "winning"),
+    [
+        ("tictactoe", "a1 b1 a2 b2", {"a3"}),  # win in 1
+        ("connect4", "4455", {"3", "6"}),  # win in 3
+        ("connect4:rows=6,cols=7", "4 4 3 3", {"2", "5"}),  # win in 3
+    ],
+)
+def test_solver_proves_forced_wins(spec: str, moves: str, winning: set[str]) -> None:
+    game = arena.load_game(spec)
+    state = game.play_moves(game.parse_moves(moves))
+    agent = arena.load_agent("mcts:rollouts=20000,solver=1,seed=2")
+    move = agent.choose(state, arena.Limit())
+    assert game.format_move(move) in winning
+    assert _prove(agent.root) == WON, "the root should be proven won"
+    proven_rows = [r for r in agent.last_search.root if r["proven"] == "win"]
+    assert proven_rows and proven_rows[0]["move"] in winning
+    # A proven root stops the search early.
+    assert agent.last_search.nodes < 20000
+
+
+def test_solver_never_resamples_proven_children() -> None:
+    game = arena.load_game("tictactoe")
+    state = game.play_moves(game.parse_moves("a1 b1 a2 b2"))
+    agent = arena.load_agent("mcts:rollouts=2000,solver=1,seed=1")
+    agent.choose(state, arena.Limit())
+    win = agent.root.moves.index(game.parse_move("a3"))
+    assert agent.root.proven[win] == WON and agent.root.visits[win] == 1
+
+
+def test_prove_rules() -> None:
+    game = arena.load_game("tictactoe")
+    import random
+
+    node = Node(game.initial_state(), random.Random(0))
+    node.untried = []
+    node.proven = [LOST] * 9
+    assert _prove(node) == LOST
+    node.proven[3] = DRAWN
+    assert _prove(node) == DRAWN
+    node.proven[5] = WON
+    assert _prove(node) == WON
+    node.proven[5] = UNKNOWN
+    assert _prove(node) == UNKNOWN
+
+
+@pytest.mark.parametrize("spec", ["connect4", "othello", "go:size=9", "gomoku", "colosseum"])
+@pytest.mark.parametrize("seconds", [0.02, 0.2])
+def test_mcts_answers_within_its_time(spec: str, seconds: float) -> None:
+    game = arena.load_game(spec)
+    agent = arena.load_agent("mcts:reuse=1,seed=1")
+    agent.reset(game)
+    state = game.initial_state(1)
+    for _ in range(4):
+        start = time.perf_counter()
+        move = agent.choose(state, arena.Limit(time=seconds))
+        spent = time.perf_counter() - start
+        assert spent <= seconds, f"{spec}: {spent * 1000:.1f} ms for {seconds * 1000:.0f} ms"
+        assert agent.last_search.nodes >= 1
+        agent.observe(state, move)
+        state = state.play(move)
+        if state.is_terminal():
+            break
+
+
+def test_one_legal_move_is_played_at_once() -> None:
+    game = arena.load_game("othello:size=4")
+    state = game.initial_state()
+    while len(state.legal_moves()) != 1:
+        state = state.play(state.legal_moves()[0])
+    agent = arena.load_agent("mcts:rollouts=100000")
+    assert agent.choose(state, arena.Limit()) == state.legal_moves()[0]
+    assert agent.last_search.nodes == 0
+
+
+@pytest.mark.parametrize("spec", ["go:size=19", "colosseum:size=12", "gomoku"])
+def test_expand_all_with_heuristic_rollouts_stops_in_time(spec: str) -> None:
+    """Expanding every child with a slow rollout each must still stop at the deadline,
+    leaving the tree consistent (unfinished children stay untried)."""
+    game = arena.load_game(spec)
+    agent = arena.load_agent("mcts:expand=all,rollout=heuristic,seed=1")
+    agent.reset(game)
+    state = random_states(game, 6, seed=2)[-1]
+    start = time.perf_counter()
+    move = agent.choose(state, arena.Limit(time=0.02))
+    assert time.perf_counter() - start <= 0.02
+    assert move in state.legal_moves()
+    check_counts(agent.root)
