@@ -1,0 +1,160 @@
+"""The Connect Four solver's Python face: positions in, exact scores out.
+
+>>> solver = Connect4Solver(rows=6, cols=7)
+>>> solver.solve([3, 3, 4, 4, 5, 5]).score   # 4 4 5 5 6 6: Red wins at once
+18
+>>> [solver.solve_move([3, 3, 4, 4, 5, 5], c) for c in range(7)]  # or win next time
+[17, 17, 18, 17, 17, 17, 18]
+>>> r = solver.solve([int(c) - 1 for c in "5572622223231417174176774335"])
+>>> r.score, r.exact, r.nodes > 0
+(0, True, True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from arena.solvers.connect4 import position, search, table
+from arena.solvers.connect4.position import fits, from_moves
+
+UNLIMITED = 1 << 62
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The outcome of one solve: exact when ``low == high``."""
+
+    low: int
+    high: int
+    nodes: int
+    seconds: float
+
+    @property
+    def exact(self) -> bool:
+        return self.low == self.high
+
+    @property
+    def score(self) -> int:
+        """The exact score (raises if the search stopped before it was known)."""
+        if not self.exact:
+            raise ValueError(f"not solved: the score is in [{self.low}, {self.high}]")
+        return self.low
+
+
+class Connect4Solver:
+    """A strong solver for one board shape; keeps its table between positions.
+
+    ``symmetry``: mirror images share table entries. The table has
+    about ``2**table_bits`` entries of 5 bytes (42 MB by default).
+    """
+
+    def __init__(
+        self,
+        rows: int = 6,
+        cols: int = 7,
+        k: int = 4,
+        symmetry: bool = False,
+        table_bits: int = table.DEFAULT_BITS,
+    ) -> None:
+        if not fits(rows, cols):
+            raise ValueError(f"a {rows}x{cols} board is too large for the bitboard solver")
+        self.rows, self.cols, self.k = rows, cols, k
+        self.cells = rows * cols
+        self.L = position.layout(rows, cols, k, symmetry)
+        self.keys, self.vals = table.new_table(cols * (rows + 1), table_bits)
+        self.mbuf = np.zeros((self.cells + 1, cols), dtype=np.int64)
+        self.sbuf = np.zeros((self.cells + 1, cols), dtype=np.int64)
+        self.frames = np.zeros((self.cells + 1, search.FIELDS), dtype=np.int64)
+        self.stats = np.zeros(3, dtype=np.int64)
+
+    def reset(self) -> None:
+        """Forget the table."""
+        self.vals[:] = 0
+
+    def position(self, moves: list[int]) -> tuple[int, int, int]:
+        """``(pos, mask, ply)`` after the 0-based column moves."""
+        pos, mask = from_moves(self.rows, self.cols, moves)
+        return pos, mask, len(moves)
+
+    def status(self, pos: int, mask: int, ply: int) -> int | None:
+        """The score of a finished game (the player to move has lost, or drawn), else None."""
+        if position.has_won(self.L, pos ^ mask):
+            return -((self.cells + 2 - ply) // 2)
+        if ply == self.cells:
+            return 0
+        return None
+
+    def solve(self, moves: list[int], seconds: float | None = None) -> Solution:
+        """The score of the position after ``moves`` for the player to move."""
+        return self.solve_position(*self.position(moves), seconds=seconds)
+
+    def solve_move(self, moves: list[int], move: int, seconds: float | None = None) -> int | None:
+        """The score of playing column ``move`` for the player to move (None if it is full)."""
+        pos, mask, ply = self.position(moves)
+        if self.status(pos, mask, ply) is not None:
+            raise ValueError("the game is over")
+        L = self.L
+        column = position.column_mask(self.rows, move)
+        if mask & column == column:
+            return None
+        cell = position.possible(mask, L[position.BOTTOM], L[position.BOARD]) & column
+        if position.winning_cells(pos, mask, self.rows, self.k, L[position.BOARD]) & cell:
+            return (self.cells + 1 - ply) // 2
+        return -self.solve_position(pos ^ mask, mask | cell, ply + 1, seconds).score
+
+    def solve_position(
+        self, pos: int, mask: int, ply: int, seconds: float | None = None
+    ) -> Solution:
+        """Solve by null-window probes; stop with bounds after ``seconds``."""
+        start = time.perf_counter()
+        done = self.status(pos, mask, ply)
+        if done is not None:
+            return Solution(done, done, 0, 0.0)
+        if position.can_win_next(self.L, pos, mask):
+            win = (self.cells + 1 - ply) // 2
+            return Solution(win, win, 1, time.perf_counter() - start)
+        low = -((self.cells - ply) // 2)
+        high = (self.cells + 1 - ply) // 2
+        nodes = 0
+        deadline = None if seconds is None else start + seconds
+        rate = 2e6  # nodes per second until measured
+        while low < high:
+            mid = low + (high - low) // 2
+            # Lean towards 0 first: most positions are near draws and the
+            # probes near 0 are the cheap ones.
+            if mid <= 0 and _half(low) < mid:
+                mid = _half(low)
+            elif mid >= 0 and _half(high) > mid:
+                mid = _half(high)
+            while True:
+                budget = UNLIMITED
+                if deadline is not None:
+                    left = deadline - time.perf_counter()
+                    if left <= 0:
+                        return Solution(low, high, nodes, time.perf_counter() - start)
+                    budget = max(1000, int(rate * min(left, 0.2)))
+                self.stats[:] = (0, budget, 0)
+                t0 = time.perf_counter()
+                value = search.probe(
+                    self.L, pos, mask, ply, mid, mid + 1,
+                    self.keys, self.vals, self.mbuf, self.sbuf, self.frames, self.stats,
+                )  # fmt: skip
+                spent = time.perf_counter() - t0
+                nodes += int(self.stats[search.NODES])
+                if spent > 0.01:
+                    rate = self.stats[search.NODES] / spent
+                if not self.stats[search.ABORTED]:
+                    break
+            if value <= mid:
+                high = value
+            else:
+                low = value
+        return Solution(low, high, nodes, time.perf_counter() - start)
+
+
+def _half(x: int) -> int:
+    # Half, rounded towards zero.
+    return int(x / 2)

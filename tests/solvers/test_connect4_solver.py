@@ -1,0 +1,107 @@
+"""The Connect Four solver against the shared scored positions and a plain minimax."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from arena.core.game import State
+from arena.games import load_game
+from arena.solvers.connect4.solver import Connect4Solver
+
+DATA = Path(__file__).parent / "data" / "connect4_scored_positions.txt"
+POSITIONS = [(moves, int(score)) for moves, score in (line.split() for line in DATA.open())]
+
+
+@pytest.fixture(scope="module")
+def solver() -> Connect4Solver:
+    return Connect4Solver(table_bits=22)
+
+
+def _check(solver: Connect4Solver, positions: list[tuple[str, int]]) -> None:
+    wrong = [
+        (moves, score, got)
+        for moves, score in positions
+        if (got := solver.solve([int(c) - 1 for c in moves]).score) != score
+    ]
+    assert not wrong
+
+
+def test_shared_positions_from_the_middle_game(solver: Connect4Solver) -> None:
+    # 110 of the 200 (16 stones or more): about a second.
+    _check(solver, [p for p in POSITIONS if len(p[0]) >= 16])
+
+
+@pytest.mark.slow
+def test_all_shared_positions(solver: Connect4Solver) -> None:
+    assert len(POSITIONS) == 200
+    _check(solver, POSITIONS)
+
+
+def reference_score(state: State) -> int:
+    """Plain negamax over the State API in the same convention (exhaustive)."""
+    game = state.game
+    cells = game.rows * game.cols  # type: ignore[attr-defined]
+
+    @cache
+    def value(s: State) -> int:
+        best = -cells
+        for move in s.legal_moves():
+            child = s.play(move)
+            if child.winner() is not None:
+                return (cells + 1 - s.ply) // 2
+            best = max(best, 0 if child.is_terminal() else -value(child))
+        return best
+
+    return value(state)
+
+
+@pytest.mark.parametrize(
+    ("spec", "plies"), [("connect4:rows=4,cols=5", 9), ("connect4:rows=5,cols=4,k=3", 3)]
+)
+def test_small_boards_equal_minimax(spec: str, plies: int) -> None:
+    game = load_game(spec)
+    solver = Connect4Solver(game.rows, game.cols, game.k, table_bits=16)  # type: ignore[attr-defined]
+    rng = random.Random(13)
+    checked = 0
+    while checked < 12:
+        state = game.initial_state()
+        moves = []
+        for _ in range(plies + rng.randrange(4)):
+            if state.is_terminal():
+                break
+            moves.append(rng.choice(state.legal_moves()))
+            state = state.play(moves[-1])
+        if state.is_terminal():
+            continue
+        assert solver.solve(moves).score == reference_score(state), moves
+        # The per-move values agree with the children's.
+        for move in state.legal_moves():
+            child = state.play(move)
+            expected = (
+                (game.rows * game.cols + 1 - state.ply) // 2  # type: ignore[attr-defined]
+                if child.winner() is not None
+                else 0
+                if child.is_terminal()
+                else -reference_score(child)
+            )
+            assert solver.solve_move(moves, move) == expected
+        checked += 1
+
+
+def test_finished_games_and_immediate_wins() -> None:
+    solver = Connect4Solver(table_bits=10)
+    assert solver.solve([3, 4, 3, 4, 3, 4]).score == 18  # wins with its 4th stone
+    assert solver.solve([3, 4, 3, 4, 3, 4, 3]).score == -18  # Red has just won
+    assert solver.solve_move([3, 4, 3, 4, 3, 4], 0) == -18  # missing it loses
+
+
+def test_time_limit_gives_bounds() -> None:
+    solver = Connect4Solver(table_bits=16)
+    result = solver.solve([], seconds=0.05)
+    assert not result.exact and result.low < result.high
+    with pytest.raises(ValueError, match="not solved"):
+        _ = result.score
