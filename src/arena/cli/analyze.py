@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from arena.agents import load_agent
-from arena.cli.common import add_game_argument, position
+from arena.cli.common import add_game_argument, add_position_option, position
 from arena.core.agent import start_game
 from arena.core.errors import ArenaError
 from arena.core.limit import Limit
@@ -31,12 +31,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--time", type=float, default=None, metavar="S", help="seconds to search")
     p.add_argument("--top", type=int, default=10, help="root moves to list (default 10)")
     p.add_argument("--seed", type=int, default=None, help="seed of the initial position")
+    add_position_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     game = load_game(args.game)
-    state = position(game, args.moves.replace(",", " ").split(), args.seed)
+    state = position(game, args.moves.replace(",", " ").split(), args.seed, args.position)
     if state.is_terminal():
         raise ArenaError(f"the game is over after these moves: {state.result_text()}")
     if args.time is not None and args.time <= 0:
@@ -44,7 +45,9 @@ def run(args: argparse.Namespace) -> int:
     agent = load_agent(args.agent)
     # As in a match: a new game, then the moves so far (programs are told them).
     start_game(agent, game, player=state.to_move, seed=args.seed)
-    observe = getattr(agent, "observe", None)
+    # Programs are told the moves from the start; from a position string they
+    # cannot be (the history is unknown), so only in-process agents see it.
+    observe = getattr(agent, "observe", None) if args.position is None else None
     replay = game.initial_state(args.seed)
     for move in game.parse_moves(args.moves) if observe is not None else ():
         observe(replay, move)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from arena.cli.common import add_game_argument, position
+from arena.cli.common import add_game_argument, add_position_option, position
+from arena.formats.position import format_position, has_position
 from arena.games import load_game
 
 
@@ -15,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Play MOVES (in the game's notation) from the start and print the board, "
         "whose move it is and the legal moves, or the result when the game is over.",
         epilog="examples: arena show connect4 4453 | arena show othello d3 c5 | "
-        "arena show go:size=5 c3 pass",
+        "arena show go:size=5 c3 pass | arena show othello --position '<64 cells> X'",
     )
     add_game_argument(p)
     p.add_argument("moves", nargs="*", metavar="MOVE", help="moves in the game's notation")
@@ -25,14 +26,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="seed of the initial position (games with random set-ups, e.g. colosseum)",
     )
+    add_position_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     game = load_game(args.game)
-    state = position(game, args.moves, args.seed)
+    state = position(game, args.moves, args.seed, args.position)
     print(state.render())
     print(f"ply {state.ply}: {state.result_text()}")
+    if has_position(game):
+        print(f"position: {format_position(state)}")
     if not state.is_terminal():
         print("legal moves: " + " ".join(game.format_move(m) for m in state.legal_moves()))
     return 0

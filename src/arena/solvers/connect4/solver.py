@@ -13,35 +13,14 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
 from arena.solvers.connect4 import position, search, table
 from arena.solvers.connect4.position import fits, from_moves
+from arena.solvers.solution import Solution, bisect
 
 UNLIMITED = 1 << 62
-
-
-@dataclass(frozen=True)
-class Solution:
-    """The outcome of one solve: exact when ``low == high``."""
-
-    low: int
-    high: int
-    nodes: int
-    seconds: float
-
-    @property
-    def exact(self) -> bool:
-        return self.low == self.high
-
-    @property
-    def score(self) -> int:
-        """The exact score (raises if the search stopped before it was known)."""
-        if not self.exact:
-            raise ValueError(f"not solved: the score is in [{self.low}, {self.high}]")
-        return self.low
 
 
 class Connect4Solver:
@@ -116,45 +95,24 @@ class Connect4Solver:
         if position.can_win_next(self.L, pos, mask):
             win = (self.cells + 1 - ply) // 2
             return Solution(win, win, 1, time.perf_counter() - start)
+        rate = [2e6]  # nodes per second, until measured
+
+        def probe(mid: int, left: float) -> tuple[int, int, bool]:
+            # Budgets of at most 0.2 s between looks at the clock.
+            budget = UNLIMITED if left < 0 else max(1000, int(rate[0] * min(left, 0.2)))
+            self.stats[:] = (0, budget, 0)
+            t0 = time.perf_counter()
+            value = search.probe(
+                self.L, pos, mask, ply, mid, mid + 1,
+                self.keys, self.vals, self.mbuf, self.sbuf, self.frames, self.stats,
+            )  # fmt: skip
+            spent = time.perf_counter() - t0
+            nodes = int(self.stats[search.NODES])
+            if spent > 0.01:
+                rate[0] = nodes / spent
+            return value, nodes, bool(self.stats[search.ABORTED])
+
         low = -((self.cells - ply) // 2)
         high = (self.cells + 1 - ply) // 2
-        nodes = 0
-        deadline = None if seconds is None else start + seconds
-        rate = 2e6  # nodes per second until measured
-        while low < high:
-            mid = low + (high - low) // 2
-            # Lean towards 0 first: most positions are near draws and the
-            # probes near 0 are the cheap ones.
-            if mid <= 0 and _half(low) < mid:
-                mid = _half(low)
-            elif mid >= 0 and _half(high) > mid:
-                mid = _half(high)
-            while True:
-                budget = UNLIMITED
-                if deadline is not None:
-                    left = deadline - time.perf_counter()
-                    if left <= 0:
-                        return Solution(low, high, nodes, time.perf_counter() - start)
-                    budget = max(1000, int(rate * min(left, 0.2)))
-                self.stats[:] = (0, budget, 0)
-                t0 = time.perf_counter()
-                value = search.probe(
-                    self.L, pos, mask, ply, mid, mid + 1,
-                    self.keys, self.vals, self.mbuf, self.sbuf, self.frames, self.stats,
-                )  # fmt: skip
-                spent = time.perf_counter() - t0
-                nodes += int(self.stats[search.NODES])
-                if spent > 0.01:
-                    rate = self.stats[search.NODES] / spent
-                if not self.stats[search.ABORTED]:
-                    break
-            if value <= mid:
-                high = value
-            else:
-                low = value
-        return Solution(low, high, nodes, time.perf_counter() - start)
-
-
-def _half(x: int) -> int:
-    # Half, rounded towards zero.
-    return int(x / 2)
+        found = bisect(probe, low, high, seconds)
+        return Solution(found.low, found.high, found.nodes + 1, time.perf_counter() - start)

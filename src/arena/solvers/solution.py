@@ -1,0 +1,83 @@
+"""What a solve returns: bounds on the score, and the work it took.
+
+>>> Solution(3, 3, 100, 0.5).score
+3
+>>> Solution(-2, 5, 100, 0.5).exact
+False
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The outcome of one solve: exact when ``low == high``."""
+
+    low: int
+    high: int
+    nodes: int
+    seconds: float
+
+    @property
+    def exact(self) -> bool:
+        return self.low == self.high
+
+    @property
+    def score(self) -> int:
+        """The exact score (raises if the search stopped before it was known)."""
+        if not self.exact:
+            raise ValueError(f"not solved: the score is in [{self.low}, {self.high}]")
+        return self.low
+
+
+def bisect(
+    probe: Callable[[int, float], tuple[int, int, bool]],
+    low: int,
+    high: int,
+    seconds: float | None,
+    step: int = 1,
+) -> Solution:
+    """Find a score in ``[low, high]`` by null-window probes (a binary search).
+
+    ``probe(v, budget_seconds)`` answers whether the score is above ``v`` with
+    ``(value, nodes, aborted)``: ``value <= v`` proves the score is at most
+    ``value``, ``value > v`` that it is at least ``value``. A probe stopped by
+    its budget is repeated (the table keeps its work) until ``seconds`` run out;
+    the bounds proved so far are returned then. ``step``: the scores are
+    multiples of it apart (probe midway between two).
+    """
+    start = time.perf_counter()
+    deadline = None if seconds is None else start + seconds
+    nodes = 0
+    while low < high:
+        mid = low + (high - low) // 2
+        # Lean towards 0 first: scores near a draw are the common ones, and
+        # probes far from the true score are cheap.
+        if mid <= 0 and _half(low) < mid:
+            mid = _half(low)
+        elif mid >= 0 and _half(high) > mid:
+            mid = _half(high)
+        if step > 1:
+            mid = min(max(mid - mid % step + step // 2, low), high - 1)
+        while True:
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                return Solution(low, high, nodes, time.perf_counter() - start)
+            value, spent, aborted = probe(mid, left if left is not None else -1.0)
+            nodes += spent
+            if not aborted:
+                break
+        if value <= mid:
+            high = value
+        else:
+            low = value
+    return Solution(low, high, nodes, time.perf_counter() - start)
+
+
+def _half(x: int) -> int:
+    # Half, rounded towards zero.
+    return int(x / 2)
