@@ -28,75 +28,75 @@ def board_mask(size: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _run(P: np.uint64, O: np.uint64, shift: int, left: bool) -> np.uint64:
-    # Empty cells reached from P over a run of O discs in one direction.
+def _run(me: np.uint64, opp: np.uint64, shift: int, left: bool) -> np.uint64:
+    # Empty cells reached from me over a run of opp discs in one direction.
     s = U(shift)
     if left:
-        t = O & (P << s)
-        t |= O & (t << s)
-        t |= O & (t << s)
-        t |= O & (t << s)
-        t |= O & (t << s)
-        t |= O & (t << s)
+        t = opp & (me << s)
+        t |= opp & (t << s)
+        t |= opp & (t << s)
+        t |= opp & (t << s)
+        t |= opp & (t << s)
+        t |= opp & (t << s)
         return t << s
-    t = O & (P >> s)
-    t |= O & (t >> s)
-    t |= O & (t >> s)
-    t |= O & (t >> s)
-    t |= O & (t >> s)
-    t |= O & (t >> s)
+    t = opp & (me >> s)
+    t |= opp & (t >> s)
+    t |= opp & (t >> s)
+    t |= opp & (t >> s)
+    t |= opp & (t >> s)
+    t |= opp & (t >> s)
     return t >> s
 
 
 @njit(cache=True)
-def moves(P: np.uint64, O: np.uint64, board: np.uint64) -> np.uint64:
-    """The cells where the player with discs ``P`` may place against ``O``."""
-    inner = O & INNER  # a horizontal or diagonal run never crosses the a/h edge
-    m = _run(P, inner, 1, True) | _run(P, inner, 1, False)
-    m |= _run(P, O, 8, True) | _run(P, O, 8, False)
-    m |= _run(P, inner, 7, True) | _run(P, inner, 7, False)
-    m |= _run(P, inner, 9, True) | _run(P, inner, 9, False)
-    return m & board & ~(P | O)
+def moves(me: np.uint64, opp: np.uint64, board: np.uint64) -> np.uint64:
+    """The cells where the player with discs ``me`` may place against ``opp``."""
+    inner = opp & INNER  # a horizontal or diagonal run never crosses the a/h edge
+    m = _run(me, inner, 1, True) | _run(me, inner, 1, False)
+    m |= _run(me, opp, 8, True) | _run(me, opp, 8, False)
+    m |= _run(me, inner, 7, True) | _run(me, inner, 7, False)
+    m |= _run(me, inner, 9, True) | _run(me, inner, 9, False)
+    return m & board & ~(me | opp)
 
 
 @njit(cache=True, inline="always")
-def _ray(P: np.uint64, O: np.uint64, x: np.uint64, shift: int, left: bool) -> np.uint64:
-    # The O discs flipped in one direction by a disc placed on x: the run of O
-    # next to x, if a disc of P closes it. Branch-free, like ``_run``.
+def _ray(me: np.uint64, opp: np.uint64, x: np.uint64, shift: int, left: bool) -> np.uint64:
+    # The opp discs flipped in one direction by a disc placed on x: the run of opp
+    # next to x, if a disc of me closes it. Branch-free, like ``_run``.
     s = U(shift)
     if left:
-        t = O & (x << s)
-        t |= O & (t << s)
-        t |= O & (t << s)
-        t |= O & (t << s)
-        t |= O & (t << s)
-        t |= O & (t << s)
-        return t if (t << s) & P else ZERO
-    t = O & (x >> s)
-    t |= O & (t >> s)
-    t |= O & (t >> s)
-    t |= O & (t >> s)
-    t |= O & (t >> s)
-    t |= O & (t >> s)
-    return t if (t >> s) & P else ZERO
+        t = opp & (x << s)
+        t |= opp & (t << s)
+        t |= opp & (t << s)
+        t |= opp & (t << s)
+        t |= opp & (t << s)
+        t |= opp & (t << s)
+        return t if (t << s) & me else ZERO
+    t = opp & (x >> s)
+    t |= opp & (t >> s)
+    t |= opp & (t >> s)
+    t |= opp & (t >> s)
+    t |= opp & (t >> s)
+    t |= opp & (t >> s)
+    return t if (t >> s) & me else ZERO
 
 
 @njit(cache=True)
-def flips(P: np.uint64, O: np.uint64, x: np.uint64) -> np.uint64:
-    """The discs of ``O`` that a disc of ``P`` placed on the cell ``x`` turns over."""
-    inner = O & INNER  # a horizontal or diagonal run never crosses the a/h edge
-    f = _ray(P, inner, x, 1, True) | _ray(P, inner, x, 1, False)
-    f |= _ray(P, O, x, 8, True) | _ray(P, O, x, 8, False)
-    f |= _ray(P, inner, x, 7, True) | _ray(P, inner, x, 7, False)
-    f |= _ray(P, inner, x, 9, True) | _ray(P, inner, x, 9, False)
+def flips(me: np.uint64, opp: np.uint64, x: np.uint64) -> np.uint64:
+    """The discs of ``opp`` that a disc of ``me`` placed on the cell ``x`` turns over."""
+    inner = opp & INNER  # a horizontal or diagonal run never crosses the a/h edge
+    f = _ray(me, inner, x, 1, True) | _ray(me, inner, x, 1, False)
+    f |= _ray(me, opp, x, 8, True) | _ray(me, opp, x, 8, False)
+    f |= _ray(me, inner, x, 7, True) | _ray(me, inner, x, 7, False)
+    f |= _ray(me, inner, x, 9, True) | _ray(me, inner, x, 9, False)
     return f
 
 
 @njit(cache=True)
-def final_score(P: np.uint64, O: np.uint64, board: np.uint64) -> int:
-    """The disc difference for P at the end, the empty cells going to the winner."""
-    p = np.int64(popcount(P))
-    o = np.int64(popcount(O))
+def final_score(me: np.uint64, opp: np.uint64, board: np.uint64) -> int:
+    """The disc difference for me at the end, the empty cells going to the winner."""
+    p = np.int64(popcount(me))
+    o = np.int64(popcount(opp))
     empty = np.int64(popcount(board)) - p - o
     if p > o:
         return p - o + empty

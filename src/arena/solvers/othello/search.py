@@ -12,7 +12,7 @@
 
 ``stats`` is ``[nodes, node_budget, aborted]``: past the budget the search
 unwinds without storing anything, which is how the Python side keeps a time
-limit. Table rows are ``[P, O, bounds]`` with ``bounds`` packing the lower
+limit. Table rows are ``[me, opp, bounds]`` with ``bounds`` packing the lower
 bound, the upper bound (each + 64) and the best move's bit index + 1.
 """
 
@@ -40,37 +40,39 @@ def new_table(bits: int = 21) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def _index(P: np.uint64, O: np.uint64, size: int) -> int:
-    return np.int64(((P ^ (O * HASH2)) * HASH1) >> U(40)) & (size - 1)
+def _index(me: np.uint64, opp: np.uint64, size: int) -> int:
+    return np.int64(((me ^ (opp * HASH2)) * HASH1) >> U(40)) & (size - 1)
 
 
 @njit(cache=True)
-def last_one(P: np.uint64, O: np.uint64, x: np.uint64, board: np.uint64) -> int:
+def last_one(me: np.uint64, opp: np.uint64, x: np.uint64, board: np.uint64) -> int:
     """The score with one empty cell ``x`` left."""
-    f = flips(P, O, x)
+    f = flips(me, opp, x)
     if f:
-        return 2 * np.int64(popcount(P | f)) + 2 - np.int64(popcount(board))
-    f = flips(O, P, x)
+        return 2 * np.int64(popcount(me | f)) + 2 - np.int64(popcount(board))
+    f = flips(opp, me, x)
     if f:
-        return np.int64(popcount(board)) - 2 - 2 * np.int64(popcount(O | f))
-    return final_score(P, O, board)
+        return np.int64(popcount(board)) - 2 - 2 * np.int64(popcount(opp | f))
+    return final_score(me, opp, board)
 
 
 @njit(cache=True)
-def shallow(P: np.uint64, O: np.uint64, alpha: int, beta: int, board: np.uint64) -> tuple[int, int]:
+def shallow(
+    me: np.uint64, opp: np.uint64, alpha: int, beta: int, board: np.uint64
+) -> tuple[int, int]:
     """Negamax without the table, parity first (a few empty cells left): ``(score, nodes)``.
 
     It takes no arrays: numba counts references to every array passed to a
     call, which would cost more than the node itself this close to the end.
     """
-    empty = board & ~(P | O)
+    empty = board & ~(me | opp)
     if popcount(empty) == 1:
-        return last_one(P, O, empty, board), 1
-    mv = moves(P, O, board)
+        return last_one(me, opp, empty, board), 1
+    mv = moves(me, opp, board)
     if mv == ZERO:
-        if moves(O, P, board) == ZERO:
-            return final_score(P, O, board), 1
-        v, n = shallow(O, P, -beta, -alpha, board)
+        if moves(opp, me, board) == ZERO:
+            return final_score(me, opp, board), 1
+        v, n = shallow(opp, me, -beta, -alpha, board)
         return -v, n + 1
     nodes = 1
     best = -65
@@ -82,8 +84,8 @@ def shallow(P: np.uint64, O: np.uint64, alpha: int, beta: int, board: np.uint64)
             while m:
                 x = m & (ZERO - m)
                 m ^= x
-                f = flips(P, O, x)
-                v, n = shallow(O ^ f, P | f | x, -beta, -alpha, board)
+                f = flips(me, opp, x)
+                v, n = shallow(opp ^ f, me | f | x, -beta, -alpha, board)
                 nodes += n
                 v = -v
                 if v > best:
@@ -97,8 +99,8 @@ def shallow(P: np.uint64, O: np.uint64, alpha: int, beta: int, board: np.uint64)
 
 @njit(cache=True)
 def deep(
-    P: np.uint64,
-    O: np.uint64,
+    me: np.uint64,
+    opp: np.uint64,
     alpha: int,
     beta: int,
     board: np.uint64,
@@ -111,19 +113,19 @@ def deep(
     if stats[NODES] > stats[BUDGET]:
         stats[ABORTED] = 1
         return 0
-    empties = popcount(board & ~(P | O))
+    empties = popcount(board & ~(me | opp))
     if empties <= SHALLOW:
-        v, n = shallow(P, O, alpha, beta, board)
+        v, n = shallow(me, opp, alpha, beta, board)
         stats[NODES] += n - 1
         return v
-    mv = moves(P, O, board)
+    mv = moves(me, opp, board)
     if mv == ZERO:
-        if moves(O, P, board) == ZERO:
-            return final_score(P, O, board)
-        return -deep(O, P, -beta, -alpha, board, table, order, stats)
-    i = _index(P, O, table.shape[0])
+        if moves(opp, me, board) == ZERO:
+            return final_score(me, opp, board)
+        return -deep(opp, me, -beta, -alpha, board, table, order, stats)
+    i = _index(me, opp, table.shape[0])
     low, high, hint = -64, 64, -1
-    if table[i, 0] == P and table[i, 1] == O:
+    if table[i, 0] == me and table[i, 1] == opp:
         packed = np.int64(table[i, 2])
         low = (packed & 255) - 64
         high = ((packed >> 8) & 255) - 64
@@ -144,8 +146,8 @@ def deep(
     while m:
         x = m & (ZERO - m)
         m ^= x
-        f = flips(P, O, x)
-        replies = moves(O ^ f, P | f | x, board)
+        f = flips(me, opp, x)
+        replies = moves(opp ^ f, me | f | x, board)
         key = np.int64(popcount(replies)) + np.int64(popcount(replies & CORNERS))
         if np.int64(lowest_index(x)) == hint:
             key = -1
@@ -162,8 +164,8 @@ def deep(
     a = alpha
     for k in range(n):
         x = U(xs[k])
-        f = flips(P, O, x)
-        child_p, child_o = O ^ f, P | f | x
+        f = flips(me, opp, x)
+        child_p, child_o = opp ^ f, me | f | x
         if k == 0:
             v = -deep(child_p, child_o, -beta, -a, board, table, order, stats)
         else:
@@ -186,16 +188,16 @@ def deep(
         low = max(low, best)
     else:
         low = high = best
-    table[i, 0] = P
-    table[i, 1] = O
+    table[i, 0] = me
+    table[i, 1] = opp
     table[i, 2] = U((low + 64) | ((high + 64) << 8) | ((np.int64(lowest_index(best_x)) + 1) << 16))
     return best
 
 
 @njit(cache=True)
 def probe(
-    P: np.uint64,
-    O: np.uint64,
+    me: np.uint64,
+    opp: np.uint64,
     alpha: int,
     beta: int,
     board: np.uint64,
@@ -205,4 +207,4 @@ def probe(
 ) -> int:
     """A root search in ``(alpha, beta)``."""
     stats[ABORTED] = 0
-    return deep(P, O, alpha, beta, board, table, order, stats)
+    return deep(me, opp, alpha, beta, board, table, order, stats)

@@ -60,14 +60,16 @@ class OthelloSolver:
     def solve_bits(self, player: int, opponent: int, seconds: float | None = None) -> Solution:
         """Solve by null-window probes; stop with bounds after ``seconds``."""
         start = time.perf_counter()
-        P, O = np.uint64(player), np.uint64(opponent)
+        me, opp = np.uint64(player), np.uint64(opponent)
         cells = self.size * self.size
 
         def probe(mid: int, left: float) -> tuple[int, int, bool]:
             budget = UNLIMITED if left < 0 else max(1000, int(self.rate * min(left, 0.2)))
             self.stats[:] = (0, budget, 0)
             t0 = time.perf_counter()
-            value = search.probe(P, O, mid, mid + 1, self.board, self.table, self.order, self.stats)
+            value = search.probe(
+                me, opp, mid, mid + 1, self.board, self.table, self.order, self.stats
+            )
             spent = time.perf_counter() - t0
             nodes = int(self.stats[search.NODES])
             if spent > 0.01:
