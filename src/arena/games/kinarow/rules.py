@@ -153,6 +153,12 @@ class KInARowState(State):
     def _compute_key(self) -> int:
         return hash_ints(self._bits[0], self._bits[1], self._to_move)
 
+    def stone(self, cell: int) -> int | None:
+        """The player (0 or 1) whose stone is on ``cell`` (``row * cols + col``; Connect
+        Four counts rows from the bottom), or None when it is empty."""
+        bit = self._game.lines.cell_bit[cell]
+        return 0 if self._bits[0] & bit else 1 if self._bits[1] & bit else None
+
     def _symbol(self, cell: int) -> str:
         bit = self._game.lines.cell_bit[cell]
         b0, b1 = self._bits

@@ -1,0 +1,164 @@
+"""An exact solver for any game over the State API: alpha-beta with a table of bounds.
+
+Slow (Python, a few hundred thousand nodes a second at best), so it is for
+small trees: Tic-tac-toe and its m,n,k variants, Othello 4x4, small Connect
+Four boards, endgames. The compiled solvers (:mod:`arena.solvers.connect4`,
+:mod:`arena.solvers.othello`) give the same scores much faster.
+
+Scores, for the player to move, with perfect play by both sides:
+
+- k-in-a-row games (Tic-tac-toe, Connect Four, Gomoku): 0 for a draw; a win
+  is worth ``(cells + 1) // 2 + 1`` minus the stones the winner has placed
+  when the game ends (Pons' convention; 22 minus the stones on Connect Four
+  7x6, 6 minus the stones on Tic-tac-toe 3x3); a loss is the negated score of
+  the opponent's win. Faster wins score higher.
+- games with a margin (:meth:`State.score`): the final margin; Othello counts
+  the empty cells for the winner (the FFO convention).
+- other games: +1, 0 or -1.
+
+>>> import arena
+>>> solve(arena.load_game("tictactoe").initial_state()).score
+0
+>>> solve(arena.load_game("tictactoe:m=4,n=4,k=3").initial_state()).score   # X wins, 3rd stone
+6
+>>> solve(arena.load_game("othello:size=4").initial_state()).score   # White wins 11-3 (+2 empty)
+-10
+"""
+
+from __future__ import annotations
+
+import time
+
+from arena.core.game import State
+from arena.solvers.solution import Solution, bisect
+
+_KINAROW = ("tictactoe", "connect4", "gomoku")
+
+
+class OutOfTime(Exception):
+    """Raised inside the search when the deadline passes."""
+
+
+def _cells(state: State) -> int:
+    game = state.game
+    return int(game.rows * game.cols)  # type: ignore[attr-defined]
+
+
+def win_score(state: State, stones: int) -> int:
+    """What a win with ``stones`` stones of the winner is worth (k-in-a-row games)."""
+    return (_cells(state) + 1) // 2 + 1 - stones
+
+
+def terminal_value(state: State) -> int:
+    """The score of a finished game for the player to move in it."""
+    game = state.game
+    if game.name in _KINAROW:
+        winner = state.winner()
+        if winner is None:
+            return 0
+        # The winner made the last move; stones alternate from the first player.
+        ply = state.ply  # stones on the board: these games have no passes
+        stones = (ply + 1) // 2 if winner == 0 else ply // 2
+        value = win_score(state, stones)
+        return value if winner == state.to_move else -value
+    margin = state.score()
+    if margin is None:
+        r = state.returns()[state.to_move]
+        return int(r)
+    if game.name == "othello":
+        black, white = state.discs()  # type: ignore[attr-defined]
+        empty = game.size**2 - black - white  # type: ignore[attr-defined]
+        margin += empty if margin > 0 else -empty if margin < 0 else 0
+    return int(margin) if state.to_move == 0 else -int(margin)
+
+
+def score_bounds(state: State) -> tuple[int, int]:
+    """Bounds every score of the game lies within."""
+    game = state.game
+    if game.name in _KINAROW:
+        top = (_cells(state) + 1) // 2 + 1
+        return -top, top
+    if state.score() is None:
+        return -1, 1
+    if game.name == "othello":
+        return -(game.size**2), game.size**2  # type: ignore[attr-defined]
+    return -(1 << 20), 1 << 20
+
+
+class GenericSolver:
+    """Alpha-beta over the State API with a table of ``(low, high, best move)``.
+
+    Keeps its table between calls (positions of one game).
+    """
+
+    def __init__(self) -> None:
+        self.table: dict[State, tuple[int, int, int | None]] = {}
+        self.nodes = 0
+        self._deadline: float | None = None
+
+    def negamax(self, state: State, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if state.is_terminal():
+            return terminal_value(state)
+        if self._deadline is not None and self.nodes % 1024 == 0:
+            if time.perf_counter() > self._deadline:
+                raise OutOfTime
+        low, high, best_move = self.table.get(state, (-(1 << 30), 1 << 30, None))
+        if low >= beta:
+            return low
+        if high <= alpha:
+            return high
+        if low == high:
+            return low
+        a, b = max(alpha, low), min(beta, high)
+        moves = list(state.legal_moves())
+        if best_move is not None:
+            moves.remove(best_move)
+            moves.insert(0, best_move)
+        best = -(1 << 30)
+        chosen = moves[0]
+        alpha_in = a
+        for move in moves:
+            v = -self.negamax(state.play(move), -b, -a)
+            if v > best:
+                best, chosen = v, move
+                if v > a:
+                    a = v
+                    if a >= b:
+                        break
+        if best <= alpha_in:
+            high = min(high, best)
+        elif best >= b:
+            low = max(low, best)
+        else:
+            low = high = best
+        self.table[state] = (low, high, chosen)
+        return best
+
+    def solve(self, state: State, seconds: float | None = None) -> Solution:
+        """The score of ``state`` for the player to move."""
+        start = time.perf_counter()
+        if state.is_terminal():
+            value = terminal_value(state)
+            return Solution(value, value, 0, 0.0)
+        low, high = score_bounds(state)
+        self._deadline = None if seconds is None else start + seconds
+
+        def probe(mid: int, left: float) -> tuple[int, int, bool]:
+            before = self.nodes
+            try:
+                value = self.negamax(state, mid, mid + 1)
+            except OutOfTime:
+                return 0, self.nodes - before, True
+            return value, self.nodes - before, False
+
+        try:
+            found = bisect(probe, low, high, seconds)
+        finally:
+            self._deadline = None
+        return Solution(found.low, found.high, found.nodes, time.perf_counter() - start)
+
+
+def solve(state: State, seconds: float | None = None) -> Solution:
+    """Solve one position with a fresh :class:`GenericSolver`."""
+    return GenericSolver().solve(state, seconds)

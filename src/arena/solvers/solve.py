@@ -1,0 +1,95 @@
+"""One front door to the solvers: the exact value of a state and of each of its moves.
+
+:func:`solver_for` picks the compiled Connect Four solver (boards whose
+``cols * (rows + 1) <= 63``), the compiled Othello endgame solver (standard
+rules, boards up to 8x8) or the generic alpha-beta solver for anything else,
+and keeps one instance per game so its table serves later positions.
+Scores are those of :mod:`arena.solvers.generic` (all solvers agree).
+
+>>> import arena
+>>> game = arena.load_game("tictactoe")
+>>> solve_state(game.initial_state()).score
+0
+>>> [(game.format_move(m), s.score) for m, s in move_values(game.play_moves([4]))][:3]
+[('a1', 0), ('b1', -2), ('c1', 0)]
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from arena.core.game import Game, State
+from arena.solvers.generic import GenericSolver, terminal_value
+from arena.solvers.solution import Solution
+
+SolveFn = Callable[[State, "float | None"], Solution]
+_SOLVERS: dict[str, SolveFn] = {}
+
+
+def kind(game: Game) -> str:
+    """Which solver handles the game: ``connect4``, ``othello`` or ``generic``."""
+    if game.name == "connect4" and game.cols * (game.rows + 1) <= 63:  # type: ignore[attr-defined]
+        return "connect4"
+    if game.name == "othello" and game.size <= 8 and game.can_pass:  # type: ignore[attr-defined]
+        return "othello"
+    return "generic"
+
+
+def solver_for(game: Game) -> SolveFn:
+    """``solve(state, seconds)`` for states of ``game`` (one instance per game spec)."""
+    if game.spec in _SOLVERS:
+        return _SOLVERS[game.spec]
+    which = kind(game)
+    fn: SolveFn
+    if which == "connect4":
+        # Lazy: these import numba.
+        from arena.solvers.connect4.solver import Connect4Solver
+
+        c4 = Connect4Solver(game.rows, game.cols, game.k)  # type: ignore[attr-defined]
+
+        def fn(state: State, seconds: float | None) -> Solution:
+            pos = mask = 0
+            rows, cols = c4.rows, c4.cols
+            for col in range(cols):
+                for row in range(rows):
+                    owner = state.stone(row * cols + col)  # type: ignore[attr-defined]
+                    if owner is None:
+                        break
+                    bit = 1 << (col * (rows + 1) + row)
+                    mask |= bit
+                    if owner == state.to_move:
+                        pos |= bit
+            return c4.solve_position(pos, mask, state.ply, seconds)
+
+    elif which == "othello":
+        from arena.solvers.othello.solver import OthelloSolver
+
+        fn = OthelloSolver(game.size).solve  # type: ignore[attr-defined]
+    else:
+        fn = GenericSolver().solve
+    _SOLVERS[game.spec] = fn
+    return fn
+
+
+def solve_state(state: State, seconds: float | None = None) -> Solution:
+    """The score of ``state`` for the player to move (bounds if ``seconds`` run out)."""
+    if state.is_terminal():
+        value = terminal_value(state)
+        return Solution(value, value, 0, 0.0)
+    return solver_for(state.game)(state, seconds)
+
+
+def move_values(state: State, seconds: float | None = None) -> list[tuple[int, Solution]]:
+    """Each legal move with its score for the player to move, in move order.
+
+    With ``seconds``, moves whose solve ran out of time get bounds; once the time
+    is spent the remaining moves get the widest bounds, found in no time.
+    """
+    start = time.perf_counter()
+    rows = []
+    for move in state.legal_moves():
+        left = None if seconds is None else max(0.0, seconds - (time.perf_counter() - start))
+        child = solve_state(state.play(move), left)
+        rows.append((move, Solution(-child.high, -child.low, child.nodes, child.seconds)))
+    return rows
