@@ -29,6 +29,7 @@ from arena.cli import (
     results,
     serve,
     show,
+    solve,
 )
 from arena.core.errors import ArenaError
 
@@ -43,6 +44,7 @@ COMMANDS = (
     results,
     replay,
     analyze,
+    solve,
     bench,
     experiment,
     serve,

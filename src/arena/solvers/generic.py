@@ -100,9 +100,12 @@ class GenericSolver:
         self.nodes += 1
         if state.is_terminal():
             return terminal_value(state)
-        if self._deadline is not None and self.nodes % 1024 == 0:
-            if time.perf_counter() > self._deadline:
-                raise OutOfTime
+        if (
+            self._deadline is not None
+            and self.nodes % 1024 == 0
+            and time.perf_counter() > self._deadline
+        ):
+            raise OutOfTime
         low, high, best_move = self.table.get(state, (-(1 << 30), 1 << 30, None))
         if low >= beta:
             return low

@@ -48,6 +48,24 @@ class Connect4Solver:
         self.sbuf = np.zeros((self.cells + 1, cols), dtype=np.int64)
         self.frames = np.zeros((self.cells + 1, search.FIELDS), dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
+        # Load the compiled code now (from numba's cache, or compile it), not on a clock.
+        self.status(0, 0, 0)
+        position.can_win_next(self.L, 0, 0)
+        self.stats[:] = (0, 0, 0)  # a budget of 0 nodes: stop at once
+        search.probe(
+            self.L,
+            0,
+            0,
+            0,
+            0,
+            1,
+            self.keys,
+            self.vals,
+            self.mbuf,
+            self.sbuf,
+            self.frames,
+            self.stats,
+        )
 
     def reset(self) -> None:
         """Forget the table."""

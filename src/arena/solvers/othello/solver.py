@@ -36,6 +36,11 @@ class OthelloSolver:
         self.order = np.zeros((65, 64, 2), dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
         self.rate = 5e6  # nodes per second, until measured
+        # Load the compiled code now (from numba's cache, or compile it), not on a clock.
+        self.stats[:] = (0, 0, 0)  # a budget of 0 nodes: stop at once
+        search.probe(
+            np.uint64(1), np.uint64(2), 0, 1, self.board, self.table, self.order, self.stats
+        )
 
     def reset(self) -> None:
         """Forget the table."""
