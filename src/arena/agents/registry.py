@@ -34,6 +34,7 @@ _WHERE = {
     "alphabeta": "arena.search.alphabeta:AlphaBetaAgent",
     "ids": "arena.search.ids:IDSAgent",
     "mcts": "arena.search.mcts:MCTSAgent",
+    "solver": "arena.agents.solver:SolverAgent",
 }
 
 

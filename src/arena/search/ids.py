@@ -6,6 +6,8 @@ best move and reuses the transposition table, so the re-searches of shallow
 depths cost little and order the deeper search well. It stops early when the
 value is a proven win or loss, or when a depth evaluated no position at its
 horizon (every line ended the game, so deeper search cannot change the answer).
+On Othello it plays the exact endgame instead when a solve fits in half the
+move's time (:func:`arena.solvers.exact.exact_endgame`).
 
 Even with 1 ms it returns a legal move: the first depth is preceded by a
 fallback move, and the deadline keeps a margin for answering.
@@ -29,6 +31,7 @@ from arena.core.spec import Param
 from arena.search.alphabeta import AlphaBeta, root_rows
 from arena.search.deadline import Deadline, SearchTimeout, quiet_gc
 from arena.search.values import EVAL_PARAM, evaluation, is_proven
+from arena.solvers.exact import exact_endgame
 
 
 class IDSAgent(Agent):
@@ -66,6 +69,11 @@ class IDSAgent(Agent):
             if limit.time is not None
             else (None if limit.depth or limit.nodes else self.default_time)
         )
+        # Othello: the exact endgame when it fits in half the time (report rows say "exact").
+        exact, seconds = exact_endgame(state, seconds)
+        if exact is not None:
+            self.last_search = exact.info
+            return exact.move
         deadline = searcher.deadline = Deadline(seconds)
         searcher.nodes = 0
         searcher.max_nodes = limit.nodes or float("inf")

@@ -72,6 +72,11 @@ def solver_for(game: Game) -> SolveFn:
     return fn
 
 
+def is_ready(game: Game) -> bool:
+    """Whether the solver of ``game`` is built (its compiled code loaded)."""
+    return game.spec in _SOLVERS
+
+
 def solve_state(state: State, seconds: float | None = None) -> Solution:
     """The score of ``state`` for the player to move (bounds if ``seconds`` run out)."""
     if state.is_terminal():
