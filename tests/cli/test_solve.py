@@ -78,3 +78,10 @@ def test_bench_solve_checks_every_score(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["bench", "solve", "--file", str(path)]) == 1  # 445566 is +18, not 17
     out = capsys.readouterr().out
     assert "WRONG, expected 17" in out and "2 positions, 1 exact" in out
+
+
+def test_play_from_a_position_string(capsys: pytest.CaptureFixture[str]) -> None:
+    near_end = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOOOOOOX--- O"
+    assert main(["play", "othello", "solver", "solver", "--position", near_end]) == 0
+    out = capsys.readouterr().out
+    assert "1. White" in out and "wins" in out.splitlines()[-1]

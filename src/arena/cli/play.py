@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from arena.agents import load_agent
-from arena.cli.common import add_game_argument
+from arena.cli.common import add_game_argument, add_position_option, position
 from arena.compete.match import play_game
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
@@ -34,6 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="seconds each agent may think per move (default 1)",
     )
     p.add_argument("--seed", type=int, default=None, help="seed of the initial position")
+    add_position_option(p)
     p.add_argument("--boards", action="store_true", help="print the board after every move")
     p.add_argument(
         "--show-search",
@@ -47,6 +48,9 @@ def run(args: argparse.Namespace) -> int:
     game = load_game(args.game)
     if args.move_time <= 0:
         raise ArenaError(f"--move-time must be > 0, not {args.move_time}")
+    start = position(game, [], args.seed, args.position)
+    if start.is_terminal():
+        raise ArenaError(f"the game is over in that position: {start.result_text()}")
     agents = [load_agent(args.first), load_agent(args.second)]
     names = game.player_names
     print(f"{game.spec}: {agents[0].spec} ({names[0]}) vs {agents[1].spec} ({names[1]})")
@@ -77,10 +81,9 @@ def run(args: argparse.Namespace) -> int:
         allow_undo=human,
         on_move=on_move,
         names=[a.spec for a in agents],
+        start=start,
     )
-    state = game.play_moves(
-        [game.parse_move(m) for m in record.moves], game.initial_state(args.seed)
-    )
+    state = game.play_moves([game.parse_move(m) for m in record.moves], start)
     print(state.render())
     if record.reason != "normal":
         print(f"{names[record.loser]} loses: {record.reason} ({record.detail})")

@@ -47,10 +47,13 @@ def play_game(
     allow_undo: bool = False,
     on_move: MoveHook | None = None,
     names: Sequence[str] | None = None,
+    start: State | None = None,
 ) -> GameRecord:
     """Play ``agents[0]`` (first) against ``agents[1]`` and return the record.
 
     ``opening`` moves are played first, for both sides, off the clock.
+    ``start``: a position to play from instead of the initial state (e.g. from a
+    position string); the record's moves then start there.
     ``max_plies`` ends a longer game by adjudication on the game's score.
     """
     players = [load_agent(a) if isinstance(a, str) else a for a in agents]
@@ -61,7 +64,17 @@ def play_game(
             player.grace = grace  # its hard deadline is the clock plus this grace
     try:
         return _play(
-            game, players, control, record, seed, opening, grace, max_plies, allow_undo, on_move
+            game,
+            players,
+            control,
+            record,
+            seed,
+            opening,
+            grace,
+            max_plies,
+            allow_undo,
+            on_move,
+            start,
         )
     finally:
         for player in players:
@@ -81,10 +94,11 @@ def _play(
     max_plies: int | None,
     allow_undo: bool,
     on_move: MoveHook | None,
+    start: State | None = None,
 ) -> GameRecord:
     line: list[tuple[State, int]] = []
     """Every move played so far, with the state it was played in."""
-    state = game.initial_state(seed)
+    state = game.initial_state(seed) if start is None else start
     for move in opening:
         line.append((state, move))
         state = state.play(move)
