@@ -4,11 +4,14 @@
   table, order their moves fastest-first (the fewest replies for the opponent,
   corners counted twice; the table's best move first) and search the first
   move with the full window, the others with a null window (PVS).
-- Shallow nodes skip the table and the sorting, which cost more than they
-  save near the end, and play the cells of regions with an odd number of
-  empties first (parity: the last move of a region is an advantage).
-- The last empty cell has its own code: count the flips for the player, then
-  for the opponent, without generating moves.
+- Shallow nodes (:data:`SHALLOW` empty cells or fewer, :func:`tail`) skip the
+  table, the sorting and even move generation, which cost more than they save
+  near the end: each empty cell is tried, one that flips nothing is no move,
+  and the cells of regions with an odd number of empties come first (parity:
+  the last move of a region is an advantage). The last empty cell has its own
+  code: count the flips for the player, then for the opponent. Measured on
+  FFO #40, this tail is three times faster than generating and ordering moves
+  at 5-6 empties.
 
 ``stats`` is ``[nodes, node_budget, aborted]``: past the budget the search
 unwinds without storing anything, which is how the Python side keeps a time
@@ -57,35 +60,26 @@ def last_one(me: np.uint64, opp: np.uint64, x: np.uint64, board: np.uint64) -> i
 
 
 @njit(cache=True)
-def shallow(
-    me: np.uint64, opp: np.uint64, alpha: int, beta: int, board: np.uint64
-) -> tuple[int, int]:
-    """Negamax without the table, parity first (a few empty cells left): ``(score, nodes)``.
-
-    It takes no arrays: numba counts references to every array passed to a
-    call, which would cost more than the node itself this close to the end.
-    """
+def tail(me: np.uint64, opp: np.uint64, alpha: int, beta: int, board: np.uint64) -> tuple[int, int]:
+    """The last few empty cells: try each empty cell (parity first) without
+    generating moves; a cell that flips nothing is not a move. ``(score, nodes)``."""
     empty = board & ~(me | opp)
     if popcount(empty) == 1:
         return last_one(me, opp, empty, board), 1
-    mv = moves(me, opp, board)
-    if mv == ZERO:
-        if moves(opp, me, board) == ZERO:
-            return final_score(me, opp, board), 1
-        v, n = shallow(opp, me, -beta, -alpha, board)
-        return -v, n + 1
     nodes = 1
     best = -65
     for odd in (ONE, ZERO):
         for region in (Q0, Q1, Q2, Q3):
             if (popcount(empty & region) & ONE) != odd:
                 continue
-            m = mv & region
+            m = empty & region
             while m:
                 x = m & (ZERO - m)
                 m ^= x
                 f = flips(me, opp, x)
-                v, n = shallow(opp ^ f, me | f | x, -beta, -alpha, board)
+                if f == ZERO:
+                    continue
+                v, n = tail(opp ^ f, me | f | x, -beta, -alpha, board)
                 nodes += n
                 v = -v
                 if v > best:
@@ -94,6 +88,11 @@ def shallow(
                         alpha = v
                         if alpha >= beta:
                             return best, nodes
+    if best == -65:  # no move: pass, or the game is over
+        if moves(opp, me, board) == ZERO:
+            return final_score(me, opp, board), nodes
+        v, n = tail(opp, me, -beta, -alpha, board)
+        return -v, nodes + n
     return best, nodes
 
 
@@ -115,7 +114,7 @@ def deep(
         return 0
     empties = popcount(board & ~(me | opp))
     if empties <= SHALLOW:
-        v, n = shallow(me, opp, alpha, beta, board)
+        v, n = tail(me, opp, alpha, beta, board)
         stats[NODES] += n - 1
         return v
     mv = moves(me, opp, board)
