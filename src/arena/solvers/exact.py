@@ -22,9 +22,9 @@ from arena.core.agent import SearchInfo
 from arena.core.game import Game, State
 from arena.solvers.solve import is_ready, kind, solve_state, solver_for
 
-# Othello: FFO #40 (20 empty cells) takes about 5 s of one core and every
+# Othello: FFO #40 (20 empty cells) takes about 2 s of one core and every
 # empty cell fewer about a third of that; predict from it when a solve fits.
-_OTHELLO_SECONDS_AT_20 = 5.0
+_OTHELLO_SECONDS_AT_20 = 2.0
 _OTHELLO_GROWTH = 3.0
 
 
@@ -47,7 +47,7 @@ def othello_reach(seconds: float) -> int:
     """The most empty cells an Othello endgame solve typically finishes in ``seconds``.
 
     >>> othello_reach(0.5), othello_reach(5.0)
-    (17, 20)
+    (18, 20)
     """
     if seconds <= 0:
         return 0

@@ -61,8 +61,7 @@ def probe(
     ply: int,
     alpha: int,
     beta: int,
-    keys: np.ndarray,
-    vals: np.ndarray,
+    entries: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
     frames: np.ndarray,
@@ -115,7 +114,7 @@ def probe(
                     key = pos + mask
                     if symmetric:
                         key = min(key, mirror(L, key))
-                    stored = np.int64(get(keys, vals, key))
+                    stored = np.int64(get(entries, key))
                     if stored > span:  # a lower bound
                         bound = stored - span - 1 + smin
                         if alpha < bound:
@@ -154,7 +153,7 @@ def probe(
         depth -= 1
         score = -value
         if score >= frames[depth, BETA]:
-            put(keys, vals, frames[depth, KEY], score - smin + 1 + span)
+            put(entries, frames[depth, KEY], score - smin + 1 + span)
             value = score
             continue
         if score > frames[depth, ALPHA]:
@@ -170,5 +169,5 @@ def probe(
             entering = True
         else:
             alpha = frames[depth, ALPHA]
-            put(keys, vals, frames[depth, KEY], alpha - smin + 1)
+            put(entries, frames[depth, KEY], alpha - smin + 1)
             value = alpha

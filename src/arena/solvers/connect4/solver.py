@@ -27,7 +27,7 @@ class Connect4Solver:
     """A strong solver for one board shape; keeps its table between positions.
 
     ``symmetry``: mirror images share table entries. The table has
-    about ``2**table_bits`` entries of 5 bytes (42 MB by default).
+    about ``2**table_bits`` entries of 8 bytes (64 MB by default).
     """
 
     def __init__(
@@ -43,7 +43,7 @@ class Connect4Solver:
         self.rows, self.cols, self.k = rows, cols, k
         self.cells = rows * cols
         self.L = position.layout(rows, cols, k, symmetry)
-        self.keys, self.vals = table.new_table(cols * (rows + 1), table_bits)
+        self.table = table.new_table(table_bits)
         self.mbuf = np.zeros((self.cells + 1, cols), dtype=np.int64)
         self.sbuf = np.zeros((self.cells + 1, cols), dtype=np.int64)
         self.frames = np.zeros((self.cells + 1, search.FIELDS), dtype=np.int64)
@@ -59,8 +59,7 @@ class Connect4Solver:
             0,
             0,
             1,
-            self.keys,
-            self.vals,
+            self.table,
             self.mbuf,
             self.sbuf,
             self.frames,
@@ -69,7 +68,7 @@ class Connect4Solver:
 
     def reset(self) -> None:
         """Forget the table."""
-        self.vals[:] = 0
+        self.table[:] = 0
 
     def position(self, moves: list[int]) -> tuple[int, int, int]:
         """``(pos, mask, ply)`` after the 0-based column moves."""
@@ -122,7 +121,7 @@ class Connect4Solver:
             t0 = time.perf_counter()
             value = search.probe(
                 self.L, pos, mask, ply, mid, mid + 1,
-                self.keys, self.vals, self.mbuf, self.sbuf, self.frames, self.stats,
+                self.table, self.mbuf, self.sbuf, self.frames, self.stats,
             )  # fmt: skip
             spent = time.perf_counter() - t0
             nodes = int(self.stats[search.NODES])
