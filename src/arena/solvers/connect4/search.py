@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from arena.solvers.bits import prefetch
 from arena.solvers.connect4.position import (
     BOARD,
     BOTTOM,
@@ -37,7 +38,7 @@ from arena.solvers.connect4.position import (
     non_losing_moves,
 )
 from arena.solvers.connect4.sorter import sort_moves
-from arena.solvers.connect4.table import get, put
+from arena.solvers.connect4.table import get, index, put
 
 NODES, BUDGET, ABORTED = 0, 1, 2
 
@@ -62,6 +63,7 @@ def probe(
     alpha: int,
     beta: int,
     entries: np.ndarray,
+    shift: int,
     moves: np.ndarray,
     scores: np.ndarray,
     frames: np.ndarray,
@@ -114,7 +116,7 @@ def probe(
                     key = pos + mask
                     if symmetric:
                         key = min(key, mirror(L, key))
-                    stored = np.int64(get(entries, key))
+                    stored = np.int64(get(entries, key, shift))
                     if stored > span:  # a lower bound
                         bound = stored - span - 1 + smin
                         if alpha < bound:
@@ -132,6 +134,15 @@ def probe(
                         value = beta
                         done = True
                 if not done:
+                    if not symmetric:
+                        # Start fetching the children's table slots from memory
+                        # while the moves are sorted.
+                        c = candidates
+                        while c:
+                            move = c & -c
+                            c ^= move
+                            child = (pos ^ mask) + (mask | move)
+                            prefetch(entries, index(entries, child, shift))
                     n = sort_moves(order, h, k, board, pos, mask, candidates, moves, scores, p)
                     frames[depth, POS] = pos
                     frames[depth, MASK] = mask
@@ -153,7 +164,7 @@ def probe(
         depth -= 1
         score = -value
         if score >= frames[depth, BETA]:
-            put(entries, frames[depth, KEY], score - smin + 1 + span)
+            put(entries, frames[depth, KEY], shift, score - smin + 1 + span)
             value = score
             continue
         if score > frames[depth, ALPHA]:
@@ -169,5 +180,5 @@ def probe(
             entering = True
         else:
             alpha = frames[depth, ALPHA]
-            put(entries, frames[depth, KEY], alpha - smin + 1)
+            put(entries, frames[depth, KEY], shift, alpha - smin + 1)
             value = alpha

@@ -43,7 +43,7 @@ class Connect4Solver:
         self.rows, self.cols, self.k = rows, cols, k
         self.cells = rows * cols
         self.L = position.layout(rows, cols, k, symmetry)
-        self.table = table.new_table(table_bits)
+        self.table, self.shift = table.new_table(cols * (rows + 1), table_bits)
         self.mbuf = np.zeros((self.cells + 1, cols), dtype=np.int64)
         self.sbuf = np.zeros((self.cells + 1, cols), dtype=np.int64)
         self.frames = np.zeros((self.cells + 1, search.FIELDS), dtype=np.int64)
@@ -60,6 +60,7 @@ class Connect4Solver:
             0,
             1,
             self.table,
+            self.shift,
             self.mbuf,
             self.sbuf,
             self.frames,
@@ -120,8 +121,8 @@ class Connect4Solver:
             self.stats[:] = (0, budget, 0)
             t0 = time.perf_counter()
             value = search.probe(
-                self.L, pos, mask, ply, mid, mid + 1,
-                self.table, self.mbuf, self.sbuf, self.frames, self.stats,
+                self.L, pos, mask, ply, mid, mid + 1, self.table, self.shift,
+                self.mbuf, self.sbuf, self.frames, self.stats,
             )  # fmt: skip
             spent = time.perf_counter() - t0
             nodes = int(self.stats[search.NODES])

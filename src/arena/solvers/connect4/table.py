@@ -1,11 +1,17 @@
 """The transposition table: one 64-bit word per entry, keyed by position.
 
-The entry of a key is ``entries[key % size]`` with ``size`` an odd prime; it
-holds the low 56 bits of the key above one byte of bound (0: an empty slot).
-By the Chinese remainder theorem ``(key % size, key % 2**56)`` determines any
-key below ``size * 2**56``, and every layout's key has at most 63 bits, so a
-hit is never a different position. Key and bound share one word so a probe
-touches one cache line (two arrays would cost two misses in a table this big).
+An entry holds the low 56 bits of the key above one byte of bound (0: an
+empty slot), so a probe touches one cache line. Where the entry lives:
+
+- keys of at most 56 bits (every board up to 7x7 and 8x6): a table of ``2**b``
+  entries indexed by the top ``b`` bits of ``key * golden`` (Fibonacci
+  hashing: one multiplication, which lets the search compute its children's
+  slots cheaply and prefetch them); the stored 56 bits are the whole key;
+- longer keys: ``key % size`` with ``size`` an odd prime (``shift`` 0). By the
+  Chinese remainder theorem ``(key % size, key % 2**56)`` determines any key
+  below ``size * 2**56``, and every layout's key has at most 63 bits.
+
+Either way a hit is never a different position.
 
 A stored byte encodes a bound on the score: ``1 .. span`` an upper bound,
 ``span+1 .. 2*span`` a lower bound, where ``span = max - min + 1`` of the
@@ -44,26 +50,38 @@ def prime_at_least(n: int) -> int:
 
 
 LOW56 = (1 << 56) - 1
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
-def new_table(size_bits: int = DEFAULT_BITS) -> np.ndarray:
-    """An empty table of about ``2**size_bits`` entries (64 MB at the default 23).
+def new_table(key_bits: int, size_bits: int = DEFAULT_BITS) -> tuple[np.ndarray, int]:
+    """An empty table of about ``2**size_bits`` entries (64 MB at the default 23)
+    and its ``shift`` (0: indexed by a prime modulus).
 
     The size is read from the array at run time (a compile-time constant
     would survive in numba's cache after a change).
     """
-    return np.zeros(prime_at_least(1 << size_bits), dtype=np.int64)
+    if key_bits <= 56:
+        return np.zeros(1 << size_bits, dtype=np.int64), 64 - size_bits
+    return np.zeros(prime_at_least(1 << size_bits), dtype=np.int64), 0
 
 
 @njit(cache=True, inline="always")
-def get(entries: np.ndarray, key: int) -> int:
+def index(entries: np.ndarray, key: int, shift: int) -> int:
+    """The slot of ``key``."""
+    if shift:
+        return np.int64((np.uint64(key) * GOLDEN) >> np.uint64(shift))
+    return key % entries.size
+
+
+@njit(cache=True, inline="always")
+def get(entries: np.ndarray, key: int, shift: int) -> int:
     """The stored bound byte of ``key``, or 0."""
-    e = entries[key % entries.size]
+    e = entries[index(entries, key, shift)]
     if (e >> 8) & LOW56 == key & LOW56:
         return e & 255
     return 0
 
 
 @njit(cache=True, inline="always")
-def put(entries: np.ndarray, key: int, value: int) -> None:
-    entries[key % entries.size] = ((key & LOW56) << 8) | value
+def put(entries: np.ndarray, key: int, shift: int, value: int) -> None:
+    entries[index(entries, key, shift)] = ((key & LOW56) << 8) | value
