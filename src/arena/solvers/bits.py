@@ -40,7 +40,8 @@ def lowest_index(typingctx: Any, x: Any) -> Any:
 
 @intrinsic
 def prefetch(typingctx: Any, array: Any, index: Any) -> Any:
-    """Ask the processor to bring ``array[index]`` into its caches (no effect on values).
+    """Ask the processor to bring ``array[index]`` (a 2-D array: its row) into its
+    caches; no effect on values.
 
     A table probe that misses every cache waits about 100 ns for memory;
     prefetching the entries a search will probe next overlaps those waits with work.
@@ -53,7 +54,9 @@ def prefetch(typingctx: Any, array: Any, index: Any) -> Any:
 
         aryty = signature.args[0]
         ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
+        zero = context.get_constant(types.intp, 0)
+        indices = [args[1]] + [zero] * (aryty.ndim - 1)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, indices, wraparound=False)
         byte_ptr = builder.bitcast(ptr, ir.IntType(8).as_pointer())
         fnty = ir.FunctionType(
             ir.VoidType(),

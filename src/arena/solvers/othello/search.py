@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from arena.solvers.bits import lowest_index, popcount
+from arena.solvers.bits import lowest_index, popcount, prefetch
 from arena.solvers.othello.board import ONE, ZERO, U, final_score, flips, moves
 
 NODES, BUDGET, ABORTED = 0, 1, 2
@@ -147,6 +147,8 @@ def deep(
         m ^= x
         f = flips(me, opp, x)
         replies = moves(opp ^ f, me | f | x, board)
+        # Start fetching the child's table row while the others are sorted.
+        prefetch(table, _index(opp ^ f, me | f | x, table.shape[0]))
         key = np.int64(popcount(replies)) + np.int64(popcount(replies & CORNERS))
         if np.int64(lowest_index(x)) == hint:
             key = -1
