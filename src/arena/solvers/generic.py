@@ -13,7 +13,8 @@ Scores, for the player to move, with perfect play by both sides:
   7x6, 6 minus the stones on Tic-tac-toe 3x3); a loss is the negated score of
   the opponent's win. Faster wins score higher.
 - games with a margin (:meth:`State.score`): the final margin; Othello counts
-  the empty cells for the winner (the FFO convention).
+  the empty cells for the winner (the FFO convention); a fractional margin (Go
+  with komi) is rounded away from zero.
 - other games: +1, 0 or -1.
 
 >>> import arena
@@ -27,6 +28,7 @@ Scores, for the player to move, with perfect play by both sides:
 
 from __future__ import annotations
 
+import math
 import time
 
 from arena.core.game import State
@@ -69,7 +71,10 @@ def terminal_value(state: State) -> int:
         black, white = state.discs()  # type: ignore[attr-defined]
         empty = game.size**2 - black - white  # type: ignore[attr-defined]
         margin += empty if margin > 0 else -empty if margin < 0 else 0
-    return int(margin) if state.to_move == 0 else -int(margin)
+    # Scores are ints (null windows step by 1): a fractional margin such as
+    # Go's with komi 7.5 is rounded away from zero, which keeps its sign.
+    whole = int(math.copysign(math.ceil(abs(margin)), margin))
+    return whole if state.to_move == 0 else -whole
 
 
 def score_bounds(state: State) -> tuple[int, int]:
