@@ -37,7 +37,8 @@ class CommandAgent(ExternalAgent):
     def greet(self, game: Game, player: int, seed: Any) -> None:
         assert self.process is not None
         self.process.send(format_hello(game.spec, player, seed))
-        answer = self.process.read_line(self.config["startup"], "'ready'")
+        with self.starting():
+            answer = self.process.read_line(self.config["startup"], "'ready'")
         if answer.split()[:1] != ["ready"]:
             raise self._failure("illegal", f"answered {answer[:60]!r} to the hello, not 'ready'")
         self.greeted = True

@@ -44,8 +44,9 @@ class GTPAgent(ExternalAgent):
         """The moves the engine's board has, from the initial position."""
         self.timed = False
         deadline = time.perf_counter() + self.config["startup"]
-        self.ask("protocol_version", deadline, required=False)
-        self.new_board(game, deadline)
+        with self.starting():
+            self.ask("protocol_version", deadline, required=False)
+            self.new_board(game, deadline)
 
     def new_board(self, game: Game, deadline: float) -> None:
         if "size" in game.config:
