@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from arena.agents import load_agent
+from arena.remote.serve import serve
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,6 +23,4 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.remote.serve import serve
-
     return serve(load_agent(args.agent))

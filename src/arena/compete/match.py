@@ -21,10 +21,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.agents import load_agent
-from arena.compete.timecontrol import DEFAULT_GRACE, TimeControl
+from arena.compete.timecontrol import TimeControl
 from arena.core.agent import Resign, Undo, start_game
 from arena.core.errors import AgentFailure, ArenaError
 from arena.core.game import Game, State
+from arena.core.limit import DEFAULT_GRACE
 from arena.formats.record import GameRecord
 from arena.remote.external import ExternalAgent
 

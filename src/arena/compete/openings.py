@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.core.errors import ArenaError, SpecError
+from arena.core.evaluation import SCALE
 from arena.core.game import Game
 from arena.core.spec import Param, bind_params, split_spec
+from arena.games import knowledge
 
 _RANDOM_PARAMS = (
     Param("plies", int, 4, "random moves per opening", low=1, high=200),
@@ -94,9 +96,6 @@ class Openings:
 
     def _draw(self, index: int, taken: set[tuple[int, ...]]) -> tuple[int, ...]:
         """A balanced opening not in ``taken`` (a repeat only when none other is found)."""
-        from arena.core.evaluation import SCALE
-        from arena.games import knowledge
-
         evaluate = knowledge(self.game).evaluate
         rng = random.Random(f"{self.game.spec}/{self.seed}/{index}")
         best: tuple[float, tuple[int, ...]] | None = None

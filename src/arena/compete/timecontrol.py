@@ -25,9 +25,6 @@ from arena.core.limit import Limit
 
 _BUDGETS = ("rollouts", "depth", "nodes")
 
-DEFAULT_GRACE = 0.05
-"""Seconds a move may exceed the clock before it loses on time (process overhead)."""
-
 
 @dataclass(frozen=True)
 class TimeControl:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from arena.agents.registry import agent_class, agent_names
+from arena.agents.registry import agent_class, agent_names, load_agent
 from arena.compete.openings import Openings
 from arena.compete.runner import Job, run_pool, run_ray, run_serial
 from arena.compete.schedule import PlannedGame, plan, spec_of
@@ -109,8 +109,6 @@ def validate(settings: Settings) -> None:
     """Load everything once up front, so bad input fails before any game starts."""
     load_game(settings.game)
     TimeControl.parse(settings.control)
-    from arena.agents import load_agent
-
     for name in settings.agents:
         load_agent(spec_of(name))
     if len(settings.agents) < 2:

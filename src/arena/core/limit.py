@@ -16,6 +16,10 @@ from dataclasses import dataclass, fields
 
 from arena.core.errors import SpecError
 
+DEFAULT_GRACE = 0.05
+"""Seconds a move may exceed its hard bound before it loses on time (process overhead).
+The referee (compete) and agents in other processes (remote) both use it."""
+
 
 @dataclass(frozen=True)
 class Limit:

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.agents import load_agent
-from arena.cli.common import position
 from arena.core.errors import ArenaError
-from arena.core.game import State
+from arena.core.game import State, position
 from arena.core.limit import Limit
 from arena.core.spec import split_spec
 from arena.games import load_game

@@ -41,10 +41,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from arena import __version__
 from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.spec import is_digits, split_spec
+from arena.core.version import VERSION
 from arena.formats.record import REASONS, GameRecord
 from arena.games import load_game
 
@@ -89,7 +89,7 @@ def to_sgf(record: GameRecord) -> str:
     header: list[tuple[str, str]] = [
         ("FF", "4"),
         ("CA", "UTF-8"),
-        ("AP", f"arena:{__version__}"),
+        ("AP", f"arena:{VERSION}"),
         ("GM", str(GM_CODES[game.name])),
         ("SZ", str(game.config["size"])),
     ]

@@ -21,11 +21,10 @@ import re
 import shutil
 from typing import Any, ClassVar
 
-from arena.compete.timecontrol import DEFAULT_GRACE
 from arena.core.agent import Agent
 from arena.core.errors import AgentFailure, SpecError
 from arena.core.game import Game, State
-from arena.core.limit import Limit
+from arena.core.limit import DEFAULT_GRACE, Limit
 from arena.core.spec import Param, bind_params
 from arena.remote.process import AgentProcess, split_command
 
