@@ -71,6 +71,11 @@ FOREIGN_PRIVATE: dict[str, str] = {
 }
 """Underscore attributes of other libraries that arena code may use, with the reason."""
 
+NO_TESTS_YET: dict[str, str] = {
+    "arena.core.kernel": "the kernel contract: tested through each games/<game>/kernel.py",
+}
+"""Modules whose docstring may name no tests yet, with the reason (keep it short)."""
+
 _MODULE_STRING = re.compile(r"arena(\.[a-z_0-9]+)+(:\w+)?")
 _TEST_PATH = re.compile(r"\btests/[\w/]+\.py\b")
 
@@ -361,7 +366,7 @@ def missing_docs(modules: dict[str, Module], root: Path = ROOT) -> list[str]:
         doc = ast.get_docstring(module.tree) or ""
         if not doc.strip():
             found.append(f"{module.name}: no docstring")
-        elif not (module.is_package or module.name == "arena.__main__" or _names_tests(doc)):
+        elif not (module.is_package or module.name in (*FREE, *NO_TESTS_YET) or _names_tests(doc)):
             found.append(f"{module.name}: the docstring names no tests (Tests: tests/...)")
         for node in ast.walk(module.tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):

@@ -1,4 +1,7 @@
-"""``arena agents``: every agent with its parameters and defaults."""
+"""``arena agents``: every agent with its parameters and defaults.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""``arena analyze GAME "MOVES" AGENT``: what an agent thinks of a position, and why."""
+"""``arena analyze GAME "MOVES" AGENT``: what an agent thinks of a position, and why.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 

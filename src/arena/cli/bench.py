@@ -1,4 +1,7 @@
-"""``arena bench``: speed figures (benchmarks, never tests)."""
+"""``arena bench``: speed figures (benchmarks, never tests).
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 

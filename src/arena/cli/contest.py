@@ -2,6 +2,8 @@
 
 Both take the same clock, opening, database and parallelism options; a match
 is a tournament of two agents with ``--games N``.
+
+Tests: tests/compete/test_tournament.py
 """
 
 from __future__ import annotations

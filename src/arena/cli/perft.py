@@ -1,4 +1,7 @@
-"""``arena perft GAME DEPTH``: count move sequences, the check every move generator must pass."""
+"""``arena perft GAME DEPTH``: count move sequences, the check every move generator must pass.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 

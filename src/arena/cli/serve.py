@@ -1,4 +1,7 @@
-"""``arena serve AGENT``: an agent as a program speaking the arena's line protocol."""
+"""``arena serve AGENT``: an agent as a program speaking the arena's line protocol.
+
+Tests: tests/remote/test_subprocess.py
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""``arena show GAME [MOVES...]``: the board after some moves, whose move, or the result."""
+"""``arena show GAME [MOVES...]``: the board after some moves, whose move, or the result.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 

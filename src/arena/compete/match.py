@@ -11,6 +11,8 @@ raises. Every such end is recorded with its reason.
 ...                    TimeControl.parse("rollouts=1"))
 >>> record.reason, record.winner in (None, 1)
 ('normal', True)
+
+Tests: tests/compete/test_match.py
 """
 
 from __future__ import annotations

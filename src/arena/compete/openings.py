@@ -11,6 +11,8 @@ A FILE holds one opening per line in the game's notation (``#`` comments).
 [2, 2, 2]
 >>> book.get(0) == Openings.parse("random:plies=2", arena.load_game("connect4")).get(0)
 True
+
+Tests: tests/compete/test_match.py, tests/compete/test_tournament.py
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ One function serves ``arena match`` (two agents, N games) and ``arena
 tournament`` (round robin or gauntlet): the settings name the games to play,
 the database (when given) says which of them are done, and the runner plays
 the rest in this process, in worker processes or on Ray.
+
+Tests: tests/compete/test_tournament.py
 """
 
 from __future__ import annotations

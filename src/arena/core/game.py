@@ -18,6 +18,8 @@ order; each game turns them to and from its standard notation.
 Traceback (most recent call last):
 ...
 arena.core.errors.SpecError: connect4: rows=2 is out of range (4..20)
+
+Tests: tests/core/test_game_api.py
 """
 
 from __future__ import annotations

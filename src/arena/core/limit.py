@@ -8,6 +8,8 @@ Limit(time=0.5, depth=4)
 Traceback (most recent call last):
 ...
 arena.core.errors.SpecError: Limit: time must be > 0, not -1
+
+Tests: tests/agents/test_agent_api.py, tests/compete/test_match.py
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ True
 >>> wins, draws, losses = tally(records, "random")
 >>> wins, draws + losses
 (0, 4)
+
+Tests: tests/experiments/test_framework.py
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@
 >>> root = mcts_root(state, "mcts:seed=1", Limit(rollouts=500))
 >>> sum(m.visits for m in root), max(root, key=lambda m: m.visits).text
 (500, 'a3')
+
+Tests: tests/experiments/test_heatmap.py, tests/experiments/test_visits_vs_c.py
 """
 
 from __future__ import annotations

@@ -34,6 +34,8 @@ RE[B+17.5]C[normal]
 Traceback (most recent call last):
 ...
 arena.core.errors.ArenaError: SGF move 1: B[jj] is off the 9x9 board
+
+Tests: tests/formats/test_sgf.py
 """
 
 from __future__ import annotations

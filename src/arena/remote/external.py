@@ -11,6 +11,8 @@ whole process group when the game ends. A move has a hard deadline: the time
 left on the clock (or the move's time) plus the referee's grace, after which
 the program is killed and the game lost on time; without a clock the
 ``timeout`` option bounds a move instead.
+
+Tests: tests/remote/test_subprocess.py, tests/remote/gtp/test_client.py
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""From finished games to standings: results, Elo with error bars, forfeits and timing."""
+"""From finished games to standings: results, Elo with error bars, forfeits and timing.
+
+Tests: tests/compete/test_tournament.py
+"""
 
 from __future__ import annotations
 

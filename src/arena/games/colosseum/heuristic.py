@@ -57,6 +57,8 @@ games; 82.5% without the last filter) and 75-80% on 6x6.
 990.0
 >>> [game.format_move(m) for m in candidates(state, state.legal_moves())]
 ['1,0,u']
+
+Tests: tests/games/test_colosseum_heuristic.py
 """
 
 from __future__ import annotations

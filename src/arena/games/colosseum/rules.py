@@ -65,6 +65,8 @@ exactly when it holds one of them but not the other. Random playouts
 (:meth:`Colosseum.playout`) do the same on local ints, updating the open-side
 masks in place, and draw each move by rejection over the bit positions of the
 legal-move int, which is uniform over the legal moves.
+
+Tests: tests/games/test_colosseum.py
 """
 
 from __future__ import annotations

@@ -39,6 +39,8 @@ True
 [2, 6]
 >>> evaluate(state)  # Yellow to move cannot block both
 990.0
+
+Tests: tests/games/test_kinarow_heuristics.py
 """
 
 from __future__ import annotations

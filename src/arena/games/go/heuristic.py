@@ -64,6 +64,8 @@ True
 (2.0, 3.0)
 >>> len(candidates(game.initial_state(), game.initial_state().legal_moves()))
 25
+
+Tests: tests/games/test_go_heuristic.py
 """
 
 from __future__ import annotations

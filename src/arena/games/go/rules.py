@@ -56,6 +56,8 @@ equal states with equal keys, as transposition tables want. Two such states
 can differ in which moves positional superko forbids (now or later): the
 graph-history interaction that engines using superko accept. ``legal_moves``
 and ``play`` always use the state's own history.
+
+Tests: tests/games/test_go.py
 """
 
 from __future__ import annotations

@@ -39,6 +39,8 @@ stone, where almost every good move and threat lies.
 >>> every = tuple(range(81))
 >>> len(candidates(game.initial_state(), every)), len(candidates(state, every))
 (81, 47)
+
+Tests: tests/games/test_kinarow_heuristics.py
 """
 
 from __future__ import annotations

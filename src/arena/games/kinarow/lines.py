@@ -28,6 +28,8 @@ are built once per game spec in :func:`tables`.
 >>> found = scan(tables(game), x, o)
 >>> found.counts[1:3], game.lines.cells_of_bits(found.wins)  # windows with 1, 2 X's
 ([1, 1], [2])
+
+Tests: tests/games/test_kinarow_heuristics.py
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ stones once and stores the outcome in the new state.
 Random playouts use a padded mailbox list instead: placing a stone and
 counting the run through it in four directions touches a few list cells,
 which in Python is cheaper than whole-board shifts on every ply.
+
+Tests: tests/games/test_kinarow.py
 """
 
 from __future__ import annotations

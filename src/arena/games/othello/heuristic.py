@@ -74,6 +74,8 @@ otherwise no X- or C-square next to an empty corner if another move exists.
 >>> corner = game.state_from_discs("a1 b2 c3 c4", "d3 d4 e4", to_move=1)
 >>> evaluate(corner) > 0  # Black holds a1
 True
+
+Tests: tests/games/test_othello_heuristic.py
 """
 
 from __future__ import annotations

@@ -25,6 +25,8 @@ to move fixed it negates too unless one side has a winning cell.
 >>> state = game.play_moves(game.parse_moves("b2 a1 c1 c3"))  # X to move, a3 wins
 >>> immediate_wins(state, 0), immediate_wins(state, 1), evaluate(state)
 ([6], [], 990.0)
+
+Tests: tests/games/test_kinarow_heuristics.py
 """
 
 from __future__ import annotations

@@ -21,6 +21,8 @@ player 1, in every game.
 '? unknown command\\n\\n'
 >>> server.handle("quit"), server.finished
 ('=\\n\\n', True)
+
+Tests: tests/remote/gtp/test_server.py, tests/remote/gtp/test_engines.py
 """
 
 from __future__ import annotations
