@@ -4,6 +4,8 @@ The prompt shows the board and the legal moves and asks again on bad
 input. ``help`` lists the commands, ``moves`` the legal moves, ``undo``
 takes back your last move and the reply (where the match allows it), and
 ``quit`` resigns the game.
+
+Tests: tests/agents/test_agent_api.py
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ Every command module exposes ``register(subparsers)``, which adds its parser
 and sets ``func``. Errors from bad input (``ArenaError``, unreadable files)
 become one line on stderr and exit status 2; nothing the user types should
 produce a traceback.
+
+Tests: tests/cli/test_cli.py
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 Workers only play: each receives a self-contained :class:`Job` and returns
 the finished game's record as JSON. The coordinator alone writes the
 database, so a crash of a worker can never corrupt it.
+
+Tests: tests/compete/test_tournament.py
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ cmd:... -m arena serve mcts:rollouts=100
 Traceback (most recent call last):
 ...
 arena.core.errors.SpecError: cmd: unknown parameter 'speed'; valid: memory=4096 ...
+
+Tests: tests/remote/test_subprocess.py
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ whole process group when the game ends. A move has a hard deadline: the time
 left on the clock (or the move's time) plus the referee's grace, after which
 the program is killed and the game lost on time; without a clock the
 ``timeout`` option bounds a move instead.
+
+Tests: tests/remote/test_subprocess.py, tests/remote/gtp/test_client.py
 """
 
 from __future__ import annotations
@@ -22,11 +24,10 @@ import shutil
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from arena.compete.timecontrol import DEFAULT_GRACE
 from arena.core.agent import Agent
 from arena.core.errors import AgentFailure, SpecError
 from arena.core.game import Game, State
-from arena.core.limit import Limit
+from arena.core.limit import DEFAULT_GRACE, Limit
 from arena.core.spec import Param, bind_params
 from arena.remote.process import AgentProcess, split_command
 

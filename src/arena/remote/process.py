@@ -12,6 +12,8 @@ Reads never block past a deadline: :meth:`read_line` waits on the pipe with
 :data:`MAX_LINE` bytes is a flood, not an answer. Every way the program can
 fail is an :class:`~arena.core.errors.AgentFailure` whose ``reason`` is the
 referee's forfeit reason.
+
+Tests: tests/remote/test_subprocess.py
 """
 
 from __future__ import annotations

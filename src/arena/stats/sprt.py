@@ -11,6 +11,8 @@ hundred games, and the error rates stay near ``alpha`` (accepting H1 when H0 hol
 LLR 3.73 [-2.94, 2.94]: H1
 >>> print(test.status(wins=40, draws=30, losses=35))
 LLR 0.16 [-2.94, 2.94]: continue
+
+Tests: tests/stats/test_sprt.py
 """
 
 from __future__ import annotations

@@ -20,6 +20,8 @@ cell a stone drops to is the lowest free bit of its column.
  . . . O O O .
  . . . X X X X
  1 2 3 4 5 6 7
+
+Tests: tests/games/test_kinarow.py
 """
 
 from __future__ import annotations

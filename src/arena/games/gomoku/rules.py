@@ -14,6 +14,8 @@ Moves are cell indices ``row * size + col`` with row 0 at the top. Black
 >>> six = "A8 A1 B8 A2 C8 A3 E8 A4 F8 B2 D8"
 >>> arena.load_game("gomoku:overline=nowin").play_moves(game.parse_moves(six)).is_terminal()
 False
+
+Tests: tests/games/test_kinarow.py
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ top to bottom. Moves are cell indices ``row * m + col``. X (player 0) starts.
 2 X X O 2
 3 O O X 3
   a b c
+
+Tests: tests/games/test_kinarow.py
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ without asking the engine, and a refused ``play ... pass`` is not an error.
 >>> agent = load_agent("gtp:gnugo --mode gtp --level 1")
 >>> agent.label
 'gtp:gnugo --mode'
+
+Tests: tests/remote/gtp/test_client.py
 """
 
 from __future__ import annotations
