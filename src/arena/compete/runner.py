@@ -124,7 +124,7 @@ def die_with_parent() -> None:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         # The coordinator may have died before the call: then nobody will signal us.
         if os.getppid() == 1:
-            os._exit(1)
+            os.kill(os.getpid(), signal.SIGKILL)
 
 
 PR_SET_PDEATHSIG = 1
