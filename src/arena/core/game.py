@@ -45,6 +45,8 @@ class Game(ABC):
     summary: ClassVar[str]
     params: ClassVar[tuple[Param, ...]] = ()
     player_names: ClassVar[tuple[str, str]] = ("first player", "second player")
+    notation: ClassVar[str] = "the game's own move notation"
+    """How a move is written, for people (``help`` at the terminal shows it with an example)."""
 
     def __init__(self, **params: Any) -> None:
         values = bind_params(self.name, self.params, params)

@@ -113,6 +113,10 @@ class Go(Game):
         Param("maxlen", int, 0, "plies before the game is scored (0: 2*size^2)", low=0, high=10**6),
     )
     player_names = ("Black", "White")
+    notation = (
+        "a point: its column letter (there is no I), then its row number counted from the "
+        "bottom (D4); or 'pass'"
+    )
 
     def _setup(self, size: int, komi: float, ko: str, maxlen: int) -> None:  # type: ignore[override]
         if not math.isfinite(komi):

@@ -109,6 +109,10 @@ class Othello(Game):
         ),
     )
     player_names: ClassVar[tuple[str, str]] = ("Black", "White")
+    notation = (
+        "a square: its column letter, then its row number counted from the top (d3); "
+        "'pass' when it is the only move"
+    )
 
     size: int
     PASS: int
