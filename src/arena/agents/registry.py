@@ -41,6 +41,7 @@ _PREFIXED = {
     "py:": "arena.agents.pyclass:load_py_agent",
     "cmd:": "arena.remote.command:CommandAgent",
     "gtp:": "arena.remote.gtp.client:GTPAgent",
+    "openspiel:": "arena.agents.openspiel:load_openspiel_agent",
 }
 """Agents named by a prefix and the rest of the spec; each is built from the whole spec."""
 
@@ -68,6 +69,8 @@ def load_agent(spec: str | Agent) -> Agent:
             return _resolve(where)(text)  # type: ignore[no-any-return]
     name, raw = split_spec(spec)
     if name not in _WHERE:
-        valid = ", ".join([*_WHERE, "py:FILE.py:CLASS", "cmd:COMMAND", "gtp:COMMAND"])
+        valid = ", ".join(
+            [*_WHERE, "py:FILE.py:CLASS", "cmd:COMMAND", "gtp:COMMAND", "openspiel:mcts"]
+        )
         raise SpecError(f"unknown agent {name!r}; valid: {valid}")
     return agent_class(name)(**raw)
