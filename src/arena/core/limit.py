@@ -16,6 +16,11 @@ from dataclasses import dataclass, fields
 
 from arena.core.errors import SpecError
 
+GRACE = 0.05
+"""Seconds a move may run past its hard bound (the clock, or the move's time) before
+it is lost on time: room for process and pipe overhead. The referee, the agents in
+other processes and the command line's ``--grace`` default all use this one value."""
+
 
 @dataclass(frozen=True)
 class Limit:

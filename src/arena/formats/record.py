@@ -4,6 +4,8 @@
 ...                seconds=[0.001, 0.002], returns=(0, 0), reason="normal")
 >>> GameRecord.from_json(r.to_json()) == r
 True
+>>> r.winner, r.forfeited, GameRecord("tictactoe", ("a", "b"), reason="time", loser=0).forfeited
+(None, False, True)
 """
 
 from __future__ import annotations
@@ -12,9 +14,16 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from arena.core.game import winner_of
+
 REASONS = ("normal", "time", "illegal", "crash", "resign", "adjudication")
 """How a game ended: by the rules, or by a forfeit (time, illegal move, crash),
 a resignation, or adjudication by score at the ply cap."""
+
+FORFEITS = ("time", "illegal", "crash")
+"""The reasons that are forfeits: the loser broke the rules of play (overran its
+clock, answered an illegal move, crashed). A resignation is the loser's choice and
+adjudication the game's count, so neither is a forfeit."""
 
 
 @dataclass
@@ -48,8 +57,12 @@ class GameRecord:
 
     @property
     def winner(self) -> int | None:
-        r0 = self.returns[0]
-        return 0 if r0 > 0 else 1 if r0 < 0 else None
+        return winner_of(self.returns)
+
+    @property
+    def forfeited(self) -> bool:
+        """True when the game ended by a forfeit (:data:`FORFEITS`); ``loser`` forfeited."""
+        return self.reason in FORFEITS
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))

@@ -7,15 +7,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.formats.record import GameRecord
+from arena.stats.ratings import elo_difference, fit
+from arena.stats.tally import Tally
 
 
 @dataclass
 class AgentLine:
     name: str
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
+    tally: Tally = Tally()
     forfeits: dict[str, int] = field(default_factory=dict)
+    """Games this agent lost by a forfeit, by reason."""
     move_seconds: list[float] = field(default_factory=list)
     move_nodes: list[int] = field(default_factory=list)
     elo: float | None = None
@@ -23,16 +24,28 @@ class AgentLine:
     elo_high: float | None = None
 
     @property
+    def wins(self) -> int:
+        return self.tally.wins
+
+    @property
+    def draws(self) -> int:
+        return self.tally.draws
+
+    @property
+    def losses(self) -> int:
+        return self.tally.losses
+
+    @property
     def games(self) -> int:
-        return self.wins + self.draws + self.losses
+        return self.tally.games
 
     @property
     def points(self) -> float:
-        return self.wins + self.draws / 2
+        return self.tally.points
 
     @property
     def score(self) -> float:
-        return self.points / self.games if self.games else 0.0
+        return self.tally.score
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -80,6 +93,15 @@ class Standings:
         }
 
 
+def anchor_of(names: list[str]) -> str | None:
+    """The agent a tournament's ratings are anchored at (Elo 0): ``random`` when it plays.
+
+    >>> anchor_of(["mcts", "random:seed=2", "ids"]), anchor_of(["mcts", "ids"])
+    ('random:seed=2', None)
+    """
+    return next((n for n in names if n.split(":")[0] == "random"), None)
+
+
 def standings(records: list[GameRecord], names: list[str], anchor: str | None = None) -> Standings:
     """Tally ``records`` for the agents ``names`` and fit Elo ratings.
 
@@ -87,8 +109,6 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
     interval (the first agent is rated against the second at 0); with more,
     from the maximum-likelihood fit over all games, anchored at ``anchor``.
     """
-    from arena.stats.ratings import elo_difference, fit
-
     lines = {n: AgentLine(n) for n in names}
     h2h: dict[str, dict[str, list[float]]] = {
         a: {b: [0.0, 0] for b in names if b != a} for a in names
@@ -98,18 +118,12 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
         first, second = record.players
         for seat, name in enumerate(record.players):
             line = lines.setdefault(name, AgentLine(name))
-            mine = record.returns[seat]
-            if mine > 0:
-                line.wins += 1
-            elif mine < 0:
-                line.losses += 1
-            else:
-                line.draws += 1
-            if record.loser == seat and record.reason != "normal":
+            line.tally = line.tally.add(record, name)
+            if record.forfeited and record.loser == seat:
                 line.forfeits[record.reason] = line.forfeits.get(record.reason, 0) + 1
             other = record.players[1 - seat]
             cell = h2h.setdefault(name, {}).setdefault(other, [0.0, 0])
-            cell[0] += (mine + 1) / 2
+            cell[0] += (record.returns[seat] + 1) / 2
             cell[1] += 1
         for ply in range(record.opening_plies, len(record.moves)):
             line = lines[record.players[ply % 2]]
@@ -121,7 +135,7 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
     if len(lines) == 2 and records:
         a, b = list(lines)
         line = lines[a]
-        estimate = elo_difference(line.wins, line.draws, line.losses)
+        estimate = elo_difference(*line.tally)
         line.elo, line.elo_low, line.elo_high = estimate.elo, estimate.low, estimate.high
         other = lines[b]
         other.elo, other.elo_low, other.elo_high = 0.0, 0.0, 0.0
