@@ -10,9 +10,10 @@ import pytest
 from arena.cli.main import main
 from arena.core.errors import ArenaError
 from arena.experiments import EXPERIMENTS, experiment_names, load
-from arena.experiments.games import play_pairs, tally
+from arena.experiments.games import play_pairs
 from arena.experiments.report import Report, pyplot
 from arena.experiments.stats import mean_interval, rate_interval, score_interval
+from arena.stats.tally import Tally
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -118,11 +119,11 @@ def test_pairs_alternate_colours_and_tally_adds_up() -> None:
         ("mcts:rollouts=5", "random"),
         ("random", "mcts:rollouts=5"),
     ] * 3
-    mine, theirs = tally(records, "mcts:rollouts=5"), tally(records, "random")
+    mine, theirs = Tally.of(records, "mcts:rollouts=5"), Tally.of(records, "random")
     assert sum(mine) == sum(theirs) == 6
     assert mine == (theirs[2], theirs[1], theirs[0])
     with pytest.raises(ArenaError):
-        tally(records, "greedy")
+        Tally.of(records, "greedy")
 
 
 def test_pairs_are_deterministic_and_the_same_in_parallel() -> None:

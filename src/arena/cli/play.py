@@ -9,6 +9,7 @@ from arena.cli.common import add_game_argument
 from arena.compete.match import play_game
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
+from arena.core.limit import Limit
 from arena.games import load_game
 from arena.search.report import format_search
 
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
             print(state.play(move).render())
 
     # A person is not held to the clock; agents get the move time as their limit.
-    control = TimeControl.parse(f"move:{1e6 if human else args.move_time}")
+    control = TimeControl.moving(1e6 if human else args.move_time)
     if human:
         for i, agent in enumerate(agents):
             if not agent.spec.startswith("human"):
@@ -100,6 +101,4 @@ class _Limited:
         return getattr(self.agent, name)
 
     def choose(self, state, limit):  # type: ignore[no-untyped-def]
-        from arena.core.limit import Limit
-
         return self.agent.choose(state, Limit(time=self.seconds))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -65,8 +65,13 @@ class ResultsDB:
         row = self.conn.execute("SELECT settings FROM tournament WHERE id = 1").fetchone()
         return None if row is None else json.loads(row[0])
 
-    def bind(self, settings: dict[str, Any]) -> None:
-        """Record the settings of a new database, or check that they match an old one."""
+    def bind(
+        self,
+        settings: dict[str, Any],
+        canonical: Callable[[dict[str, Any]], dict[str, Any]] = dict,
+    ) -> None:
+        """Record the settings of a new database, or check that they match an old one's
+        (read through ``canonical``: the form ``settings`` are given in)."""
         stored = self.settings()
         if stored is None:
             self.conn.execute(
@@ -74,6 +79,7 @@ class ResultsDB:
                 (json.dumps(settings, sort_keys=True), datetime.now(UTC).isoformat()),
             )
             return
+        stored = canonical(stored)
         if stored != json.loads(json.dumps(settings, sort_keys=True)):
             differ = sorted(
                 k for k in set(stored) | set(settings) if stored.get(k) != settings.get(k)

@@ -47,6 +47,11 @@ class TimeControl:
         return cls(initial=None, increment=0.0, per_move=float(seconds))
 
     @classmethod
+    def budgeted(cls, budget: Limit) -> TimeControl:
+        """No clock: a fixed amount of work per move (``rollouts=100``)."""
+        return cls(initial=None, increment=0.0, budget=budget)
+
+    @classmethod
     def parse(cls, text: str) -> TimeControl:
         """Read ``15+1``, ``move:10`` or a budget such as ``rollouts=100``."""
         t = text.strip().lower()
@@ -63,8 +68,7 @@ class TimeControl:
             if t.startswith("move:"):
                 return cls.moving(float(t[5:]))
             if "=" in t:
-                budget = Limit(**{key: int(value) for key, value in fields.items()})
-                return cls(initial=None, increment=0.0, budget=budget)
+                return cls.budgeted(Limit(**{key: int(value) for key, value in fields.items()}))
             base, plus, inc = t.partition("+")
             if not plus:
                 raise ValueError

@@ -27,6 +27,7 @@ from typing import Any
 
 from arena.agents import load_agent
 from arena.compete.runner import cores
+from arena.compete.timecontrol import TimeControl
 from arena.compete.tournament import seed_of
 from arena.core.errors import ArenaError
 from arena.core.limit import Limit
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace, report: Report) -> None:
                 spec,
                 args.opponent,
                 games,
-                f"move:{cap:g}",
+                TimeControl.moving(cap),
                 args.seed,
                 args.jobs,
                 advance,
