@@ -17,6 +17,7 @@ import pytest
 from arena.compete.schedule import plan
 from arena.compete.store import ResultsDB
 from arena.compete.tournament import Settings, run
+from arena.core.errors import ArenaError
 
 
 def cli(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
@@ -98,6 +99,32 @@ def test_a_database_from_another_tournament_is_refused(tmp_path: Path) -> None:
     junk.write_text("not a database at all" * 100)
     bad = cli("results", str(junk))
     assert bad.returncode == 2 and "not a results database" in bad.stderr
+
+
+def test_settings_are_stored_as_canonical_text_and_old_texts_still_resume(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(
+        game="connect4:rows=6",
+        agents=("random", "greedy"),
+        control="DEPTH=1",
+        games_per_pair=2,
+        openings="random:plies=4",
+    )
+    assert {k: settings.identity()[k] for k in ("game", "control", "openings")} == {
+        "game": "connect4",
+        "control": "depth=1",
+        "openings": "random",
+    }
+    # A database written before the settings were typed holds the texts as typed.
+    old = ResultsDB(tmp_path / "old.db")
+    typed = {"game": "connect4:rows=6", "control": "depth=01", "openings": "random:plies=4"}
+    old.bind({**settings.identity(), **typed})
+    assert run(settings, old).played == 2
+    assert run(Settings(**{**vars(settings), "games_per_pair": 4}), old).played == 2
+    with pytest.raises(ArenaError, match=r"holds another tournament .*seed"):
+        run(Settings(**{**vars(settings), "seed": 1}), old)
+    old.close()
 
 
 def test_running_again_resumes_and_more_games_extend(tmp_path: Path) -> None:

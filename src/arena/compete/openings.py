@@ -17,9 +17,9 @@ True
 
 from __future__ import annotations
 
-from random import Random
 from dataclasses import dataclass, field
 from pathlib import Path
+from random import Random
 from typing import Any
 
 from arena.core.errors import ArenaError, SpecError

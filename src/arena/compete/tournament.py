@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from arena.agents.registry import agent_class, agent_names, load_agent
@@ -45,7 +45,7 @@ class Settings:
     game: Game
     agents: tuple[str, ...]
     """Unique names (a repeated spec carries a ``#2`` suffix)."""
-    control: TimeControl = TimeControl()
+    control: TimeControl = field(default_factory=TimeControl)
     rounds: int = 1
     games_per_pair: int | None = None
     gauntlet: bool = False

@@ -29,8 +29,8 @@ from arena.experiments.options import count, even_games, ints
 from arena.experiments.report import Report, pyplot
 from arena.experiments.stats import score_interval
 from arena.formats.record import GameRecord
-from arena.stats.tally import Tally
 from arena.games import load_game
+from arena.stats.tally import Tally
 
 NAME = "heuristic-duel"
 SUMMARY = "minimax with eval=heuristic vs eval=utility at depths 2-6, both colours"

@@ -14,7 +14,7 @@ from arena.stats.tally import Tally
 @dataclass
 class AgentLine:
     name: str
-    tally: Tally = Tally()
+    tally: Tally = field(default_factory=Tally)
     forfeits: dict[str, int] = field(default_factory=dict)
     """Games this agent lost by a forfeit, by reason."""
     move_seconds: list[float] = field(default_factory=list)
