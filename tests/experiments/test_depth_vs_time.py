@@ -6,15 +6,12 @@ import csv
 from pathlib import Path
 
 import pytest
+from smoke import PNG, experiment, one_line_error
 
-from arena.cli.main import main
-
-PNG = b"\x89PNG\r\n\x1a\n"
 MEASURED = ("seconds", "nodes_per_second")
 
 
-def run(out: Path, *options: str) -> int:
-    return main(["experiment", "depth-vs-time", "--out", str(out), "--quiet", *options])
+run = experiment("depth-vs-time")
 
 
 def read(path: Path) -> list[dict[str, str]]:
@@ -70,6 +67,4 @@ def test_node_counts_repeat(tmp_path: Path) -> None:
 def test_bad_options_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
 ) -> None:
-    assert run(tmp_path, "--sizes", "4", *options) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    one_line_error(run(tmp_path, "--sizes", "4", *options), capsys, message)

@@ -7,17 +7,13 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from smoke import PNG, experiment, one_line_error
 
-from arena.cli.main import main
 from arena.experiments.boards import board_view
 from arena.experiments.roots import DEFAULT_MOVES, searched_position
 from arena.games import NAMES
 
-PNG = b"\x89PNG\r\n\x1a\n"
-
-
-def run(out: Path, *options: str) -> int:
-    return main(["experiment", "heatmap", "--out", str(out), "--quiet", *options])
+run = experiment("heatmap")
 
 
 def test_every_game_gets_a_board_and_counts_add_up(tmp_path: Path) -> None:
@@ -78,7 +74,5 @@ def test_board_view_puts_moves_on_their_cells() -> None:
 def test_bad_options_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
 ) -> None:
-    assert run(tmp_path / "x", *options) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    one_line_error(run(tmp_path / "x", *options), capsys, message)
     assert not (tmp_path / "x").exists()

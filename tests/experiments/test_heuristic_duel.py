@@ -6,15 +6,12 @@ import csv
 from pathlib import Path
 
 import pytest
+from smoke import PNG, experiment, one_line_error
 
-from arena.cli.main import main
-
-PNG = b"\x89PNG\r\n\x1a\n"
 TINY = ["--game", "othello:size=6", "--depths", "3,1", "--games", "4", "--plies", "2"]
 
 
-def run(out: Path, *options: str) -> int:
-    return main(["experiment", "heuristic-duel", "--out", str(out), "--quiet", *options])
+run = experiment("heuristic-duel")
 
 
 def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
@@ -63,6 +60,4 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
 def test_bad_options_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
 ) -> None:
-    assert run(tmp_path, *TINY, *options) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    one_line_error(run(tmp_path, *TINY, *options), capsys, message)

@@ -6,16 +6,13 @@ import csv
 from pathlib import Path
 
 import pytest
+from smoke import PNG, experiment, one_line_error
 
-from arena.cli.main import main
-
-PNG = b"\x89PNG\r\n\x1a\n"
 TINY = ["--games", "tictactoe", "connect4:rows=4,cols=4,k=3", "--start", "50", "--max", "200"]
 MEASURED = ("seconds", "iterations_per_s", "us_per_iteration")
 
 
-def run(out: Path, *options: str) -> int:
-    return main(["experiment", "iterations-vs-time", "--out", str(out), "--quiet", *options])
+run = experiment("iterations-vs-time")
 
 
 def test_files_exist_and_counts_match(tmp_path: Path) -> None:
@@ -57,7 +54,5 @@ def test_files_exist_and_counts_match(tmp_path: Path) -> None:
 def test_bad_options_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
 ) -> None:
-    assert run(tmp_path / "x", *options) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    one_line_error(run(tmp_path / "x", *options), capsys, message)
     assert not (tmp_path / "x").exists()

@@ -6,16 +6,13 @@ import csv
 from pathlib import Path
 
 import pytest
+from smoke import PNG, experiment, one_line_error
 
-from arena.cli.main import main
-
-PNG = b"\x89PNG\r\n\x1a\n"
 BOARDS = ["tictactoe", "connect4:rows=4,cols=5"]
 TINY = ["--pairs", "2:8,16:1", "--games", "4", "--boards", *BOARDS]
 
 
-def run(out: Path, *options: str) -> int:
-    return main(["experiment", "rollouts-ratio", "--out", str(out), "--quiet", *options])
+run = experiment("rollouts-ratio")
 
 
 def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
@@ -52,6 +49,4 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
 def test_bad_options_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
 ) -> None:
-    assert run(tmp_path, *TINY, *options) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    one_line_error(run(tmp_path, *TINY, *options), capsys, message)

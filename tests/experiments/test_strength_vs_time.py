@@ -10,16 +10,13 @@ import csv
 from pathlib import Path
 
 import pytest
+from smoke import PNG, experiment, one_line_error
 
-from arena.cli.main import main
-
-PNG = b"\x89PNG\r\n\x1a\n"
 TINY = ["--game", "tictactoe", "--times", "0.01,0.005", "--opponent", "random", "--games", "2"]
 TINY += ["--compare", "0.005,0.01"]
 
 
-def run(out: Path, *options: str) -> int:
-    return main(["experiment", "strength-vs-time", "--out", str(out), "--quiet", *options])
+run = experiment("strength-vs-time")
 
 
 def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
@@ -58,7 +55,5 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
 def test_bad_options_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, message: str
 ) -> None:
-    assert run(tmp_path / "x", *TINY, option, value) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    one_line_error(run(tmp_path / "x", *TINY, option, value), capsys, message)
     assert not (tmp_path / "x").exists()

@@ -7,16 +7,13 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from smoke import PNG, experiment, one_line_error
 
-from arena.cli.main import main
-
-PNG = b"\x89PNG\r\n\x1a\n"
 TINY = ["--game", "tictactoe", "--moves", "b2 a1 c1", "--c", "0.5,2", "--simulations", "60"]
 TINY += ["--repeats", "2"]
 
 
-def run(out: Path, *options: str) -> int:
-    return main(["experiment", "visits-vs-c", "--out", str(out), "--quiet", *options])
+run = experiment("visits-vs-c")
 
 
 def test_files_exist_and_visits_add_up(tmp_path: Path) -> None:
@@ -59,7 +56,5 @@ def test_files_exist_and_visits_add_up(tmp_path: Path) -> None:
 def test_bad_options_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, message: str
 ) -> None:
-    assert run(tmp_path / "x", *TINY, option, value) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    one_line_error(run(tmp_path / "x", *TINY, option, value), capsys, message)
     assert not (tmp_path / "x").exists()

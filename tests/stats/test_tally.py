@@ -37,7 +37,7 @@ def test_standings_count_as_the_tally_does_and_list_forfeits_not_resignations() 
     table = standings(GAMES, ["a", "b"])
     for name in ("a", "b"):
         line = table.agents[name]
-        assert line.tally == Tally.of(GAMES, name) and line.games == 5
+        assert line.tally == Tally.of(GAMES, name) and line.tally.games == 5
     assert table.agents["a"].forfeits == {"time": 1} and table.agents["b"].forfeits == {}
     assert [g.forfeited for g in GAMES] == [False, False, False, True, False]
 

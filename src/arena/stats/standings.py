@@ -23,38 +23,12 @@ class AgentLine:
     elo_low: float | None = None
     elo_high: float | None = None
 
-    @property
-    def wins(self) -> int:
-        return self.tally.wins
-
-    @property
-    def draws(self) -> int:
-        return self.tally.draws
-
-    @property
-    def losses(self) -> int:
-        return self.tally.losses
-
-    @property
-    def games(self) -> int:
-        return self.tally.games
-
-    @property
-    def points(self) -> float:
-        return self.tally.points
-
-    @property
-    def score(self) -> float:
-        return self.tally.score
-
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "wins": self.wins,
-            "draws": self.draws,
-            "losses": self.losses,
+            **self.tally._asdict(),
             "forfeits": dict(self.forfeits),
-            "points": self.points,
-            "score": round(self.score, 4),
+            "points": self.tally.points,
+            "score": round(self.tally.score, 4),
             "mean_move_seconds": round(_mean(self.move_seconds), 4),
             "max_move_seconds": round(max(self.move_seconds, default=0.0), 4),
             "mean_nodes_per_move": round(_mean(self.move_nodes), 1) if self.move_nodes else None,
@@ -152,7 +126,7 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
 
 def format_standings(table: Standings, title: str = "") -> str:
     """The standings as a text table, best first, then the head-to-head matrix."""
-    rows = sorted(table.agents.values(), key=lambda r: (-r.points, r.name))
+    rows = sorted(table.agents.values(), key=lambda r: (-r.tally.points, r.name))
     width = max([len(r.name) for r in rows] + [5])
     out = [title] if title else []
     out.append(
@@ -169,8 +143,9 @@ def format_standings(table: Standings, title: str = "") -> str:
         forfeits = ",".join(f"{k}:{v}" for k, v in sorted(r.forfeits.items())) or "-"
         nodes = f"{_mean(r.move_nodes):,.0f}" if r.move_nodes else "-"
         out.append(
-            f"{r.name:<{width}}  {r.games:>5} {r.wins:>4} {r.draws:>4} {r.losses:>4} "
-            f"{r.points:>7.1f} {r.score:>6.1%}  {elo:<22} {forfeits:<14} "
+            f"{r.name:<{width}}  {r.tally.games:>5} {r.tally.wins:>4} {r.tally.draws:>4} "
+            f"{r.tally.losses:>4} {r.tally.points:>7.1f} {r.tally.score:>6.1%}  {elo:<22} "
+            f"{forfeits:<14} "
             f"{_mean(r.move_seconds):>7.3f} {max(r.move_seconds, default=0):>6.2f} "
             f"{nodes:>10}"
         )
