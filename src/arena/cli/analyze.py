@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 
 from arena.agents import load_agent
-from arena.cli.common import add_game_argument, position
+from arena.cli.common import add_game_argument
 from arena.core.agent import start_game
 from arena.core.errors import ArenaError
 from arena.core.limit import Limit
+from arena.formats.position import position
 from arena.games import load_game
 from arena.search.report import format_search
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from arena.cli.common import add_game_argument, position
+from arena.cli.common import add_game_argument
 from arena.core.perft import perft
+from arena.formats.position import position
 from arena.games import load_game
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from arena.cli.common import add_game_argument, position
+from arena.cli.common import add_game_argument
+from arena.formats.position import position
 from arena.games import load_game
 
 

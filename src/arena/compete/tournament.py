@@ -22,7 +22,7 @@ from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.limit import GRACE
-from arena.core.spec import split_spec
+from arena.core.spec import split_spec, with_params
 from arena.formats.record import GameRecord
 from arena.games import load_game
 from arena.stats.sprt import SPRT
@@ -128,8 +128,7 @@ def seeded_spec(spec: str, game_id: str, seat: int, base_seed: int) -> str:
         return spec
     if not any(p.name == "seed" for p in agent_class(name).params):
         return spec
-    seed = seed_of(base_seed, game_id, seat)
-    return f"{spec}{',' if ':' in spec else ':'}seed={seed}"
+    return with_params(spec, seed=seed_of(base_seed, game_id, seat))
 
 
 def jobs_for(settings: Settings, planned: list[PlannedGame]) -> list[Job]:

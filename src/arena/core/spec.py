@@ -23,7 +23,15 @@ from typing import Any
 
 from arena.core.errors import SpecError
 
-__all__ = ["Param", "SpecError", "bind_params", "format_spec", "split_pairs", "split_spec"]
+__all__ = [
+    "Param",
+    "SpecError",
+    "bind_params",
+    "format_spec",
+    "split_pairs",
+    "split_spec",
+    "with_params",
+]
 
 
 @dataclass(frozen=True)
@@ -138,6 +146,17 @@ def split_pairs(
             raise SpecError(f"{prefix}parameter {key} given twice")
         raw[key] = value.strip()
     return raw
+
+
+def with_params(spec: str, **params: object) -> str:
+    """``spec`` with parameters added at its end (the caller knows they are not there).
+
+    >>> with_params("mcts", time=0.5, seed=3), with_params("mcts:c=1 ", seed=3)
+    ('mcts:time=0.5,seed=3', 'mcts:c=1,seed=3')
+    """
+    text = spec.strip()
+    extra = ",".join(f"{key}={value}" for key, value in params.items())
+    return f"{text}{',' if ':' in text else ':'}{extra}"
 
 
 def bind_params(owner: str, params: Sequence[Param], given: Mapping[str, Any]) -> dict[str, Any]:

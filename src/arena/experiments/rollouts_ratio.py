@@ -15,7 +15,7 @@ from typing import Any
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
 from arena.core.limit import Limit
-from arena.core.spec import split_spec
+from arena.core.spec import split_spec, with_params
 from arena.experiments.games import forfeits, play_pairs
 from arena.experiments.options import even_games
 from arena.experiments.report import Report, pyplot
@@ -92,7 +92,7 @@ def with_rollouts(agent: str, rollouts: int) -> str:
         raise ArenaError(f"--agent must be an mcts spec, not {agent!r}")
     if "rollouts" in raw or "time" in raw:
         raise ArenaError(f"--agent {agent!r}: leave out rollouts and time, --pairs sets them")
-    return f"{agent.strip()}{',' if ':' in agent else ':'}rollouts={rollouts}"
+    return with_params(agent, rollouts=rollouts)
 
 
 def run(args: argparse.Namespace, report: Report) -> None:

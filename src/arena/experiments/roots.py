@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.agents import load_agent
-from arena.cli.common import position
 from arena.core.errors import ArenaError
 from arena.core.game import State
 from arena.core.limit import Limit
 from arena.core.spec import split_spec
+from arena.formats.position import position
 from arena.games import load_game
 from arena.search.mcts import MCTSAgent
 
@@ -86,16 +86,6 @@ def budgetless_mcts(agent: str, option: str) -> str:
             raise ArenaError(f"{option}: leave out {key}=; the experiment sets the budget")
     load_agent(agent)
     return agent
-
-
-def with_params(agent: str, **params: object) -> str:
-    """The spec with parameters added.
-
-    >>> with_params("mcts", time=0.5, seed=3), with_params("mcts:c=1", seed=3)
-    ('mcts:time=0.5,seed=3', 'mcts:c=1,seed=3')
-    """
-    extra = ",".join(f"{key}={value}" for key, value in params.items())
-    return f"{agent}{',' if ':' in agent else ':'}{extra}"
 
 
 def mcts_root(state: State, spec: str, limit: Limit) -> list[RootMove]:

@@ -31,6 +31,7 @@ from arena.compete.timecontrol import TimeControl
 from arena.compete.tournament import seed_of
 from arena.core.errors import ArenaError
 from arena.core.limit import Limit
+from arena.core.spec import with_params
 from arena.experiments.games import play_pairs, score_row
 from arena.experiments.options import even_games, floats, positive
 from arena.experiments.report import Report, pyplot
@@ -39,7 +40,6 @@ from arena.experiments.roots import (
     default_moves,
     mcts_root,
     searched_position,
-    with_params,
 )
 from arena.experiments.stats import rate_interval
 from arena.formats.record import GameRecord
