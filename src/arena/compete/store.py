@@ -96,7 +96,6 @@ class ResultsDB:
 
     def add(self, record: GameRecord, first: str, second: str, round_: int) -> bool:
         """Store one finished game; False when its game_id is already there."""
-        result = (record.returns[0] + 1) / 2
         try:
             with self._transaction():
                 self.conn.execute(
@@ -108,7 +107,7 @@ class ResultsDB:
                         first,
                         second,
                         round_,
-                        result,
+                        record.points(0),
                         record.reason,
                         len(record.moves),
                         record.to_json(),

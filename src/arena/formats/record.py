@@ -4,8 +4,10 @@
 ...                seconds=[0.001, 0.002], returns=(0, 0), reason="normal")
 >>> GameRecord.from_json(r.to_json()) == r
 True
->>> r.winner, r.forfeited, GameRecord("tictactoe", ("a", "b"), reason="time", loser=0).forfeited
-(None, False, True)
+>>> r.winner, r.points(0), r.forfeited
+(None, 0.5, False)
+>>> GameRecord("tictactoe", ("a", "b"), returns=(-1, 1), reason="time", loser=0).forfeited
+True
 """
 
 from __future__ import annotations
@@ -58,6 +60,10 @@ class GameRecord:
     @property
     def winner(self) -> int | None:
         return winner_of(self.returns)
+
+    def points(self, seat: int) -> float:
+        """What the game scored for the player in ``seat``: 1 for a win, 1/2 for a draw, 0."""
+        return (self.returns[seat] + 1) / 2
 
     @property
     def forfeited(self) -> bool:

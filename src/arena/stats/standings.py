@@ -97,7 +97,7 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
                 line.forfeits[record.reason] = line.forfeits.get(record.reason, 0) + 1
             other = record.players[1 - seat]
             cell = h2h.setdefault(name, {}).setdefault(other, [0.0, 0])
-            cell[0] += (record.returns[seat] + 1) / 2
+            cell[0] += record.points(seat)
             cell[1] += 1
         for ply in range(record.opening_plies, len(record.moves)):
             line = lines[record.players[ply % 2]]
@@ -105,7 +105,7 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
             nodes = record.nodes[ply] if ply < len(record.nodes) else None
             if nodes is not None:
                 line.move_nodes.append(nodes)
-        results.append((first, second, (record.returns[0] + 1) / 2))
+        results.append((first, second, record.points(0)))
     if len(lines) == 2 and records:
         a, b = list(lines)
         line = lines[a]
