@@ -19,6 +19,7 @@ from arena.compete.schedule import plan
 from arena.compete.store import ResultsDB
 from arena.compete.tournament import Settings, run
 from arena.core.errors import ArenaError
+from arena.stats.standings import standings
 
 
 def cli(*args: str, timeout: float = 600) -> CompletedProcess[str]:
@@ -259,14 +260,18 @@ def test_sprt_stops_when_decided() -> None:
     assert result["sprt"]["llr"] >= result["sprt"]["upper"]
 
 
+ROUND_ROBIN = Settings(
+    game="connect4",
+    agents=("mcts:rollouts=20", "greedy", "random"),
+    control="rollouts=20",
+    rounds=1,
+    seed=3,
+)
+"""Six fixed-budget games: the same results however they are run."""
+
+
 def test_jobs_give_the_same_results_as_one_process() -> None:
-    settings = Settings(
-        game="connect4",
-        agents=("mcts:rollouts=20", "greedy", "random"),
-        control="rollouts=20",
-        rounds=1,
-        seed=3,
-    )
+    settings = ROUND_ROBIN
     serial = {r.game_id: (r.moves, r.returns) for r in run(settings).records}
     pooled = {r.game_id: (r.moves, r.returns) for r in run(settings, jobs=2).records}
     assert serial == pooled
@@ -307,20 +312,12 @@ def test_bad_input_is_one_line(args: list[str], message: str) -> None:
 @pytest.mark.slow
 def test_a_local_ray_run_gives_the_pool_s_results() -> None:
     pytest.importorskip("ray")
-    settings = Settings(
-        game="connect4",
-        agents=("mcts:rollouts=20", "greedy", "random"),
-        control="rollouts=20",
-        rounds=1,
-        seed=3,
-    )
+    settings = ROUND_ROBIN
     pooled = run(settings, jobs=2).records
     on_ray = run(settings, ray="local").records
     assert {r.game_id: (r.moves, r.returns) for r in on_ray} == {
         r.game_id: (r.moves, r.returns) for r in pooled
     }
-    from arena.stats.standings import standings
-
     names = list(settings.agents)
 
     def table(records: list) -> dict:  # results and ratings; per-move times differ run to run
