@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,3 +28,9 @@ def one_line_error(status: int, capsys: pytest.CaptureFixture[str], message: str
     assert status == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    """The rows of a CSV table the experiment wrote."""
+    with path.open() as handle:
+        return list(csv.DictReader(handle))

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
-from smoke import PNG, experiment, one_line_error
+from smoke import PNG, experiment, one_line_error, read_csv
 
 TINY = ["--game", "tictactoe", "--c", "2,0.5", "--rollouts", "10", "--games", "4"]
 
@@ -19,7 +18,7 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
     out = tmp_path / "a"
     assert (out / "c-sweep.png").read_bytes().startswith(PNG)
     assert (out / "c-sweep.md").read_text().startswith("```sh\narena experiment c-sweep")
-    rows = list(csv.DictReader((out / "c-sweep.csv").open()))
+    rows = read_csv(out / "c-sweep.csv")
     assert [float(r["c"]) for r in rows] == [0.5, 2.0]  # sorted
     for r in rows:
         wins, draws, losses = int(r["wins"]), int(r["draws"]), int(r["losses"])

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
+from smoke import PNG, read_csv
 
 from arena.cli.main import main
 from arena.core.errors import ArenaError
@@ -14,9 +14,6 @@ from arena.experiments.games import play_pairs
 from arena.experiments.report import Report, pyplot
 from arena.experiments.stats import mean_interval, rate_interval, score_interval
 from arena.stats.tally import Tally
-
-PNG = b"\x89PNG\r\n\x1a\n"
-
 
 # --- stats ---------------------------------------------------------------------------------
 
@@ -85,7 +82,7 @@ def test_report_writes_csv_markdown_and_png(tmp_path: Path) -> None:
     report.figure(fig, caption="A line. Two points.")
     report.text("Times are measured.")
     assert plt.get_fignums() == []  # the figure was closed
-    assert list(csv.DictReader((out / "demo.csv").open())) == [
+    assert read_csv(out / "demo.csv") == [
         {"move": "d3", "visits": "7", "rate": "0.25"},
         {"move": "c4", "visits": "3", "rate": ""},
     ]

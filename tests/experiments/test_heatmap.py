@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import csv
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from smoke import PNG, experiment, one_line_error
+from smoke import PNG, experiment, one_line_error, read_csv
 
 from arena.experiments.boards import board_view
 from arena.experiments.roots import DEFAULT_MOVES, searched_position
@@ -22,7 +21,7 @@ def test_every_game_gets_a_board_and_counts_add_up(tmp_path: Path) -> None:
         assert (tmp_path / f"heatmap-{name}.png").read_bytes().startswith(PNG)
     md = (tmp_path / "heatmap.md").read_text()
     assert md.startswith("```sh\narena experiment heatmap") and "(heatmap-go.png)" in md
-    rows = list(csv.DictReader((tmp_path / "heatmap.csv").open()))
+    rows = read_csv(tmp_path / "heatmap.csv")
     visits: dict[str, int] = defaultdict(int)
     moves: dict[str, int] = defaultdict(int)
     for r in rows:

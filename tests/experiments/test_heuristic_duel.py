@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
-from smoke import PNG, experiment, one_line_error
+from smoke import PNG, experiment, one_line_error, read_csv
 
 TINY = ["--game", "othello:size=6", "--depths", "3,1", "--games", "4", "--plies", "2"]
 
@@ -19,7 +18,7 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
     out = tmp_path / "a"
     assert (out / "heuristic-duel.png").read_bytes().startswith(PNG)
     assert (out / "heuristic-duel.md").exists()
-    rows = list(csv.DictReader((out / "heuristic-duel.csv").open()))
+    rows = read_csv(out / "heuristic-duel.csv")
     assert [(int(r["depth"]), r["side"]) for r in rows] == [
         (d, side) for d in (1, 3) for side in ("both", "first", "second")
     ]

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
-from smoke import PNG, experiment, one_line_error
+from smoke import PNG, experiment, one_line_error, read_csv
 
 BOARDS = ["tictactoe", "connect4:rows=4,cols=5"]
 TINY = ["--pairs", "2:8,16:1", "--games", "4", "--boards", *BOARDS]
@@ -20,7 +19,7 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
     out = tmp_path / "a"
     assert (out / "rollouts-ratio.png").read_bytes().startswith(PNG)
     assert (out / "rollouts-ratio.md").exists()
-    rows = list(csv.DictReader((out / "rollouts-ratio.csv").open()))
+    rows = read_csv(out / "rollouts-ratio.csv")
     assert [(r["board"], int(r["n"]), int(r["m"])) for r in rows] == [
         (board, n, m) for board in BOARDS for n, m in ((2, 8), (1, 16))
     ]
