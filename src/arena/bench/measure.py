@@ -1,4 +1,7 @@
-"""Timing loops and case selection shared by the benchmarks."""
+"""Timing loops and case selection shared by the benchmarks.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""``arena bench``: speed figures (benchmarks, never tests)."""
+"""``arena bench``: speed figures (benchmarks, never tests).
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 
@@ -6,9 +9,11 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from importlib import import_module
 from typing import Any
 
-from arena.bench import measure
+from arena.agents import load_agent
+from arena.bench import engines, measure, parallel, timing
 from arena.core.errors import ArenaError
 
 
@@ -117,8 +122,6 @@ def _reported(
 
 
 def run_parallel(args: argparse.Namespace) -> int:
-    from arena.bench import parallel
-
     if args.jobs < 2:
         raise ArenaError(f"--jobs must be >= 2 to compare with one process, not {args.jobs}")
     _reported(args, lambda report: parallel.run(args.jobs, report))
@@ -126,9 +129,6 @@ def run_parallel(args: argparse.Namespace) -> int:
 
 
 def run_engines(args: argparse.Namespace) -> int:
-    from arena.agents import load_agent
-    from arena.bench import engines
-
     ours = {k: v for k, v in (("go", args.go), ("othello", args.othello)) if v}
     for spec in ours.values():
         load_agent(spec)
@@ -151,8 +151,6 @@ def run_engines(args: argparse.Namespace) -> int:
 
 
 def run_timing(args: argparse.Namespace) -> int:
-    from arena.bench import timing
-
     if args.moves < 1:
         raise ArenaError(f"--moves must be >= 1, not {args.moves}")
     result = _reported(args, lambda report: timing.run(args.moves, args.seed, report))
@@ -160,8 +158,6 @@ def run_timing(args: argparse.Namespace) -> int:
 
 
 def run_kind(args: argparse.Namespace) -> int:
-    from importlib import import_module
-
     bench = import_module(f"arena.bench.{args.module}")
     if args.seconds <= 0:
         raise ArenaError(f"--seconds must be > 0, not {args.seconds}")

@@ -1,4 +1,7 @@
-"""Helpers shared by the command modules."""
+"""Helpers shared by the command modules.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""``arena play GAME A B``: one game between two agents, move by move."""
+"""``arena play GAME A B``: one game between two agents, move by move.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 

@@ -11,6 +11,8 @@ raises. Every such end is recorded with its reason.
 ...                    TimeControl.parse("rollouts=1"))
 >>> record.reason, record.winner in (None, 1)
 ('normal', True)
+
+Tests: tests/compete/test_match.py
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from arena.compete.timecontrol import TimeControl
 from arena.core.agent import Resign, Undo, end_game, start_game
 from arena.core.errors import AgentFailure, ArenaError
 from arena.core.game import Game, State, returns_of_margin
-from arena.core.limit import GRACE
+from arena.core.limit import DEFAULT_GRACE
 from arena.formats.record import GameRecord
 
 MoveHook = Callable[[State, int, float, Any], None]
@@ -42,7 +44,7 @@ def play_game(
     *,
     seed: int | None = None,
     opening: Sequence[int] = (),
-    grace: float = GRACE,
+    grace: float = DEFAULT_GRACE,
     max_plies: int | None = None,
     allow_undo: bool = False,
     on_move: MoveHook | None = None,

@@ -13,6 +13,8 @@ A FILE holds one opening per line in the game's notation (``#`` comments).
 True
 >>> book.spec, book == Openings.parse(book.spec, arena.load_game("connect4"))
 ('random:plies=2', True)
+
+Tests: tests/compete/test_match.py, tests/compete/test_tournament.py
 """
 
 from __future__ import annotations

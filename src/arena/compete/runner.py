@@ -3,15 +3,21 @@
 Workers only play: each receives a self-contained :class:`Job` and returns
 the finished game's record as JSON. The coordinator alone writes the
 database, so a crash of a worker can never corrupt it.
+
+Tests: tests/compete/test_tournament.py
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
+import signal
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from multiprocessing import get_context
+from multiprocessing import active_children, get_context
 from typing import Any
 
 from arena.compete.match import play_game
@@ -74,20 +80,47 @@ def run_serial(jobs: Iterable[Job], stop: Stop) -> Iterator[tuple[Job, GameRecor
 def run_pool(jobs: Iterable[Job], workers: int, stop: Stop) -> Iterator[tuple[Job, GameRecord]]:
     """Keep ``workers`` games in flight; yield each as it finishes."""
     # spawn: a clean interpreter per worker, no locks inherited from this process's threads.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=get_context("spawn"), initializer=die_with_parent
+    )
 
-        def finished(running: list[Future[str]]) -> list[tuple[Future[str], str]]:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            return [(future, future.result()) for future in done]
+    def finished(running: list[Future[str]]) -> list[tuple[Future[str], str]]:
+        done, _ = wait(running, return_when=FIRST_COMPLETED)
+        return [(future, future.result()) for future in done]
 
+    def abandon() -> None:
+        # Interrupted (Ctrl-C, SIGTERM): games in flight are abandoned, not awaited. Their
+        # workers are stopped now; each one's guardian then kills its agent programs.
+        pool.shutdown(wait=False, cancel_futures=True)
+        for child in active_children():
+            child.terminate()
+
+    try:
         yield from _in_flight(
             jobs,
             workers,
             submit=lambda job: pool.submit(play_job, job),
             finished=finished,
             stop=stop,
-            cancel=lambda future: future.cancel(),
+            abandon=abandon,
         )
+    finally:
+        pool.shutdown(wait=True)
+
+
+def die_with_parent() -> None:
+    """In a worker: be killed when the coordinator dies, even by SIGKILL (Linux only)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        # The coordinator may have died before the call: then nobody will signal us.
+        if os.getppid() == 1:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+PR_SET_PDEATHSIG = 1
 
 
 def run_ray(jobs: Iterable[Job], address: str, stop: Stop) -> Iterator[tuple[Job, GameRecord]]:
@@ -122,11 +155,12 @@ def _in_flight(
     submit: Callable[[Job], Any],
     finished: Callable[[list[Any]], list[tuple[Any, str]]],
     stop: Stop,
-    cancel: Callable[[Any], object] | None = None,
+    abandon: Callable[[], None] | None = None,
 ) -> Iterator[tuple[Job, GameRecord]]:
     """Keep up to ``capacity`` jobs running (``submit`` starts one and returns its
     handle; ``finished`` waits for some handles and returns them with their JSON
-    records) and yield each game as it ends; no new job starts once ``stop()``."""
+    records) and yield each game as it ends; no new job starts once ``stop()``.
+    Interrupted, it calls ``abandon()`` to give up the games in flight."""
     pending = iter(jobs)
     running: dict[Any, Job] = {}
 
@@ -144,9 +178,8 @@ def _in_flight(
                 yield running.pop(handle), GameRecord.from_json(text)
             refill()
     except BaseException:
-        if cancel is not None:
-            for handle in running:
-                cancel(handle)
+        if abandon is not None:
+            abandon()
         raise
 
 

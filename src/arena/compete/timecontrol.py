@@ -16,6 +16,8 @@ Limit(rollouts=100)
 Traceback (most recent call last):
 ...
 arena.core.errors.SpecError: time control '15': expected INITIAL+INCREMENT (e.g. 15+1), ...
+
+Tests: tests/compete/test_match.py
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ One function serves ``arena match`` (two agents, N games) and ``arena
 tournament`` (round robin or gauntlet): the settings name the games to play,
 the database (when given) says which of them are done, and the runner plays
 the rest in this process, in worker processes or on Ray.
+
+Tests: tests/compete/test_tournament.py
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from arena.compete.store import ResultsDB
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
 from arena.core.game import Game
-from arena.core.limit import GRACE
+from arena.core.limit import DEFAULT_GRACE
 from arena.core.spec import split_spec, with_params
 from arena.formats.record import GameRecord
 from arena.games import load_game
@@ -50,7 +52,7 @@ class Settings:
     games_per_pair: int | None = None
     gauntlet: bool = False
     openings: Openings | None = None
-    grace: float = GRACE
+    grace: float = DEFAULT_GRACE
     max_plies: int | None = None
     seed: int = 0
     isolate: bool = False

@@ -7,6 +7,8 @@ True
 >>> wins, draws, losses = Tally.of(records, "random")
 >>> wins, draws + losses
 (0, 4)
+
+Tests: tests/experiments/test_framework.py
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from arena.compete import tournament
 from arena.compete.schedule import unique_names
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
-from arena.core.limit import GRACE
+from arena.core.limit import DEFAULT_GRACE
 from arena.experiments.stats import score_interval
 from arena.formats.record import GameRecord
 from arena.stats.tally import Tally
@@ -34,7 +36,7 @@ def play_pairs(
     jobs: int,
     advance: Callable[[int], None] | None,
     *,
-    grace: float = GRACE,
+    grace: float = DEFAULT_GRACE,
     max_plies: int | None = None,
 ) -> list[GameRecord]:
     """Play ``games`` games of ``first`` against ``second``; the records in game order.

@@ -8,6 +8,8 @@ True
 (None, 0.5, False)
 >>> GameRecord("tictactoe", ("a", "b"), returns=(-1, 1), reason="time", loser=0).forfeited
 True
+
+Tests: tests/cli/test_replay.py, tests/formats/test_sgf.py
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""From finished games to standings: results, Elo with error bars, forfeits and timing."""
+"""From finished games to standings: results, Elo with error bars, forfeits and timing.
+
+Tests: tests/compete/test_tournament.py, tests/stats/test_tally.py
+"""
 
 from __future__ import annotations
 
@@ -25,7 +28,9 @@ class AgentLine:
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            **self.tally._asdict(),
+            "wins": self.tally.wins,
+            "draws": self.tally.draws,
+            "losses": self.tally.losses,
             "forfeits": dict(self.forfeits),
             "points": self.tally.points,
             "score": round(self.tally.score, 4),

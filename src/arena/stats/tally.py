@@ -1,5 +1,5 @@
 """Wins, draws and losses of one player: the one count behind standings, a match's
-SPRT stop and the experiments' score rows (tests in ``tests/stats/test_tally.py``).
+SPRT stop and the experiments' score rows.
 
 >>> from arena.formats.record import GameRecord
 >>> games = [GameRecord("tictactoe", ("a", "b"), returns=(1, -1)),
@@ -8,21 +8,28 @@ SPRT stop and the experiments' score rows (tests in ``tests/stats/test_tally.py`
 Tally(wins=1, draws=1, losses=0)
 >>> Tally.of(games, "b").points, Tally.of(games, "a").score
 (0.5, 0.75)
+
+Tests: tests/stats/test_tally.py
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import NamedTuple
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
 
 from arena.core.errors import ArenaError
 from arena.formats.record import GameRecord
 
 
-class Tally(NamedTuple):
+@dataclass(frozen=True)
+class Tally:
     wins: int = 0
     draws: int = 0
     losses: int = 0
+
+    def __iter__(self) -> Iterator[int]:
+        """``wins, draws, losses = tally``, as the statistics functions take them."""
+        return iter((self.wins, self.draws, self.losses))
 
     @classmethod
     def of(cls, records: Iterable[GameRecord], player: str) -> Tally:
@@ -39,10 +46,10 @@ class Tally(NamedTuple):
             raise ArenaError(f"{player!r} did not play {' vs '.join(record.players)}")
         result = record.returns[record.players.index(player)]
         if result > 0:
-            return self._replace(wins=self.wins + 1)
+            return replace(self, wins=self.wins + 1)
         if result < 0:
-            return self._replace(losses=self.losses + 1)
-        return self._replace(draws=self.draws + 1)
+            return replace(self, losses=self.losses + 1)
+        return replace(self, draws=self.draws + 1)
 
     @property
     def games(self) -> int:
