@@ -120,3 +120,47 @@ def test_bad_time_controls(text: str) -> None:
     with pytest.raises(arena.SpecError) as info:
         TimeControl.parse(text)
     assert "time control" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "text", ["15+1", "2.5+0.1", "0.2+0", "move:10", "move:0.05", "rollouts=100", "depth=2,nodes=50"]
+)
+def test_a_time_control_reads_back_from_its_canonical_text(text: str) -> None:
+    control = TimeControl.parse(text)
+    assert str(control) == text and TimeControl.parse(str(control)) == control
+
+
+def test_equal_time_controls_written_differently_have_one_text() -> None:
+    assert str(TimeControl.parse(" 2.50+0.10 ")) == str(TimeControl.parse("2.5+0.1")) == "2.5+0.1"
+    assert str(TimeControl.parse("NODES=5,depth=2")) == "depth=2,nodes=5"
+    assert TimeControl.moving(10) == TimeControl.parse("move:10") and str(TimeControl()) == "15+1"
+
+
+def test_a_budget_error_names_the_key_at_fault() -> None:
+    with pytest.raises(arena.SpecError, match="unknown parameter 'speed'"):
+        TimeControl.parse("speed=3")
+
+
+class Closing(Scripted):
+    """Counts what the referee tells it: games started (with their context) and ended."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.context: list[dict[str, object]] = []
+        self.closed = 0
+
+    def reset(self, game: arena.Game, **context: object) -> None:
+        self.context.append(context)
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+@pytest.mark.parametrize("error", [None, RuntimeError("boom")])
+def test_the_referee_ends_each_game_and_tells_the_grace(error: Exception | None) -> None:
+    agents = [Closing(error=error), Closing()]
+    record = play_game(C4, agents, TimeControl.parse("move:1"), grace=0.25, seed=None)
+    assert record.reason == ("normal" if error is None else "crash")
+    for seat, agent in enumerate(agents):
+        assert agent.closed == 1
+        assert agent.context == [{"player": seat, "seed": None, "grace": 0.25}]
