@@ -76,6 +76,7 @@ class AgentProcess:
         self.cpu_seconds = cpu_seconds
         self.log_path = log_dir() / f"{_safe(label)}-{os.getpid()}-{time.monotonic_ns()}.log"
         self._buffer = b""
+        reaper.start()
         with open(self.log_path, "wb") as log:
             try:
                 self.proc = subprocess.Popen(

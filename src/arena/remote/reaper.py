@@ -32,6 +32,12 @@ _guardian: tuple[int, subprocess.Popen[bytes]] | None = None
 """This process's guardian, with the pid of the process that started it (forks start their own)."""
 
 
+def start() -> None:
+    """Start this process's guardian now (before a program starts, so no moment passes in
+    which the program runs unwatched)."""
+    _pipe()
+
+
 def _pipe() -> subprocess.Popen[bytes] | None:
     global _guardian
     with _lock:
