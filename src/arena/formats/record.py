@@ -54,6 +54,8 @@ class GameRecord:
     game_id: str = ""
     score: float | None = None
     """The game's margin for the first player at the end, where it has one."""
+    finished: bool = True
+    """False for a game saved while it was being played (``save FILE`` at the terminal)."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)  # type: ignore[assignment]
@@ -73,7 +75,10 @@ class GameRecord:
         return self.reason in FORFEITS
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        data = asdict(self)
+        if self.finished:
+            del data["finished"]  # finished games read exactly as before the field existed
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:

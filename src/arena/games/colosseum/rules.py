@@ -319,6 +319,7 @@ class Colosseum(Game):
         Param("walls", int, None, "wall pairs drawn at the start", 0, 95, default_text="M//2"),
     )
     player_names = ("A", "B")
+    marks = ("A", "B")
     notation = (
         "r,c,dir: walk to row r, column c (counted from 0 at the top left) and put a wall "
         "on side u, r, d or l of that cell"
