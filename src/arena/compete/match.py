@@ -60,9 +60,8 @@ def play_game(
         if isinstance(player, ExternalAgent):
             player.grace = grace  # its hard deadline is the clock plus this grace
     try:
-        return _play(
-            game, players, control, record, seed, opening, grace, max_plies, allow_undo, on_move
-        )
+        _play(game, players, control, record, seed, opening, grace, max_plies, allow_undo, on_move)
+        return _told(record, players)
     finally:
         for player in players:
             close = getattr(player, "close", None)
@@ -162,6 +161,16 @@ def _play(
         state = state.play(move)
     record.returns = state.returns()
     record.score = state.score()
+    return record
+
+
+def _told(record: GameRecord, players: list[Any]) -> GameRecord:
+    """The names programs gave themselves and the notes agents kept, in the record."""
+    names = tuple(getattr(p, "program_name", None) for p in players)
+    if any(names):
+        record.names = names  # type: ignore[assignment]
+    for player in players:
+        record.notes.extend(getattr(player, "record_notes", ()))
     return record
 
 
