@@ -33,4 +33,12 @@ def run(args: argparse.Namespace) -> int:
     print("    options (e.g. cmd:memory=512,cpu=60:python my_agent.py):")
     for param in CommandAgent.params:
         print(f"    {param.describe()}")
+    from arena.remote.colosseum_agent import ColosseumAgent
+    from arena.remote.othello_ai import OthelloAIAgent
+
+    for course in (OthelloAIAgent, ColosseumAgent):
+        print(f"{course.usage}: {course.summary}")
+        print("    options (and the cmd: options above; see docs/course-agents.md):")
+        for param in course.params[: -len(CommandAgent.params)]:
+            print(f"    {param.describe()}")
     return 0

@@ -40,11 +40,11 @@ from arena.core.limit import Limit
 from arena.core.spec import Param
 from arena.remote import colosseum_host
 from arena.remote.colosseum_host import SIDE_BITS, project_root
-from arena.remote.course import PYTHON, interpreter, path, program_file, short_path
+from arena.remote.course import PYTHON, interpreter, name, program_file, short_path
 from arena.remote.external import OPTIONS, ExternalAgent
 
 COURSE_OPTIONS = (
-    Param("class", path, None, "the class to play when the file has several", default_text="the one"),
+    Param("class", name, None, "the class to play when the file has several", default_text="its only"),
     Param(
         "on_error",
         str,

@@ -21,7 +21,12 @@ from arena.remote.external import find_program
 
 
 def path(raw: Any) -> str:
-    """A parameter value kept as written (paths and class names are case-sensitive)."""
+    """A path as written (paths are case-sensitive; ``str`` parameters are lowered)."""
+    return str(raw).strip()
+
+
+def name(raw: Any) -> str:
+    """A name as written (class names are case-sensitive)."""
     return str(raw).strip()
 
 
