@@ -274,6 +274,8 @@ def _run(
     if named:
         print("programs: " + "; ".join(f"{k} is {v!r}" for k, v in named.items()), file=out)
     result: dict[str, Any] = table.as_json()
+    if named:
+        result["programs"] = named
     if outcome.verdict is not None:
         v = outcome.verdict
         verdict = {

@@ -2,3 +2,22 @@
 pytest must not import them (some read stdin or register classes when imported)."""
 
 collect_ignore = ["othello", "colosseum"]
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+
+
+@pytest.fixture
+def othello_dir(tmp_path: Path) -> Path:
+    """A copy of the Othello assignment folder (programs write files where they run)."""
+    return Path(shutil.copytree(HERE / "othello", tmp_path / "othello assignment"))
+
+
+@pytest.fixture
+def colosseum_dir(tmp_path: Path) -> Path:
+    """A copy of the Colosseum Survival folders: ``project/`` and ``lone/``."""
+    return Path(shutil.copytree(HERE / "colosseum", tmp_path / "colosseum"))

@@ -28,3 +28,17 @@ def possible_moves(board, colour):
         for c in range(size)
         if board[r][c] == 0 and captured(board, c, r, colour)
     ]
+
+
+def play(board, colour, col, row):
+    """The board after ``colour`` places a disc on (col, row)."""
+    changed = [list(line) for line in board]
+    for c, r in captured(board, col, row, colour) + [(col, row)]:
+        changed[r][c] = colour
+    return tuple(tuple(line) for line in changed)
+
+
+def counts(board):
+    """(dark discs, light discs)."""
+    cells = [cell for line in board for cell in line]
+    return cells.count(1), cells.count(2)
