@@ -129,7 +129,7 @@ def test_a_program_that_floods_stderr_plays_on_and_its_log_keeps_it(
     record = play_game(load_game(NOMOVE), [agent, "greedy"], TimeControl.parse("move:2"))
     assert record.reason == "normal", record.detail
     (log,) = (tmp_path / "logs").iterdir()
-    assert log.stat().st_size > 1 << 20  # over a megabyte, and no pipe filled up
+    assert log.stat().st_size > 1 << 18  # four pipe buffers and more, and no pipe filled up
 
 
 def test_the_program_is_gone_after_the_game(othello_dir: Path) -> None:
