@@ -77,8 +77,11 @@ def load_agent(spec: str | Agent) -> Agent:
     name, raw = split_spec(spec)
     if name not in _WHERE:
         valid = ", ".join(
-            [*_WHERE, "py:FILE.py:CLASS", "cmd:COMMAND", "gtp:COMMAND"]
-            + ["othello-ai:PATH/agent.py", "colosseum-agent:PATH/student_agent.py"]
+            [
+                *_WHERE,
+                *("py:FILE.py:CLASS", "cmd:COMMAND", "gtp:COMMAND"),
+                *("othello-ai:PATH/agent.py", "colosseum-agent:PATH/student_agent.py"),
+            ]
         )
         raise SpecError(f"unknown agent {name!r}; valid: {valid}")
     return agent_class(name)(**raw)

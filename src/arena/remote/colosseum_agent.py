@@ -44,7 +44,9 @@ from arena.remote.course import PYTHON, interpreter, name, program_file, short_p
 from arena.remote.external import OPTIONS, ExternalAgent
 
 COURSE_OPTIONS = (
-    Param("class", name, None, "the class to play when the file has several", default_text="its only"),
+    Param(
+        "class", name, None, "the class to play when the file has several", default_text="its only"
+    ),
     Param(
         "on_error",
         str,
@@ -131,7 +133,7 @@ def step_line(state: State) -> str:
     positions = state.positions  # type: ignore[attr-defined]
     (ar, ac), (br, bc) = positions[state.to_move], positions[1 - state.to_move]
     digits = "".join(
-        "{:x}".format(sum(bit for d, bit in enumerate(SIDE_BITS) if state.has_wall(r, c, d)))  # type: ignore[attr-defined]
+        f"{sum(bit for d, bit in enumerate(SIDE_BITS) if state.has_wall(r, c, d)):x}"  # type: ignore[attr-defined]
         for r in range(size)
         for c in range(size)
     )
@@ -176,4 +178,3 @@ def random_walk(state: State, rng: random.Random) -> int:
         r, c = r + dr, c + dc
     free = [d for d in range(4) if not state.has_wall(r, c, d)]  # type: ignore[attr-defined]
     return (r * state.game.stride + c) * 4 + rng.choice(free)  # type: ignore[attr-defined]
-

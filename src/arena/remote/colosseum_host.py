@@ -204,7 +204,7 @@ def serve(file: Path, wanted: str, out: IO[str]) -> int:
             row, col, side = unpack(agent.step(board, (ar, ac), (br, bc), steps))
         except KeyboardInterrupt:
             raise
-        except BaseException as exc:  # noqa: BLE001 - SystemExit in student code is a failure too
+        except BaseException as exc:
             traceback.print_exc()
             send(f"error {_one_line(exc)}")
             continue

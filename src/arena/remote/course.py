@@ -3,10 +3,10 @@ the student's file named in the spec and the Python that runs it.
 
 >>> short_path(Path("/home/me/project/agents/student_agent.py"))
 'agents/student_agent.py'
->>> program_file("othello-ai", "no/such/agent.py", "agent.py")
+>>> program_file("othello-ai", "no/such/agent.py", "agent.py")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-arena.core.errors.SpecError: othello-ai: no such file 'no/such/agent.py' (expected othello-ai:PATH/agent.py)
+arena.core.errors.SpecError: othello-ai: no such file 'no/such/agent.py' (expected ...)
 """
 
 from __future__ import annotations

@@ -151,7 +151,7 @@ class OthelloAIAgent(ExternalAgent):
                 process.send(self.final)
                 process.end_input()
                 process.wait(0.5)
-            except Exception:  # noqa: S110 - a program gone at the end has nothing to say
+            except Exception:
                 pass
         self.final = None
         super().close()
@@ -177,4 +177,3 @@ def board_literal(state: State) -> str:
         for r in range(size)
     )
     return str(rows)
-

@@ -1,13 +1,12 @@
 """The folders here hold course-style agents (programs and student projects), not tests:
 pytest must not import them (some read stdin or register classes when imported)."""
 
-collect_ignore = ["othello", "colosseum"]
-
 import shutil
 from pathlib import Path
 
 import pytest
 
+collect_ignore = ["othello", "colosseum"]
 HERE = Path(__file__).parent
 
 

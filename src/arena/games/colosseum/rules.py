@@ -16,7 +16,8 @@ Rules as implemented
   must start connected; otherwise the whole set-up is drawn again from the
   same stream. ``setup=course`` draws the course simulator's boards instead:
   M from 6..11 (its ``np.random.randint(6, 12)`` excludes 12) and (M + 1) // 2
-  wall pairs, so results compare with what students measured there. ``size`` is 3..20; ``walls`` is at most a quarter of the inner
+  wall pairs, so results compare with what students measured there.
+  ``size`` is 3..20; ``walls`` is at most a quarter of the inner
   edges, ``M * (M - 1) // 4`` pairs (7 when the size is drawn, for M = 6), so
   redraws stay rare. :meth:`Colosseum.position` builds any other position.
 * A moves first; players alternate. A move walks 0..K steps, K = (M+1)//2,

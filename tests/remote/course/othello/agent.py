@@ -1,5 +1,6 @@
 """An Othello assignment program for arena's tests: depth-limited minimax or alpha-beta
 on the disc difference, honouring the manager's limit, minimax, caching and ordering."""
+
 import sys
 
 from othello_shared import counts, play, possible_moves
@@ -51,7 +52,9 @@ class Searcher:
         depth = self.limit if self.limit >= 0 else 64
         best, best_value = None, -WIN - 1
         for col, row in possible_moves(board, self.colour):
-            v = self.value(play(board, self.colour, col, row), 3 - self.colour, depth - 1, -WIN, WIN)
+            v = self.value(
+                play(board, self.colour, col, row), 3 - self.colour, depth - 1, -WIN, WIN
+            )
             if v > best_value:
                 best, best_value = (col, row), v
         return best
@@ -62,14 +65,14 @@ def run_ai():
     colour, limit, minimax, caching, ordering = map(int, input().split(","))
     searcher = Searcher(colour, limit, minimax, caching, ordering)
     while True:
-        status, dark, light = input().strip().split()
+        status, _dark, _light = input().strip().split()
         if status == "FINAL":
             return
         board = eval(input())
         searcher.cache.clear()
         col, row = searcher.choose(board)
         print(f"nodes {searcher.nodes}", file=sys.stderr)
-        print("{} {}".format(col, row))
+        print(f"{col} {row}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 """An Othello program that fails on its first board."""
+
 print("Crasher")
 input()
 input()

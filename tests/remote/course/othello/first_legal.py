@@ -1,6 +1,7 @@
 """An Othello assignment program for arena's tests: plays its first legal move.
 
 Like the starter code it prints without flushing and reads with input()."""
+
 import sys
 
 from othello_shared import possible_moves

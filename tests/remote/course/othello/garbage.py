@@ -1,4 +1,5 @@
 """An Othello program that answers something that is not a move."""
+
 print("Babbler")
 input()
 while True:

@@ -1,4 +1,5 @@
 """An Othello program that never answers."""
+
 import time
 
 print("Sleeper", flush=True)

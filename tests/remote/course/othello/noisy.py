@@ -1,4 +1,5 @@
 """An Othello program that logs a lot to stderr and plays its first legal move."""
+
 import sys
 
 from othello_shared import possible_moves

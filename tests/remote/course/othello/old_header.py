@@ -1,4 +1,5 @@
 """An older-assignment Othello program: the manager sends its colour alone."""
+
 from othello_shared import possible_moves
 
 print("Old Header")

@@ -33,7 +33,7 @@ def possible_moves(board, colour):
 def play(board, colour, col, row):
     """The board after ``colour`` places a disc on (col, row)."""
     changed = [list(line) for line in board]
-    for c, r in captured(board, col, row, colour) + [(col, row)]:
+    for c, r in [*captured(board, col, row, colour), (col, row)]:
         changed[r][c] = colour
     return tuple(tuple(line) for line in changed)
 

@@ -1,4 +1,5 @@
 """A random Othello program (the assignment ships one to play against)."""
+
 import random
 
 from othello_shared import possible_moves

@@ -1,4 +1,5 @@
 """A lone file with two agents: the spec must say which (class=NAME)."""
+
 from agents.agent import Agent
 from store import register_agent
 

@@ -1,4 +1,5 @@
 """A lone student agent that thinks for a minute."""
+
 import time
 
 from agents.agent import Agent

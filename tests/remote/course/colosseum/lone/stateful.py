@@ -1,6 +1,7 @@
 """A lone student agent that keeps state between moves and checks it is one instance
 per game: on its first move the board has at most one inner wall (the tests give it
 colosseum:walls=0), and on its n-th move exactly two more walls than n-1 moves before."""
+
 from agents.agent import Agent
 from store import register_agent
 

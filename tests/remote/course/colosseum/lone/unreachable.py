@@ -1,4 +1,5 @@
 """A lone student agent that jumps to the farthest corner of the board."""
+
 from agents.agent import Agent
 from store import register_agent
 

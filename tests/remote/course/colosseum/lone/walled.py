@@ -1,4 +1,5 @@
 """A lone student agent that puts its wall where one already is (the border, say)."""
+
 from agents.agent import Agent
 from store import register_agent
 
@@ -7,4 +8,5 @@ from store import register_agent
 class WalledAgent(Agent):
     def step(self, chess_board, my_pos, adv_pos, max_step):
         r, c = my_pos
-        return (r, c), next(d for d in range(4) if chess_board[r, c, d])
+        walled = [d for d in range(4) if chess_board[r, c, d]]
+        return (r, c), (walled or [0])[0]

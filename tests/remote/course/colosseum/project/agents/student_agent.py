@@ -1,11 +1,12 @@
 """A student agent for arena's tests: walks towards the adversary and walls the side
 facing it (or any free side). Works in the project and as a lone file."""
+
 from collections import deque
 
 import numpy as np
+from store import register_agent
 
 from agents.agent import Agent
-from store import register_agent
 
 MOVES = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left
 

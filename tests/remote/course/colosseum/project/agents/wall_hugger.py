@@ -1,6 +1,8 @@
 """A second agent in the project: stays put and walls its first free side."""
-from agents.agent import Agent
+
 from store import register_agent
+
+from agents.agent import Agent
 
 
 @register_agent("wall_hugger")
