@@ -104,8 +104,10 @@ class ColosseumAgent(ExternalAgent):
         process.send(step_line(state))
         answer = process.read_line(self.move_timeout(limit), "move")
         word, _, rest = answer.partition(" ")
-        if word == "error":
+        if word == "raised":
             return self.failed(state, "crash", f"step raised {rest}")
+        if word == "invalid":
+            return self.failed(state, "illegal", rest)
         if word != "move":
             return self.failed(state, "illegal", f"answered {answer[:60]!r}, not 'move R C D'")
         move, why = parse_step(state, rest)

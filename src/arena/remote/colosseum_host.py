@@ -9,9 +9,10 @@ the simulator's agents use anyway. Messages, one line each:
 * arena -> host: ``step M K AR AC BR BC WALLS``: board side M, ``max_step`` K,
   the mover's cell, the adversary's cell, and WALLS, M*M hex digits row by row,
   one per cell with bits 1 up, 2 right, 4 down, 8 left;
-* host -> arena: ``move R C D`` (the cell and side ``step`` returned) or
-  ``error TEXT`` when ``step`` raised or returned something that is not
-  ``((row, col), dir)`` (the traceback goes to stderr, the agent's log);
+* host -> arena: ``move R C D``, the cell and side ``step`` returned;
+  ``raised TEXT`` when ``step`` raised (the traceback goes to stderr, the
+  agent's log); ``invalid TEXT`` when it returned something that is not
+  ``((row, col), dir)``;
 * arena -> host: ``quit``.
 
 Loading follows the simulator's layout. When a folder above FILE holds
@@ -201,12 +202,17 @@ def serve(file: Path, wanted: str, out: IO[str]) -> int:
         size, steps, ar, ac, br, bc = map(int, words[1:7])
         board = walls_array(size, words[7])
         try:
-            row, col, side = unpack(agent.step(board, (ar, ac), (br, bc), steps))
+            result = agent.step(board, (ar, ac), (br, bc), steps)
         except KeyboardInterrupt:
             raise
-        except BaseException as exc:
+        except BaseException as exc:  # SystemExit in student code is a failure too
             traceback.print_exc()
-            send(f"error {_one_line(exc)}")
+            send(f"raised {_one_line(exc)}")
+            continue
+        try:
+            row, col, side = unpack(result)
+        except ValueError as exc:
+            send(f"invalid {exc}")
             continue
         send(f"move {row} {col} {side}")
     return 0

@@ -109,6 +109,7 @@ def test_answers_that_are_no_move(answer: str, words: str) -> None:
     [
         ("raising.py", "crash", "step raised ValueError: no idea what to do"),
         ("unreachable.py", "illegal", "cannot be reached from"),
+        ("shapeless.py", "illegal", "'u'), not ((row, col), dir)"),
         ("sleeping.py", "time", "no move within"),
     ],
 )
