@@ -3,6 +3,7 @@ the header, forced passes, FINAL, and a forfeit with the right reason for each b
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -187,3 +188,23 @@ def test_match_on_the_command_line_names_the_program(
     result = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert result["programs"] == {argv[2]: "Alpha Beta Student", argv[3]: "Randy"}
     assert all(not line["forfeits"] for line in result["agents"].values())
+
+
+def test_a_person_plays_their_program_and_takes_a_move_back(
+    othello_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The person (dark) plays the first legal move too, so the whole game is known here;
+    # one 'undo' on the way restarts the program, which must follow the new line.
+    game = load_game(NOMOVE)
+    state, typed = game.initial_state(), []
+    while not state.is_terminal():
+        move = state.legal_moves()[0]
+        if state.to_move == 0:
+            typed.append(game.format_move(move))
+        state = state.play(move)
+    typed[2:2] = ["undo", typed[1]]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(typed) + "\n"))
+    argv = ["play", NOMOVE, "human", f"othello-ai:{othello_dir}/first_legal.py"]
+    assert main([*argv, "--move-time", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "loses" not in out and state.result_text() in out
