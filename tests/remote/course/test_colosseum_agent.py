@@ -20,6 +20,7 @@ from arena.formats.record import GameRecord
 from arena.games import load_game
 from arena.remote.colosseum_agent import parse_step, random_walk, step_line
 from arena.remote.colosseum_host import walls_array
+from arena.remote.command import isolated
 from helpers import random_states
 
 SMALL = "colosseum:size=6"
@@ -261,3 +262,33 @@ def test_setup_course_draws_the_simulators_boards() -> None:
     assert arena.size in range(6, 13)
     with pytest.raises(SpecError, match=r"setup=simulator is not one of arena\|course"):
         load_game("colosseum:setup=simulator")
+
+
+def test_the_cmd_limits_hold(colosseum_dir: Path) -> None:
+    spinning = colosseum_dir / "lone" / "spinning.py"
+    spinning.write_text(
+        (colosseum_dir / "lone" / "probe.py")
+        .read_text()
+        .replace("        r, c = my_pos\n", "        while True:\n            pass\n", 1)
+    )
+    spec = f"colosseum-agent:cpu=1:{spinning}"
+    record = both_colours(SMALL, spec, control="move:20")[0]
+    assert record.reason == "crash" and "over its 1 s CPU limit" in record.detail
+
+
+def test_course_agents_are_programs_already(colosseum_dir: Path) -> None:
+    for spec in ("othello-ai:x/agent.py", f"colosseum-agent:{colosseum_dir}/lone/probe.py"):
+        assert isolated(spec) == spec
+
+
+def test_arena_agents_lists_both_kinds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["agents"]) == 0
+    out = capsys.readouterr().out
+    for words in (
+        "othello-ai:[OPTIONS:]PATH/agent.py",
+        "header=full (full|color)",
+        "colosseum-agent:[OPTIONS:]PATH/student_agent.py",
+        "on_error=forfeit (forfeit|random)",
+        "python=arena's python",
+    ):
+        assert words in out
