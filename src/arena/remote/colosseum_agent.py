@@ -10,6 +10,9 @@ student's Python -- under the ``cmd:`` rules (startup off the clock, a hard
 deadline, memory and CPU limits, the process group killed at the end). One
 instance of the class plays a whole game and keeps its state between moves,
 as in the simulator; a new game gets a new process.
+``docs/course-agents.md`` has the protocol and what each error means.
+
+Tests: tests/remote/course/test_colosseum_agent.py
 
 Each move the host builds the simulator's board: a numpy bool array
 (M, M, 4) of walls, sides up, right, down, left, the border walled and every
@@ -91,7 +94,8 @@ class ColosseumAgent(ExternalAgent):
         assert self.process is not None
         self.record_notes = []
         self.rng = random.Random(f"{seed}/{player}")
-        line = self.process.read_line(self.config["startup"], "'ready'")
+        with self.starting():
+            line = self.process.read_line(self.config["startup"], "'ready'")
         word, _, rest = line.partition(" ")
         if word == "error":
             raise self._failure("crash", f"{rest}; log {self.process.log_path}")

@@ -1,6 +1,8 @@
 """What the adapters for course frameworks share (``othello-ai:``, ``colosseum-agent:``):
 the student's file named in the spec and the Python that runs it.
 
+Tests: tests/remote/course/test_othello_ai.py, tests/remote/course/test_colosseum_agent.py
+
 >>> short_path(Path("/home/me/project/agents/student_agent.py"))
 'agents/student_agent.py'
 >>> program_file("othello-ai", "no/such/agent.py", "agent.py")  # doctest: +ELLIPSIS

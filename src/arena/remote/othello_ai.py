@@ -22,6 +22,9 @@ player to move has no placement (``othello:rule=nomove-ends``); under
 ``rule=standard`` a forced pass is played here without asking the program.
 Everything else -- startup off the clock, the hard deadline, memory and CPU
 limits, forfeits -- is :class:`~arena.remote.external.ExternalAgent`'s.
+``docs/course-agents.md`` has the protocol and what each error means.
+
+Tests: tests/remote/course/test_othello_ai.py
 
 >>> import pathlib, tempfile
 >>> folder = pathlib.Path(tempfile.mkdtemp()) / "a1"
@@ -100,7 +103,8 @@ class OthelloAIAgent(ExternalAgent):
             raise self._failure("crash", f"an Othello program cannot play {game.name}")
         assert self.process is not None
         self.player, self.final = None, None
-        name = self.process.read_line(self.config["startup"], "name line").strip()
+        with self.starting():
+            name = self.process.read_line(self.config["startup"], "name line").strip()
         self.program_name = name[:80] or None
         if player is not None:
             self.tell_colour(player)
