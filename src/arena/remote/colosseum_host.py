@@ -159,7 +159,7 @@ def find_class(module: types.ModuleType, wanted: str) -> type:
     registry = getattr(sys.modules.get("store"), "AGENT_REGISTRY", {})
     if wanted:
         registered = registry.get(wanted)
-        if registered is not None:
+        if registered in found.values():  # registered by this file, not another agent's
             return registered  # type: ignore[no-any-return]
         for name, cls in found.items():
             if name.lower() == wanted.lower():

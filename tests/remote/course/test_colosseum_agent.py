@@ -292,3 +292,14 @@ def test_arena_agents_lists_both_kinds(capsys: pytest.CaptureFixture[str]) -> No
         "python=arena's python",
     ):
         assert words in out
+
+
+def test_class_names_a_class_of_the_file_not_another_registered_agent(colosseum_dir: Path) -> None:
+    spec = f"colosseum-agent:class=wall_hugger:{colosseum_dir}/project/agents/student_agent.py"
+    record = both_colours(SMALL, spec)[0]
+    assert record.reason == "crash"
+    assert (
+        "no agent class 'wall_hugger' in agents.student_agent; found: StudentAgent" in record.detail
+    )
+    spec = f"colosseum-agent:class=wall_hugger:{colosseum_dir}/project/agents/wall_hugger.py"
+    assert both_colours(SMALL, spec)[0].reason == "normal"
