@@ -35,6 +35,7 @@ True
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,10 @@ COURSE_OPTIONS = (
 
 SIDES = "urdl"
 _STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # (row, col) of up, right, down, left
+
+
+_INT = re.compile(r"-?[0-9]+")
+"""An integer as a program writes it (ASCII digits only: ``int`` takes more)."""
 
 
 class ColosseumAgent(ExternalAgent):
@@ -150,7 +155,7 @@ def parse_step(state: State, text: str) -> tuple[int, str]:
     """The move of a ``R C D`` answer, or (-1, why it is not a legal move)."""
     size: int = state.size  # type: ignore[attr-defined]
     words = text.split()
-    if len(words) != 3 or not all(w.lstrip("-").isdigit() for w in words):
+    if len(words) != 3 or not all(_INT.fullmatch(w) for w in words):
         return -1, f"step returned {text[:60]!r}"
     r, c, d = map(int, words)
     if not 0 <= d <= 3:

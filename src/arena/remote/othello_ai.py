@@ -43,6 +43,7 @@ arena.core.errors.SpecError: othello-ai: minimax=2 is out of range (0..1)
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from arena.core.game import Game, State
@@ -68,6 +69,10 @@ COURSE_OPTIONS = (
 
 DARK, LIGHT = 1, 2
 """The assignment's colours: dark moves first (arena's player 0, Black)."""
+
+
+_INT = re.compile(r"-?[0-9]+")
+"""An integer as a program writes it (ASCII digits only: ``int`` takes more)."""
 
 
 class OthelloAIAgent(ExternalAgent):
@@ -133,7 +138,7 @@ class OthelloAIAgent(ExternalAgent):
         """The cell of a ``column row`` answer (legality is the referee's business)."""
         size: int = state.game.size  # type: ignore[attr-defined]
         words = answer.split()
-        if len(words) != 2 or not all(w.lstrip("-").isdigit() for w in words):
+        if len(words) != 2 or not all(_INT.fullmatch(w) for w in words):
             raise self._failure("illegal", f"answered {answer[:60]!r}, not 'column row'")
         col, row = int(words[0]), int(words[1])
         if not (0 <= col < size and 0 <= row < size):

@@ -73,6 +73,7 @@ def test_the_table_has_every_assignment() -> None:
     assert not any(" py:" in c for c in commands)  # course agents are not arena classes
 
 
+@pytest.mark.slow  # about 30 s for the whole table on a busy machine
 @pytest.mark.parametrize("command", table_commands())
 def test_every_row_runs(
     command: str,
