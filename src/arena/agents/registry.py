@@ -42,6 +42,7 @@ _PREFIXED = {
     "py:": "arena.agents.pyclass:load_py_agent",
     "cmd:": "arena.remote.command:CommandAgent",
     "gtp:": "arena.remote.gtp.client:GTPAgent",
+    "openspiel:": "arena.agents.openspiel:load_openspiel_agent",
     "othello-ai:": "arena.remote.othello_ai:OthelloAIAgent",
     "colosseum-agent:": "arena.remote.colosseum_agent:ColosseumAgent",
 }
@@ -79,7 +80,7 @@ def load_agent(spec: str | Agent) -> Agent:
         valid = ", ".join(
             [
                 *_WHERE,
-                *("py:FILE.py:CLASS", "cmd:COMMAND", "gtp:COMMAND"),
+                *("py:FILE.py:CLASS", "cmd:COMMAND", "gtp:COMMAND", "openspiel:mcts"),
                 *("othello-ai:PATH/agent.py", "colosseum-agent:PATH/student_agent.py"),
             ]
         )

@@ -15,15 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from arena.compete import tournament
+from arena.compete.openings import Openings
 from arena.compete.runner import cores
 from arena.compete.schedule import unique_names
 from arena.compete.store import ResultsDB
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
+from arena.core.limit import DEFAULT_GRACE
 from arena.formats.record import GameRecord
 from arena.formats.sgf import to_sgf
+from arena.games import load_game
 from arena.stats.sprt import SPRT
-from arena.stats.standings import format_standings, standings
+from arena.stats.standings import anchor_of, format_standings, standings
 
 MATCH_EXAMPLES = """examples:
   arena match connect4 mcts:rollouts=200 alphabeta --games 20 --time 5+0.1
@@ -61,9 +64,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--grace",
         type=float,
-        default=50,
+        default=DEFAULT_GRACE * 1000,
         metavar="MS",
-        help="milliseconds a move may exceed the clock before it loses (default 50)",
+        help="milliseconds a move may exceed the clock before it loses "
+        f"(default {DEFAULT_GRACE * 1000:g})",
     )
     p.add_argument(
         "--openings",
@@ -177,17 +181,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.set_defaults(func=run_tournament)
 
 
-def _control(args: argparse.Namespace) -> str:
+def _control(args: argparse.Namespace) -> TimeControl:
+    """The clock options, parsed (the one place they are)."""
     if args.move_time is not None:
         if args.move_time <= 0:
             raise ArenaError(f"--move-time must be > 0, not {args.move_time}")
-        text = f"move:{args.move_time:g}"
-    elif args.budget is not None:
-        text = args.budget
-    else:
-        text = args.time or "15+1"
-    TimeControl.parse(text)  # fail now, in one line
-    return text
+        return TimeControl.moving(args.move_time)
+    if args.budget is not None:
+        return TimeControl.parse(args.budget)
+    return TimeControl.parse(args.time) if args.time else TimeControl()
 
 
 def run_match(args: argparse.Namespace) -> int:
@@ -215,14 +217,15 @@ def _run(
     if sprt is not None and len(specs) != 2:
         raise ArenaError("--sprt compares two agents: give exactly two")
     names = unique_names(specs)
+    game = load_game(args.game)
     settings = tournament.Settings(
-        game=args.game,
+        game=game,
         agents=tuple(names),
         control=_control(args),
         rounds=rounds,
         games_per_pair=games,
         gauntlet=gauntlet,
-        openings=args.openings,
+        openings=Openings.parse(args.openings, game) if args.openings else None,
         grace=args.grace / 1000,
         max_plies=args.max_plies,
         seed=args.seed,
@@ -230,8 +233,7 @@ def _run(
     )
     err = sys.stderr
     out = err if args.json else sys.stdout
-    timed = TimeControl.parse(settings.control).timed
-    if timed and (args.jobs > cores() or args.ray):
+    if settings.control.timed and (args.jobs > cores() or args.ray):
         print(
             f"arena: warning: {args.jobs if not args.ray else 'Ray'} timed games at once on "
             f"{cores()} cores: clocks are unfair when games share a core",
@@ -265,10 +267,9 @@ def _run(
             db.close()
         if records_out is not None:
             records_out.close()
-    anchor = next((n for n in names if n.split(":")[0] == "random"), None)
-    table = standings(outcome.records, names, anchor=anchor)
+    table = standings(outcome.records, names, anchor=anchor_of(names))
     title = (
-        f"{settings.game}, {TimeControl.parse(settings.control).describe()}: "
+        f"{game.spec}, {settings.control.describe()}: "
         f"{len(outcome.records)} of {outcome.planned} games"
         f"{f' ({outcome.played} played now)' if args.db else ''}"
     )

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             print(state.play(move).render())
 
     # A person is not held to the clock; agents get the move time as their limit.
-    control = TimeControl.parse(f"move:{1e6 if human else args.move_time}")
+    control = TimeControl.moving(1e6 if human else args.move_time)
     if human:
         for i, agent in enumerate(agents):
             if not agent.spec.startswith("human"):

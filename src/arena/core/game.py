@@ -32,9 +32,40 @@ from typing import Any, ClassVar
 from arena.core.errors import ArenaError, IllegalMove, MoveSyntaxError, SpecError
 from arena.core.spec import Param, bind_params, format_spec
 
-__all__ = ["Game", "IllegalMove", "MoveSyntaxError", "Returns", "SpecError", "State", "position"]
+__all__ = [
+    "Game",
+    "IllegalMove",
+    "MoveSyntaxError",
+    "Returns",
+    "SpecError",
+    "State",
+    "position",
+    "returns_of_margin",
+    "winner_of",
+]
 
 Returns = tuple[int, int]
+
+
+def returns_of_margin(margin: float | None) -> Returns:
+    """The returns of a game decided by a count: the first player wins with a
+    positive margin, loses with a negative one; zero (or no count) is a draw.
+
+    >>> returns_of_margin(3.5), returns_of_margin(-2), returns_of_margin(0)
+    ((1, -1), (-1, 1), (0, 0))
+    """
+    if margin is None or margin == 0:
+        return (0, 0)
+    return (1, -1) if margin > 0 else (-1, 1)
+
+
+def winner_of(returns: Returns) -> int | None:
+    """0 or 1 for the player the returns make the winner, None for a draw (or no result).
+
+    >>> winner_of((1, -1)), winner_of((-1, 1)), winner_of((0, 0))
+    (0, 1, None)
+    """
+    return 0 if returns[0] > 0 else 1 if returns[0] < 0 else None
 
 
 class Game(ABC):
@@ -174,8 +205,7 @@ class State(ABC):
 
     def winner(self) -> int | None:
         """0 or 1 when that player has won, None otherwise."""
-        r0, _ = self.returns()
-        return 0 if r0 > 0 else 1 if r0 < 0 and self.is_terminal() else None
+        return winner_of(self.returns())
 
     def result_text(self) -> str:
         """A sentence on how the game stands: whose move, or who won and by what."""

@@ -69,14 +69,10 @@ from typing import Any
 
 from arena.core.bitboard import iter_bits
 from arena.core.errors import IllegalMove, MoveSyntaxError, SpecError
-from arena.core.game import Game, Returns, State
+from arena.core.game import Game, Returns, State, returns_of_margin
 from arena.core.grid import Grid
 from arena.core.hashing import hash_ints
 from arena.core.spec import Param
-
-
-def _returns(margin: float) -> Returns:
-    return (1, -1) if margin > 0 else (-1, 1) if margin < 0 else (0, 0)
 
 
 class Go(Game):
@@ -294,7 +290,7 @@ class Go(Game):
 
         black = code & self.full
         margin = self.area_margin(black, code >> n) - self.komi
-        return _returns(margin)
+        return returns_of_margin(margin)
 
     def _playout_board(
         self, state: GoState
@@ -555,7 +551,7 @@ class GoState(State):
     def returns(self) -> Returns:
         if not self.is_terminal():
             return (0, 0)
-        return _returns(self.score())
+        return returns_of_margin(self.score())
 
     # --- identity -------------------------------------------------------------
 
