@@ -279,7 +279,12 @@ def _run(
         f"{f' ({outcome.played} played now)' if args.db else ''}"
     )
     print(format_standings(table, title), file=out)
+    named = program_names(outcome.records)
+    if named:
+        print("programs: " + "; ".join(f"{k} is {v!r}" for k, v in named.items()), file=out)
     result: dict[str, Any] = table.as_json()
+    if named:
+        result["programs"] = named
     if outcome.verdict is not None:
         v = outcome.verdict
         verdict = {
@@ -300,7 +305,18 @@ def _game_line(record: GameRecord, done: int, total: int) -> str:
     a, b = record.players
     score = {1: "1-0", -1: "0-1", 0: "1/2-1/2"}[record.returns[0]]
     why = record.reason if record.reason == "normal" else f"{record.reason}: {record.detail}"
-    return f"{done:>4}/{total} {a} vs {b}: {score} ({why}, {len(record.moves)} plies)"
+    notes = "".join(f"; note: {note}" for note in record.notes)
+    return f"{done:>4}/{total} {a} vs {b}: {score} ({why}, {len(record.moves)} plies{notes})"
+
+
+def program_names(records: list[GameRecord]) -> dict[str, str]:
+    """The names programs gave themselves (an Othello program's name line), by table name."""
+    named: dict[str, str] = {}
+    for record in records:
+        for player, name in zip(record.players, record.names or (), strict=False):
+            if name:
+                named[player] = name
+    return named
 
 
 def _progress(args: argparse.Namespace, out: Any) -> tuple[Any, Any]:

@@ -70,6 +70,7 @@ class AgentProcess:
         label: str,
         memory_mb: int | None = None,
         cpu_seconds: int | None = None,
+        cwd: str | None = None,
     ) -> None:
         self.label = label
         self.memory_mb = memory_mb
@@ -87,6 +88,7 @@ class AgentProcess:
                     start_new_session=True,  # its own process group: killed as one
                     preexec_fn=self._limit,
                     close_fds=True,
+                    cwd=cwd,
                 )
             except OSError as exc:
                 raise SpecError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
@@ -150,6 +152,17 @@ class AgentProcess:
             if not chunk:
                 raise self.crashed(f"it exited before its {what}")
             self._buffer += chunk
+
+    def end_input(self) -> None:
+        """Close the program's stdin: a program reading its input sees the end of it."""
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()  # type: ignore[union-attr]
+
+    def wait(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for the program to exit; whether it did."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=seconds)
+        return not self.alive()
 
     def _flood(self) -> AgentFailure:
         self.kill()
