@@ -77,7 +77,7 @@ class AgentProcess:
         self.cpu_seconds = cpu_seconds
         self.log_path = log_dir() / f"{_safe(label)}-{os.getpid()}-{time.monotonic_ns()}.log"
         self._buffer = b""
-        reaper.start()
+        self._guardian = reaper.channel()
         with open(self.log_path, "wb") as log:
             try:
                 self.proc = subprocess.Popen(
@@ -92,14 +92,16 @@ class AgentProcess:
                 )
             except OSError as exc:
                 raise SpecError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
-        # Should arena die without cleaning up (SIGKILL), the guardian kills the group.
-        reaper.watch(self.proc.pid)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._out = self.proc.stdout.fileno()
         os.set_blocking(self._out, False)
 
     def _limit(self) -> None:
-        # Runs in the child between fork and exec.
+        # Runs in the child between fork and exec. First the child has the guardian watch
+        # its group (its pid: it leads a new session), so no moment passes unwatched in
+        # which a SIGKILL of arena would leave the program behind.
+        if self._guardian is not None:
+            reaper.watch_from_child(self._guardian)
         if self.memory_mb:
             size = self.memory_mb << 20
             resource.setrlimit(resource.RLIMIT_AS, (size, size))
