@@ -199,40 +199,57 @@ def playable_threat(p, s, player, marked, threats, count):  # type: ignore[no-un
 
 
 @njit(cache=True)
-def simulate(p, s, smart):  # type: ignore[no-untyped-def]
-    """Finish the game in place: uniformly random moves, or with ``smart`` the
-    win-else-block-else-random policy. Returns the outcome."""
+def playout(p, s):  # type: ignore[no-untyped-def]
+    if s[S_OUTCOME] != ONGOING:
+        return s[S_OUTCOME]
+    gravity = p[P_GRAVITY]
+    rows = p[P_ROWS]
+    pool = np.empty(p[P_COLS] if gravity else p[P_CELLS], np.int64)
+    n = legal_moves(p, s, pool)
+    while True:
+        # random() rather than randint: the same stream as numpy's when run without JIT.
+        i = int(np.random.random() * n)
+        move = pool[i]
+        play(p, s, move)
+        if s[S_OUTCOME] != ONGOING:
+            return s[S_OUTCOME]
+        if gravity == 0 or s[S_HEIGHT + move] == rows:
+            n -= 1
+            pool[i] = pool[n]
+
+
+@njit(cache=True)
+def rollout(p, s):  # type: ignore[no-untyped-def]
+    """Take a win, else block the opponent's win, else play at random, to the end."""
     if s[S_OUTCOME] != ONGOING:
         return s[S_OUTCOME]
     gravity = p[P_GRAVITY]
     board = p[P_BOARD]
-    # The moves to sample from, with each move's index for O(1) removal.
+    # The moves to sample from, with each move's index for removal in O(1).
     size = p[P_COLS] if gravity else p[P_CELLS]
     pool = np.empty(size, np.int64)
     where = np.empty(size, np.int64)
     n = legal_moves(p, s, pool)
     for i in range(n):
         where[pool[i]] = i
+    # Each player's winning squares (playable or not yet, under gravity), marked
+    # to keep the lists free of repeats.
     marked = np.zeros((2, p[P_SQUARES]), np.bool_)
     threats = np.empty((2, p[P_CELLS]), np.int64)
     count = np.zeros(2, np.int64)
-    if smart:
-        for cell in range(p[P_CELLS]):
-            x = square_of(p, cell)
-            if s[board + x] == EMPTY:
-                for player in range(2):
-                    if wins_at(p, s, x, player + 1):
-                        marked[player, x] = True
-                        threats[player, count[player]] = x
-                        count[player] += 1
+    for cell in range(p[P_CELLS]):
+        x = square_of(p, cell)
+        if s[board + x] == EMPTY:
+            for player in range(2):
+                if wins_at(p, s, x, player + 1):
+                    marked[player, x] = True
+                    threats[player, count[player]] = x
+                    count[player] += 1
     while True:
         mover = s[S_TO_MOVE]
-        x = -1
-        if smart:
-            x = playable_threat(p, s, mover, marked, threats, count)
-            if x < 0:
-                x = playable_threat(p, s, 1 - mover, marked, threats, count)
-        # random() rather than randint: the same stream as numpy's when run without JIT.
+        x = playable_threat(p, s, mover, marked, threats, count)
+        if x < 0:
+            x = playable_threat(p, s, 1 - mover, marked, threats, count)
         move = move_of(p, x) if x >= 0 else pool[int(np.random.random() * n)]
         square = target(p, s, move)
         play(p, s, move)
@@ -243,18 +260,7 @@ def simulate(p, s, smart):  # type: ignore[no-untyped-def]
             last = pool[n]
             pool[where[move]] = last
             where[last] = where[move]
-        if smart:
-            add_threats(p, s, square, mover + 1, marked, threats, count)
-
-
-@njit(cache=True)
-def playout(p, s):  # type: ignore[no-untyped-def]
-    return simulate(p, s, False)
-
-
-@njit(cache=True)
-def rollout(p, s):  # type: ignore[no-untyped-def]
-    return simulate(p, s, True)
+        add_threats(p, s, square, mover + 1, marked, threats, count)
 
 
 FUNCTIONS = {
