@@ -207,12 +207,14 @@ def kernel(game: ConnectFour) -> Kernel:
     bottom = sum(1 << (c * height) for c in range(cols))
     board = sum(1 << b for b in bit_of)
     params = np.array([rows, cols, game.k, height, rows * cols, bottom, board], np.int64)
-    cell_bits = game.lines.cell_bit
+    reader = kinarow.BitReader(game.lines.cell_bit)
+    weights = np.array([1 << b for b in bit_of], np.int64)
 
     def encode(state: KInARowState) -> np.ndarray:
         s = np.zeros(6, np.int64)
         for player, stones in enumerate(state.bits):
-            s[S_STONES + player] = sum(1 << b for b, bit in zip(bit_of, cell_bits) if stones & bit)
+            # Distinct powers of two: their sum is their or.
+            s[S_STONES + player] = int(reader.cells(stones) @ weights)
         s[S_MASK] = s[S_STONES] | s[S_STONES + 1]
         s[S_TO_MOVE] = state.to_move
         s[S_PLY] = state.ply

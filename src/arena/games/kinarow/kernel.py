@@ -273,6 +273,18 @@ FUNCTIONS = {
 }
 
 
+class BitReader:
+    """Reads a Python-int bitboard into one 0/1 entry per cell (for ``encode``)."""
+
+    def __init__(self, cell_bits: list[int]) -> None:
+        self.index = np.array([bit.bit_length() - 1 for bit in cell_bits], np.int64)
+        self.size = (int(self.index.max()) + 8) // 8
+
+    def cells(self, bits: int) -> np.ndarray:
+        raw = np.frombuffer(bits.to_bytes(self.size, "little"), np.uint8)
+        return np.unpackbits(raw, bitorder="little")[self.index].astype(np.int64)
+
+
 def kernel(game: KInARowGame, gravity: bool) -> Kernel:
     """The kernel of a k-in-a-row game (``gravity`` for Connect Four)."""
     rows, cols = game.rows, game.cols
@@ -282,17 +294,17 @@ def kernel(game: KInARowGame, gravity: bool) -> Kernel:
     table = [(cell // cols + 1) * width + cell % cols + 1 for cell in range(rows * cols)]
     head = [int(gravity), rows, cols, game.k, int(game.exact), width, rows * cols, offset, squares]
     params = np.array(head + table, np.int64)
-    bits = game.lines.cell_bit
+    squares_of_cells = offset + np.array(table, np.int64)
+    reader = BitReader(game.lines.cell_bit)
+    col_of_cell = np.arange(rows * cols) % cols
 
     def encode(state: KInARowState) -> np.ndarray:
-        s = np.zeros(offset + squares, np.int64)
-        s[offset : offset + squares] = BORDER
-        black, white = state.bits
-        for cell, bit in enumerate(bits):
-            square = table[cell]
-            s[offset + square] = 1 if black & bit else 2 if white & bit else EMPTY
-            if gravity and (black | white) & bit:
-                s[S_HEIGHT + cell % cols] += 1
+        s = np.full(offset + squares, BORDER, np.int64)
+        s[:offset] = 0
+        black, white = (reader.cells(bits) for bits in state.bits)
+        s[squares_of_cells] = black + 2 * white
+        if gravity:
+            s[S_HEIGHT:offset] = np.bincount(col_of_cell[(black | white) != 0], minlength=cols)
         s[S_TO_MOVE] = state.to_move
         s[S_PLY] = state.ply
         s[S_OUTCOME] = state.returns()[0] if state.is_terminal() else ONGOING
