@@ -10,6 +10,7 @@ import pytest
 import arena
 from arena.core.kernel import kernel_playouts
 from arena.games.connect4 import kernel as connect4
+from arena.games.gomoku import heuristic as gomoku_heuristic
 from arena.games.kinarow import kernel as kinarow
 from kernel_checks import (
     assert_playout_uniform,
@@ -238,6 +239,33 @@ def test_winning_cells_kept_incrementally_equal_a_full_scan(spec: str) -> None:
                     if s[board + x] == 0 and kinarow.wins_at(p, s, x, player + 1)
                 }
                 assert kept == full, (state.render(), player)
+
+
+def test_gomoku_rollout_candidates_are_the_empty_cells_near_stones() -> None:
+    """Gomoku's rollout samples among the empty cells within two king steps of a stone
+    (its heuristic ``candidates``); the kernel keeps that set as stones arrive."""
+    game, kernel = load_kernel("gomoku:size=9")
+    p = kernel.params
+    size = 9
+    rng = random.Random(4)
+    for _ in range(30):
+        state = game.initial_state()
+        s = kernel.encode(state)
+        near = np.zeros(size * size, np.int64)
+        candidates = np.empty(size * size, np.int64)
+        spot = np.full(size * size, -1, np.int64)
+        n = 0
+        while not state.is_terminal():
+            move = rng.choice(state.legal_moves())
+            state = state.play(move)
+            kernel.functions["play"](p, s, move)
+            n = kinarow.add_near(p, s, move, near, candidates, spot, n)
+            if state.is_terminal():
+                break
+            legal = state.legal_moves()
+            # With no candidate left, the rollout samples every legal move, as the heuristic.
+            sampled = set(candidates[:n].tolist()) or set(legal)
+            assert sampled == set(gomoku_heuristic.candidates(state, legal)), state.render()
 
 
 def test_kernels_run_as_plain_python_with_the_same_results() -> None:
