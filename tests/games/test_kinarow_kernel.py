@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -12,10 +13,14 @@ from arena.core.kernel import kernel_playouts
 from arena.games.connect4 import kernel as connect4
 from arena.games.gomoku import heuristic as gomoku_heuristic
 from arena.games.kinarow import kernel as kinarow
+from arena.search.deadline import Deadline
+from arena.search.mcts import heuristic_rollout_factory
+from helpers import chi2_limit
 from kernel_checks import (
     assert_playout_uniform,
     assert_rollout_reachable,
     compare_random_games,
+    end_counts,
     load_kernel,
     perfts,
     random_start,
@@ -294,3 +299,31 @@ assert_rollout_reachable(kernel, state, trials=200, seed=1)
     assert plain == [
         seeded_ends(*load_kernel(spec), function, 30, seed=7) for spec, function in cases
     ]
+
+
+@pytest.mark.parametrize(
+    ("spec", "line", "trials"),
+    [
+        ("connect4", "4 4 3", 1000),
+        ("tictactoe", "b2", 2000),
+        ("gomoku:size=7,k=4", "D4 C3 E4", 600),
+    ],
+)
+def test_rollout_results_match_the_reference_heuristic_rollout(
+    spec: str, line: str, trials: int
+) -> None:
+    """Wins, draws and losses of the kernel's rollout and of ``mcts:rollout=heuristic``'s
+    (the State API) from the same position agree (two-sample chi-squared, p > 0.001)."""
+    game, kernel = load_kernel(spec)
+    state = game.play_moves(game.parse_moves(line))
+    reference = heuristic_rollout_factory(state, Deadline(None))
+    rng = random.Random(6)
+    theirs = Counter(reference(state, rng)[0] for _ in range(trials))
+    ours = Counter(end_counts(kernel, state, "rollout", trials, seed=6, key=lambda s: int(s[2])))
+    chi2, df = 0.0, -1
+    for result in (-1, 0, 1):
+        total = ours[result] + theirs[result]
+        if total:
+            df += 1
+            chi2 += (ours[result] - theirs[result]) ** 2 / total
+    assert df >= 1 and chi2 < chi2_limit(df), (ours, theirs)
