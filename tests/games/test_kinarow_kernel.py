@@ -64,8 +64,8 @@ def test_kernel_agrees_with_the_rules_move_for_move(spec: str, games: int) -> No
     ("spec", "figures"),
     [
         ("tictactoe", [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]),
-        ("connect4", [7, 49, 343, 2401, 16807, 117649]),
-        ("gomoku", [225, 50400]),
+        ("connect4", [7, 49, 343, 2401, 16807, 117649, 823536, 5673234]),
+        ("gomoku", [225, 50400, 11239200]),
     ],
 )
 def test_perft_equals_the_published_figures(spec: str, figures: list[int]) -> None:
@@ -174,6 +174,16 @@ def test_rollout_blocks_an_immediate_loss(spec: str, line: str, loss_ply: int) -
 
     assert lost_next("playout") > 0
     assert lost_next("rollout") == (400 if spec.startswith("gomoku") else 0)
+
+
+def test_the_mailbox_serves_7x6_connect4_too() -> None:
+    """The mailbox path (boards past 63 bits) on the standard board, where the
+    published perft and the bitboard kernel are there to compare with."""
+    game = arena.load_game("connect4")
+    mailbox = kinarow.kernel(game, gravity=True)  # type: ignore[arg-type]
+    figures = [7, 49, 343, 2401, 16807, 117649, 823536]
+    assert perfts(mailbox, game.initial_state(), len(figures)) == figures
+    assert compare_random_games(game, mailbox, 300, seed=9) > 300
 
 
 def test_connect4_uses_bitboards_where_they_fit() -> None:
