@@ -1,7 +1,8 @@
 """The compiled kernel shared by Tic-tac-toe, Gomoku and Connect Four (numba).
 
 The contract is :mod:`arena.core.kernel`; the rules are ``kinarow/rules.py``.
-Every size the games accept goes through one representation: a padded
+Every size of Tic-tac-toe and Gomoku, and Connect Four boards too big for its
+bitboards (``connect4/kernel.py``), go through one representation: a padded
 mailbox (a border of sentinel cells around the board, ``cols + 2`` wide), so
 the test for a line after a move counts the mover's stones outward from the
 new stone in four directions, as the Python playouts do. Connect Four is the
@@ -9,10 +10,11 @@ same board with gravity: its rows count from the bottom, the cell a stone
 drops to is ``height[col]``, and a column is legal while it is not full.
 
 ``p`` (parameters): gravity (1 for Connect Four), rows, cols, k, exact
-(overline=nowin), mailbox width, cells, the offset of the mailbox in ``s`` and
-the mailbox size, then each cell's square. ``s`` (position): to move, ply, outcome, the
-column heights (Connect Four), then the mailbox (0 empty, 1 and 2 the
-players' stones, 3 the border).
+(overline=nowin), mailbox width, cells, the offset of the mailbox in ``s``, the
+mailbox size, near (Gomoku's rollout samples near the stones), then each
+cell's square. ``s`` (position): to move, ply, outcome, the column heights
+(Connect Four), then the mailbox (0 empty, 1 and 2 the players' stones, 3 the
+border).
 
 ``rollout`` takes an immediate win, else blocks one of the opponent's
 immediate wins at random, else plays at random — in Gomoku among the empty
