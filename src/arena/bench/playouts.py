@@ -11,6 +11,8 @@ figure by a factor of three to five:
 Our figure is ``Game.playout`` from the initial state: uniformly random legal
 moves to the end under the same rules (Go: passes are moves, game length capped
 at 2·size², as OpenSpiel's default).
+
+Tests: tests/cli/test_cli.py
 """
 
 from __future__ import annotations
