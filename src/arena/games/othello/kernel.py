@@ -21,7 +21,7 @@ The rollout policy takes a corner when one is open and avoids the X-squares
 (diagonal neighbours of the corners) when anything else is legal, in nine
 rollout plies out of ten; the tenth is uniformly random.
 
->>> from arena.games.othello.rules import Othello
+>>> from arena.games.othello.rules import Othello, OthelloState
 >>> k = kernel(Othello())
 >>> s = k.encode(Othello().initial_state())
 >>> out = np.zeros(k.max_moves, np.int64)
@@ -33,6 +33,8 @@ rollout plies out of ten; the tenth is uniformly random.
 >>> n = big.functions["legal_moves"](big.params, s, out)
 >>> [int(m) for m in out[:n]]
 [34, 43, 56, 65]
+
+Tests: tests/games/test_othello_kernel.py
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from numba import njit
 
 from arena.core.game import State
 from arena.core.kernel import ONGOING, Kernel
-from arena.games.othello.rules import Othello
+from arena.games.othello.rules import Othello, OthelloState
 
 # p: the parameters (the masks are bit patterns, read through a uint64 view).
 _SIZE, _CAN_PASS, _INNER, _FULL, _CORNERS, _XSQUARES = 0, 1, 2, 3, 4, 5
@@ -295,52 +297,124 @@ def _result_box(s: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _is_corner(n: int, cell: int) -> bool:
-    r, c = cell // n, cell % n
-    return (r == 0 or r == n - 1) and (c == 0 or c == n - 1)
+def _kind(n: int, i: int) -> int:
+    """0 for a corner, 1 for an X-square, 2 for any other cell (mailbox index ``i``)."""
+    w = n + 2
+    r, c = (i - 1) // w - 1, (i - 1) % w - 1
+    if (r == 0 or r == n - 1) and (c == 0 or c == n - 1):
+        return 0
+    if (r == 1 or r == n - 2) and (c == 1 or c == n - 2):
+        return 1
+    return 2
 
 
 @njit(cache=True)
-def _is_xsquare(n: int, cell: int) -> bool:
-    r, c = cell // n, cell % n
-    return (r == 1 or r == n - 2) and (c == 1 or c == n - 2)
+def _flip_from(s: np.ndarray, steps: np.ndarray, i: int, me: int, opp: int) -> bool:
+    """Place ``me`` on the empty mailbox cell ``i`` if that flips anything; whether it did."""
+    placed = False
+    for step in steps:
+        j = i + step
+        if s[j] != opp:
+            continue
+        j += step
+        while s[j] == opp:
+            j += step
+        if s[j] == me:
+            placed = True
+            j -= step
+            while j != i:
+                s[j] = me
+                j -= step
+    if placed:
+        s[i] = me
+    return placed
 
 
 @njit(cache=True)
-def _pick_box(n: int, moves: np.ndarray, count: int, policy: bool) -> int:
-    """A uniform pick among ``moves[:count]``, or the rollout policy's."""
-    if policy and np.random.random() < _POLICY:
-        corners = 0
-        safe = 0
-        for k in range(count):
-            if _is_corner(n, moves[k]):
-                corners += 1
-            elif not _is_xsquare(n, moves[k]):
-                safe += 1
-        if corners or safe:
-            want = np.random.randint(0, corners if corners else safe)
-            for k in range(count):
-                m = moves[k]
-                if _is_corner(n, m) if corners else not _is_xsquare(n, m) and not _is_corner(n, m):
-                    if want == 0:
-                        return m
-                    want -= 1
-    return moves[np.random.randint(0, count)]
+def _policy_pick(n: int, front: np.ndarray, legal: np.ndarray, count: int) -> int:
+    """The rollout policy's pick among the frontier positions ``legal[:count]``:
+    a corner, else anything but an X-square, else any (see the module docstring)."""
+    best = 2
+    for k in range(count):
+        if _kind(n, front[legal[k]]) == 0:
+            best = 0
+            break
+    wanted = 0
+    for k in range(count):
+        kind = _kind(n, front[legal[k]])
+        if kind == best:
+            legal[wanted] = legal[k]
+            wanted += 1
+    if wanted == 0:
+        wanted = count
+    return legal[np.random.randint(0, wanted)]
 
 
 @njit(cache=True)
 def _finish_box(p: np.ndarray, s: np.ndarray, policy: bool) -> int:
+    """Play out on the mailbox over a frontier: the empty cells next to a disc, which
+    hold every placement. Frontier cells are drawn without replacement until one flips
+    something, so the placement is uniform without listing them all."""
     n = p[_SIZE]
+    steps = _steps(n)
     can_pass = p[_CAN_PASS] != 0
-    moves = np.empty(n * n, np.int64)
+    front = np.empty(n * n, np.int64)
+    legal = np.empty(n * n, np.int64)
+    in_front = np.zeros(s.size, np.bool_)
+    size = 0
+    for cell in range(n * n):
+        i = _index(n, cell)
+        if s[i] == _EMPTY:
+            for step in steps:
+                if s[i + step] == 1 or s[i + step] == 2:
+                    front[size] = i
+                    in_front[i] = True
+                    size += 1
+                    break
+    mover = s[0]
     while True:
-        count = _list_placements(p, s, s[0], moves)
-        if count:
-            _place_box(p, s, _pick_box(n, moves, count, policy))
-        elif can_pass and _has_placement(p, s, 1 - s[0]):
-            s[0] = 1 - s[0]
+        me, opp = 1 + mover, 2 - mover
+        at = -1
+        if policy and np.random.random() < _POLICY:
+            count = 0
+            for k in range(size):
+                if _can_place(s, steps, front[k], me, opp):
+                    legal[count] = k
+                    count += 1
+            if count:
+                at = _policy_pick(n, front, legal, count)
+                _flip_from(s, steps, front[at], me, opp)
         else:
-            return _result_box(s)
+            for k in range(size):
+                j = k + np.random.randint(0, size - k)
+                i = front[j]
+                if _flip_from(s, steps, i, me, opp):
+                    at = j
+                    break
+                front[j] = front[k]
+                front[k] = i
+        if at < 0:
+            passed = False
+            if can_pass:
+                for k in range(size):
+                    if _can_place(s, steps, front[k], opp, me):
+                        passed = True
+                        break
+            if not passed:
+                break
+        else:
+            i = front[at]
+            size -= 1
+            front[at] = front[size]
+            for step in steps:
+                j = i + step
+                if s[j] == _EMPTY and not in_front[j]:
+                    in_front[j] = True
+                    front[size] = j
+                    size += 1
+        mover = 1 - mover
+    s[0] = mover
+    return _result_box(s)
 
 
 # -- the contract -------------------------------------------------------------------
@@ -464,21 +538,16 @@ def params(game: Othello) -> np.ndarray:
 
 def encode(game: Othello, state: State) -> np.ndarray:
     """``s`` for ``state`` (see the module docstring for the two layouts)."""
+    assert isinstance(state, OthelloState)
     n = game.size
-    disc = state.disc  # type: ignore[attr-defined]
     if n <= _SMALL:
         s = np.zeros(3, np.int64)
         b = s.view(np.uint64)
-        sides = [0, 0]
-        for cell in range(n * n):
-            owner = disc(cell)
-            if owner is not None:
-                sides[owner] |= 1 << cell
-        b[1], b[2] = sides
+        b[1], b[2] = state.black, state.white
     else:
         s = np.full(1 + (n + 2) ** 2, _BORDER, np.int64)
         for cell in range(n * n):
-            owner = disc(cell)
+            owner = state.disc(cell)
             s[_index(n, cell)] = _EMPTY if owner is None else 1 + owner
     s[0] = state.to_move
     return s
