@@ -3,41 +3,28 @@
 See :mod:`arena.core.kernel` for the contract. ``p = [W]``, the game's move
 stride (the board side, or 12 when the size is drawn). A position is
 
-``s = [M, to_move, cell A, cell B, result, region A, region B, walls...]``
+``s = [M, to_move, cell A, cell B, result, region A, region B, open...]``
 
 with ``result`` the first player's return once the players are apart
-(``ONGOING`` before), the region sizes at the end (0 before), and one entry
-per cell ``r * W + c`` holding its walled sides as bits u=1, r=2, d=4, l=8 --
-the border included, so walks never leave the board. A move is
-``4 * cell + side``, as in the rules. The set-up is drawn by the rules from the
-seed; ``encode`` copies it, so the kernel never redraws it.
+(``ONGOING`` before) and the region sizes at the end (0 before). The board is
+kept by rows, as in the rules' bit-parallel walks but one small int per row:
+``open`` holds four blocks of W rows, one per side (u r d l), and bit ``c`` of
+row ``r`` of block ``d`` is set when side ``d`` of cell (r, c) has no wall. A
+move is ``4 * (r * W + c) + side``, as in the rules. The set-up is drawn by the
+rules from the seed; ``encode`` copies it, so the kernel never redraws it.
 
-Legal moves come from a breadth-first walk of at most K = (M+1)//2 steps that
-never enters the opponent's cell; the destinations are then read in cell order,
-so the moves come out ascending, as ``State.legal_moves()`` lists them. After a
-wall, as in the rules, the players can only have come apart when both end
-points of the new wall touch another wall; then two floods grow in lockstep
-from the cells either side of it until they meet (nothing changed) or one
-stops (a closed region, which separates the players when it holds exactly one
-of them). Colosseum has no rollout policy of its own: ``rollout`` is the random
-playout.
-
->>> from arena.games.colosseum.rules import Colosseum
->>> game = Colosseum(size=3)
->>> state = game.position([(0, 0), (2, 2)], walls=["0,0,r", "1,1,l"])
->>> k = kernel(game)
->>> s = k.encode(state)
->>> out = np.zeros(k.max_moves, np.int64)
->>> n = k.functions["legal_moves"](k.params, s, out)
->>> [game.format_move(int(m)) for m in out[:n]] == [
-...     game.format_move(m) for m in state.legal_moves()]
-True
->>> k.functions["play"](k.params, s, game.parse_move("2,0,u"))
->>> k.functions["play"](k.params, s, game.parse_move("2,1,l"))
->>> int(k.functions["outcome"](k.params, s)), [int(x) for x in s[5:7]]
-(-1, [1, 6])
-
-Tests: tests/games/test_colosseum_kernel.py
+A walk grows a set of cells one step for every row at once: shifted by one
+column through the open right and left sides, and into the rows above and
+below through the open up and down sides. The legal moves are the open sides
+of the cells reached within K = (M+1)//2 steps without entering the
+opponent's cell, listed by cell and side, ascending as ``State.legal_moves()``
+lists them; the playout draws one uniformly by counting them per row and side
+without listing them. After a wall, as in the rules, the players can only have
+come apart when both end points of the new wall touch another wall; then two
+floods grow in lockstep from the cells either side of it until they meet
+(nothing changed) or one stops (a closed region, which separates the players
+when it holds exactly one of them). Colosseum has no rollout policy of its
+own: ``rollout`` is the random playout.
 """
 
 from __future__ import annotations
@@ -50,49 +37,163 @@ from arena.core.kernel import ONGOING, Kernel
 from arena.games.colosseum.rules import Colosseum, ColosseumState
 
 # s: the position.
-S_SIZE, S_TO_MOVE, S_A, S_B, S_RESULT, S_REGION_A, S_REGION_B, S_WALLS = range(8)
+S_SIZE, S_TO_MOVE, S_A, S_B, S_RESULT, S_REGION_A, S_REGION_B, S_OPEN = range(8)
 
-
-# -- geometry -------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _neighbour(w: int, cell: int, side: int) -> int:
-    """The cell across ``side`` (u r d l) of ``cell`` on a board of stride ``w``."""
-    if side == 0:
-        return cell - w
-    if side == 1:
-        return cell + 1
-    if side == 2:
-        return cell + w
-    return cell - 1
+_UP, _RIGHT, _DOWN, _LEFT = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def _edge(s: np.ndarray, w: int, vertical: bool, i: int, j: int) -> bool:
-    """Whether the grid edge is walled: a horizontal edge on grid line ``i`` right of
-    point ``j``, or a vertical edge on grid line ``j`` below point ``i``."""
+def _popcount(x: int) -> int:
+    """Set bits of a row (LLVM compiles this loop to one popcount instruction)."""
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _open(s: np.ndarray, w: int, side: int, r: int, c: int) -> bool:
+    """Whether ``side`` of cell (r, c) has no wall."""
+    return s[S_OPEN + side * w + r] >> c & 1 != 0
+
+
+@njit(cache=True)
+def _grow(s: np.ndarray, w: int, rows: np.ndarray, out: np.ndarray, lo: int, hi: int) -> bool:
+    """``out[lo..hi]`` = the cells of ``rows`` plus every cell one open step away;
+    whether it grew. ``rows`` must be empty outside rows ``lo + 1..hi - 1`` (and the
+    board's edge rows), so rows outside the band need no work."""
     m = s[S_SIZE]
-    if vertical:
-        if j < m:
-            return s[S_WALLS + i * w + j] & 8 != 0
-        return s[S_WALLS + i * w + m - 1] & 2 != 0
-    if i < m:
-        return s[S_WALLS + i * w + j] & 1 != 0
-    return s[S_WALLS + (m - 1) * w + j] & 4 != 0
+    up, right, down, left = S_OPEN, S_OPEN + w, S_OPEN + 2 * w, S_OPEN + 3 * w
+    grew = False
+    for r in range(lo, hi + 1):
+        x = rows[r]
+        y = x | ((x & s[right + r]) << 1) | ((x & s[left + r]) >> 1)
+        if r > 0:
+            y |= rows[r - 1] & s[down + r - 1]
+        if r < m - 1:
+            y |= rows[r + 1] & s[up + r + 1]
+        out[r] = y
+        grew |= y != x
+    return grew
+
+
+@njit(cache=True)
+def _start(rows: np.ndarray, m: int, w: int, cell: int) -> int:
+    """Make ``rows`` the one cell ``cell``; its row."""
+    for r in range(m):
+        rows[r] = 0
+    r = cell // w
+    rows[r] = 1 << (cell % w)
+    return r
+
+
+@njit(cache=True)
+def _copy(source: np.ndarray, target: np.ndarray, lo: int, hi: int) -> None:
+    for r in range(lo, hi + 1):
+        target[r] = source[r]
+
+
+@njit(cache=True)
+def _count(rows: np.ndarray, lo: int, hi: int) -> int:
+    total = 0
+    for r in range(lo, hi + 1):
+        total += _popcount(rows[r])
+    return total
+
+
+@njit(cache=True)
+def _reach(s: np.ndarray, w: int, mover: int, rows: np.ndarray, tmp: np.ndarray) -> None:
+    """``rows`` = the cells the mover reaches in at most K steps without entering the
+    opponent's cell."""
+    m = s[S_SIZE]
+    them = s[S_B - mover]
+    lo = hi = _start(rows, m, w, s[S_A + mover])
+    tr, keep = them // w, ~(1 << (them % w))
+    for _ in range((m + 1) // 2):
+        lo, hi = max(lo - 1, 0), min(hi + 1, m - 1)
+        grew = _grow(s, w, rows, tmp, lo, hi)
+        if lo <= tr <= hi:
+            tmp[tr] &= keep
+        _copy(tmp, rows, lo, hi)
+        if not grew:
+            break
+
+
+@njit(cache=True)
+def _flood(s: np.ndarray, w: int, cell: int, rows: np.ndarray, tmp: np.ndarray) -> int:
+    """The number of cells in the region of ``cell``."""
+    m = s[S_SIZE]
+    lo = hi = _start(rows, m, w, cell)
+    while True:
+        lo, hi = max(lo - 1, 0), min(hi + 1, m - 1)
+        if not _grow(s, w, rows, tmp, lo, hi):
+            return _count(rows, lo, hi)
+        _copy(tmp, rows, lo, hi)
+
+
+@njit(cache=True)
+def _meets(a: np.ndarray, b: np.ndarray, lo: int, hi: int) -> bool:  # noqa: SIM110
+    for r in range(lo, hi + 1):
+        if a[r] & b[r]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _apart(
+    s: np.ndarray, w: int, here: int, there: int, opponent: int, scratch: np.ndarray
+) -> tuple[int, int]:
+    """After a wall between the mover's cell ``here`` and ``there``: (0, 0) while the
+    players stay joined, else the sizes of (mover's region, opponent's region)."""
+    m = s[S_SIZE]
+    a, b, tmp = scratch[0], scratch[1], scratch[2]
+    alo = ahi = _start(a, m, w, here)
+    blo = bhi = _start(b, m, w, there)
+    orow, obit = opponent // w, 1 << (opponent % w)
+    while True:
+        alo, ahi = max(alo - 1, 0), min(ahi + 1, m - 1)
+        if not _grow(s, w, a, tmp, alo, ahi):
+            # The mover's side closed first: apart unless the opponent is inside.
+            if a[orow] & obit:
+                return 0, 0
+            return _count(a, alo, ahi), _flood(s, w, opponent, b, tmp)
+        if _meets(tmp, b, max(alo, blo), min(ahi, bhi)):
+            return 0, 0
+        _copy(tmp, a, alo, ahi)
+        blo, bhi = max(blo - 1, 0), min(bhi + 1, m - 1)
+        if not _grow(s, w, b, tmp, blo, bhi):
+            if not b[orow] & obit:
+                return 0, 0
+            return _flood(s, w, here, a, tmp), _count(b, blo, bhi)
+        if _meets(tmp, a, max(alo, blo), min(ahi, bhi)):
+            return 0, 0
+        _copy(tmp, b, blo, bhi)
 
 
 @njit(cache=True)
 def _touches(s: np.ndarray, w: int, i: int, j: int, vertical: bool, ei: int, ej: int) -> bool:
-    """Whether grid point (i, j) touches a walled edge other than edge (vertical, ei, ej)."""
+    """Whether grid point (i, j) touches a wall other than the edge (vertical, ei, ej):
+    a horizontal edge lies on grid row ``i`` right of point (i, j), a vertical one on
+    grid column ``j`` below it; the border counts."""
     m = s[S_SIZE]
-    if j >= 1 and (vertical or ei != i or ej != j - 1) and _edge(s, w, False, i, j - 1):
+    # Horizontal edges left and right of the point, vertical edges above and below.
+    if j >= 1 and (vertical or ej != j - 1) and _walled(s, w, False, i, j - 1):
         return True
-    if j < m and (vertical or ei != i or ej != j) and _edge(s, w, False, i, j):
+    if j < m and (vertical or ej != j) and _walled(s, w, False, i, j):
         return True
-    if i >= 1 and (not vertical or ei != i - 1 or ej != j) and _edge(s, w, True, i - 1, j):
+    if i >= 1 and (not vertical or ei != i - 1) and _walled(s, w, True, i - 1, j):
         return True
-    return i < m and (not vertical or ei != i or ej != j) and _edge(s, w, True, i, j)
+    return i < m and (not vertical or ei != i) and _walled(s, w, True, i, j)
+
+
+@njit(cache=True)
+def _walled(s: np.ndarray, w: int, vertical: bool, i: int, j: int) -> bool:
+    """Whether grid edge (vertical, i, j) has a wall (see :func:`_touches`)."""
+    m = s[S_SIZE]
+    if vertical:
+        return not (_open(s, w, _LEFT, i, j) if j < m else _open(s, w, _RIGHT, i, m - 1))
+    return not (_open(s, w, _UP, i, j) if i < m else _open(s, w, _DOWN, m - 1, j))
 
 
 @njit(cache=True)
@@ -100,182 +201,65 @@ def _may_cut(s: np.ndarray, w: int, cell: int, side: int) -> bool:
     """False when the wall on ``side`` of ``cell`` surely leaves its two cells joined:
     a wall with a free end point cannot cut, the way round that end stays open."""
     r, c = cell // w, cell % w
-    if side == 0:
-        return _touches(s, w, r, c, False, r, c) and _touches(s, w, r, c + 1, False, r, c)
-    if side == 2:
-        return _touches(s, w, r + 1, c, False, r + 1, c) and _touches(
-            s, w, r + 1, c + 1, False, r + 1, c
-        )
-    if side == 3:
-        return _touches(s, w, r, c, True, r, c) and _touches(s, w, r + 1, c, True, r, c)
-    return _touches(s, w, r, c + 1, True, r, c + 1) and _touches(
-        s, w, r + 1, c + 1, True, r, c + 1
-    )
-
-
-# -- walks and floods -------------------------------------------------------------
+    if side in (_UP, _DOWN):
+        i = r if side == _UP else r + 1
+        return _touches(s, w, i, c, False, i, c) and _touches(s, w, i, c + 1, False, i, c)
+    j = c if side == _LEFT else c + 1
+    return _touches(s, w, r, j, True, r, j) and _touches(s, w, r + 1, j, True, r, j)
 
 
 @njit(cache=True)
-def _reach(
-    s: np.ndarray, w: int, me: int, them: int, seen: np.ndarray, stamp: int, queue: np.ndarray
-) -> None:
-    """Mark ``seen[cell] = stamp`` on every cell ``me`` reaches in at most K steps
-    without entering ``them``."""
-    steps = (s[S_SIZE] + 1) // 2
-    seen[me] = stamp
-    seen[them] = stamp  # never entered; unmarked below
-    queue[0] = me
-    start, end = 0, 1
-    for _ in range(steps):
-        if start == end:
-            break
-        stop = end
-        for k in range(start, stop):
-            cell = queue[k]
-            walls = s[S_WALLS + cell]
-            for side in range(4):
-                if walls >> side & 1:
-                    continue
-                nb = _neighbour(w, cell, side)
-                if seen[nb] != stamp:
-                    seen[nb] = stamp
-                    queue[end] = nb
-                    end += 1
-        start = stop
-    seen[them] = stamp - 1
-
-
-@njit(cache=True)
-def _list_moves(
-    s: np.ndarray, w: int, out: np.ndarray, seen: np.ndarray, stamp: int, queue: np.ndarray
-) -> int:
-    mover = s[S_TO_MOVE]
-    _reach(s, w, s[S_A + mover], s[S_B - mover], seen, stamp, queue)
-    m = s[S_SIZE]
-    count = 0
-    for r in range(m):
-        for cell in range(r * w, r * w + m):
-            if seen[cell] == stamp:
-                walls = s[S_WALLS + cell]
-                for side in range(4):
-                    if not walls >> side & 1:
-                        out[count] = 4 * cell + side
-                        count += 1
-    return count
-
-
-@njit(cache=True)
-def _flood(s: np.ndarray, w: int, start: int, mark: np.ndarray, queue: np.ndarray) -> int:
-    """The number of cells in the region of ``start`` (``mark`` is all zero before and after)."""
-    mark[start] = 1
-    queue[0] = start
-    end = 1
-    k = 0
-    while k < end:
-        cell = queue[k]
-        k += 1
-        walls = s[S_WALLS + cell]
-        for side in range(4):
-            if not walls >> side & 1:
-                nb = _neighbour(w, cell, side)
-                if mark[nb] == 0:
-                    mark[nb] = 1
-                    queue[end] = nb
-                    end += 1
-    for k in range(end):
-        mark[queue[k]] = 0
-    return end
-
-
-@njit(cache=True)
-def _grow(
-    s: np.ndarray, w: int, mark: np.ndarray, queue: np.ndarray, start: int, end: int, own: int
-) -> int:
-    """Grow one layer from ``queue[start:end]``, marking new cells ``own``: the new
-    end, or ``-1 - end`` as soon as a cell marked by the other flood is met."""
-    new = end
-    for k in range(start, end):
-        cell = queue[k]
-        walls = s[S_WALLS + cell]
-        for side in range(4):
-            if not walls >> side & 1:
-                nb = _neighbour(w, cell, side)
-                v = mark[nb]
-                if v == 0:
-                    mark[nb] = own
-                    queue[new] = nb
-                    new += 1
-                elif v != own:
-                    return -1 - new
-    return new
-
-
-@njit(cache=True)
-def _apart(
-    s: np.ndarray,
-    w: int,
-    here: int,
-    there: int,
-    opponent: int,
-    mark: np.ndarray,
-    qa: np.ndarray,
-    qb: np.ndarray,
-) -> tuple[int, int]:
-    """After a wall between the mover's cell ``here`` and ``there``: (0, 0) while the
-    players stay joined, else the sizes of (mover's region, opponent's region)."""
-    mark[here] = 1
-    mark[there] = 2
-    qa[0] = here
-    qb[0] = there
-    a0, a1, b0, b1 = 0, 1, 0, 1
-    closed = 0  # 1: the region of ``here`` stopped growing, 2: that of ``there``
-    while True:
-        grown = _grow(s, w, mark, qa, a0, a1, 1)
-        if grown < 0:
-            a1 = -1 - grown
-            break
-        if grown == a1:
-            closed = 1
-            break
-        a0, a1 = a1, grown
-        grown = _grow(s, w, mark, qb, b0, b1, 2)
-        if grown < 0:
-            b1 = -1 - grown
-            break
-        if grown == b1:
-            closed = 2
-            break
-        b0, b1 = b1, grown
-    opponent_side = mark[opponent]
-    for k in range(a1):
-        mark[qa[k]] = 0
-    for k in range(b1):
-        mark[qb[k]] = 0
-    if closed == 1 and opponent_side != 1:
-        return a1, _flood(s, w, opponent, mark, qa)
-    if closed == 2 and opponent_side == 2:
-        return _flood(s, w, here, mark, qa), b1
-    return 0, 0
-
-
-@njit(cache=True)
-def _play(
-    s: np.ndarray, w: int, move: int, mark: np.ndarray, qa: np.ndarray, qb: np.ndarray
-) -> None:
+def _play(s: np.ndarray, w: int, move: int, scratch: np.ndarray) -> None:
     mover = s[S_TO_MOVE]
     cell, side = move >> 2, move & 3
-    there = _neighbour(w, cell, side)
-    s[S_WALLS + cell] |= 1 << side
-    s[S_WALLS + there] |= 1 << (side ^ 2)
+    r, c = cell // w, cell % w
+    s[S_OPEN + side * w + r] &= ~(1 << c)
+    if side == _UP:
+        there = cell - w
+    elif side == _RIGHT:
+        there = cell + 1
+    elif side == _DOWN:
+        there = cell + w
+    else:
+        there = cell - 1
+    s[S_OPEN + (side ^ 2) * w + there // w] &= ~(1 << (there % w))
     s[S_A + mover] = cell
     s[S_TO_MOVE] = 1 - mover
     if _may_cut(s, w, cell, side):
-        mine, theirs = _apart(s, w, cell, there, s[S_B - mover], mark, qa, qb)
+        mine, theirs = _apart(s, w, cell, there, s[S_B - mover], scratch)
         if mine:
             a, b = (mine, theirs) if mover == 0 else (theirs, mine)
             s[S_REGION_A], s[S_REGION_B] = a, b
             s[S_RESULT] = 1 if a > b else -1 if a < b else 0
+
+
+@njit(cache=True)
+def _random_move(s: np.ndarray, w: int, rows: np.ndarray) -> int:
+    """A uniformly drawn open side of the cells in ``rows`` (at least one)."""
+    m = s[S_SIZE]
+    total = 0
+    for r in range(m):
+        x = rows[r]
+        for side in range(4):
+            total += _popcount(x & s[S_OPEN + side * w + r])
+    k = np.random.randint(0, total)
+    for r in range(m):
+        x = rows[r]
+        for side in range(4):
+            bits = x & s[S_OPEN + side * w + r]
+            n = _popcount(bits)
+            if k < n:
+                for _ in range(k):
+                    bits &= bits - 1
+                c = _popcount((bits & -bits) - 1)
+                return 4 * (r * w + c) + side
+            k -= n
+    return -1
+
+
+@njit(cache=True)
+def _scratch(w: int) -> np.ndarray:
+    return np.zeros((3, w), np.int64)
 
 
 # -- the contract -------------------------------------------------------------------
@@ -286,16 +270,26 @@ def legal_moves(p: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
     if s[S_RESULT] != ONGOING:
         return 0
     w = p[0]
-    seen = np.zeros(w * w, np.int64)
-    queue = np.empty(w * w, np.int64)
-    return _list_moves(s, w, out, seen, 1, queue)
+    scratch = _scratch(w)
+    rows = scratch[0]
+    _reach(s, w, s[S_TO_MOVE], rows, scratch[1])
+    count = 0
+    for r in range(s[S_SIZE]):
+        x = rows[r]
+        while x:
+            c = _popcount((x & -x) - 1)
+            x &= x - 1
+            for side in range(4):
+                if _open(s, w, side, r, c):
+                    out[count] = 4 * (r * w + c) + side
+                    count += 1
+    return count
 
 
 @njit(cache=True)
 def play(p: np.ndarray, s: np.ndarray, move: int) -> None:
     w = p[0]
-    mark = np.zeros(w * w, np.int64)
-    _play(s, w, move, mark, np.empty(w * w, np.int64), np.empty(w * w, np.int64))
+    _play(s, w, move, _scratch(w))
 
 
 @njit(cache=True)
@@ -311,17 +305,11 @@ def outcome(p: np.ndarray, s: np.ndarray) -> int:
 @njit(cache=True)
 def playout(p: np.ndarray, s: np.ndarray) -> int:
     w = p[0]
-    cells = w * w
-    seen = np.zeros(cells, np.int64)
-    mark = np.zeros(cells, np.int64)
-    qa = np.empty(cells, np.int64)
-    qb = np.empty(cells, np.int64)
-    moves = np.empty(4 * cells, np.int64)
-    stamp = 0
+    scratch = _scratch(w)
+    rows = np.zeros(w, np.int64)
     while s[S_RESULT] == ONGOING:
-        stamp += 2  # the walk unmarks the opponent's cell with stamp - 1
-        count = _list_moves(s, w, moves, seen, stamp, qa)
-        _play(s, w, moves[np.random.randint(0, count)], mark, qa, qb)
+        _reach(s, w, s[S_TO_MOVE], rows, scratch[0])
+        _play(s, w, _random_move(s, w, rows), scratch)
     return s[S_RESULT]
 
 
@@ -350,13 +338,18 @@ def encode(game: Colosseum, state: State) -> np.ndarray:
     """``s`` for ``state`` (see the module docstring)."""
     assert isinstance(state, ColosseumState)
     w = game.stride
-    s = np.zeros(S_WALLS + w * w, np.int64)
+    s = np.zeros(S_OPEN + 4 * w, np.int64)
     s[S_SIZE] = state.size
     s[S_TO_MOVE] = state.to_move
     s[S_A], s[S_B] = state.player_cells
-    walls = state.walls
-    for cell in range(w * w):
-        s[S_WALLS + cell] = walls >> 4 * cell & 15
+    m, walls = state.size, state.walls
+    for side in range(4):
+        for r in range(m):
+            row = 0
+            for c in range(m):
+                if not walls >> 4 * (r * w + c) + side & 1:
+                    row |= 1 << c
+            s[S_OPEN + side * w + r] = row
     regions = state.regions
     if regions is None:
         s[S_RESULT] = ONGOING
