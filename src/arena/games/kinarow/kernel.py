@@ -10,7 +10,7 @@ drops to is ``height[col]``, and a column is legal while it is not full.
 
 ``p`` (parameters): gravity (1 for Connect Four), rows, cols, k, exact
 (overline=nowin), mailbox width, cells, the offset of the mailbox in ``s`` and
-the mailbox size. ``s`` (position): to move, ply, outcome, the
+the mailbox size, then each cell's square. ``s`` (position): to move, ply, outcome, the
 column heights (Connect Four), then the mailbox (0 empty, 1 and 2 the
 players' stones, 3 the border).
 
@@ -43,8 +43,8 @@ from numba import njit
 from arena.core.kernel import ONGOING, Kernel
 from arena.games.kinarow.rules import KInARowGame, KInARowState
 
-# Parameter array ``p``.
-P_GRAVITY, P_ROWS, P_COLS, P_K, P_EXACT, P_WIDTH, P_CELLS, P_BOARD, P_SQUARES = range(9)
+# Parameter array ``p``, then the square of every cell (from ``P_TABLE``).
+P_GRAVITY, P_ROWS, P_COLS, P_K, P_EXACT, P_WIDTH, P_CELLS, P_BOARD, P_SQUARES, P_TABLE = range(10)
 # Position array ``s``: header, then heights (``cols``), then the mailbox.
 S_TO_MOVE, S_PLY, S_OUTCOME, S_HEIGHT = range(4)
 EMPTY, BORDER = 0, 3
@@ -53,8 +53,7 @@ EMPTY, BORDER = 0, 3
 @njit(cache=True)
 def square_of(p, cell):  # type: ignore[no-untyped-def]
     """The mailbox square of a cell index ``row * cols + col``."""
-    row = cell // p[P_COLS]
-    return (row + 1) * p[P_WIDTH] + cell - row * p[P_COLS] + 1
+    return p[P_TABLE + cell]
 
 
 @njit(cache=True)
@@ -199,40 +198,57 @@ def playable_threat(p, s, player, marked, threats, count):  # type: ignore[no-un
 
 
 @njit(cache=True)
-def simulate(p, s, smart):  # type: ignore[no-untyped-def]
-    """Finish the game in place: uniformly random moves, or with ``smart`` the
-    win-else-block-else-random policy. Returns the outcome."""
+def playout(p, s):  # type: ignore[no-untyped-def]
+    if s[S_OUTCOME] != ONGOING:
+        return s[S_OUTCOME]
+    gravity = p[P_GRAVITY]
+    rows = p[P_ROWS]
+    pool = np.empty(p[P_COLS] if gravity else p[P_CELLS], np.int64)
+    n = legal_moves(p, s, pool)
+    while True:
+        # random() rather than randint: the same stream as numpy's when run without JIT.
+        i = int(np.random.random() * n)
+        move = pool[i]
+        play(p, s, move)
+        if s[S_OUTCOME] != ONGOING:
+            return s[S_OUTCOME]
+        if gravity == 0 or s[S_HEIGHT + move] == rows:
+            n -= 1
+            pool[i] = pool[n]
+
+
+@njit(cache=True)
+def rollout(p, s):  # type: ignore[no-untyped-def]
+    """Take a win, else block the opponent's win, else play at random, to the end."""
     if s[S_OUTCOME] != ONGOING:
         return s[S_OUTCOME]
     gravity = p[P_GRAVITY]
     board = p[P_BOARD]
-    # The moves to sample from, with each move's index for O(1) removal.
+    # The moves to sample from, with each move's index for removal in O(1).
     size = p[P_COLS] if gravity else p[P_CELLS]
     pool = np.empty(size, np.int64)
     where = np.empty(size, np.int64)
     n = legal_moves(p, s, pool)
     for i in range(n):
         where[pool[i]] = i
+    # Each player's winning squares (playable or not yet, under gravity), marked
+    # to keep the lists free of repeats.
     marked = np.zeros((2, p[P_SQUARES]), np.bool_)
     threats = np.empty((2, p[P_CELLS]), np.int64)
     count = np.zeros(2, np.int64)
-    if smart:
-        for cell in range(p[P_CELLS]):
-            x = square_of(p, cell)
-            if s[board + x] == EMPTY:
-                for player in range(2):
-                    if wins_at(p, s, x, player + 1):
-                        marked[player, x] = True
-                        threats[player, count[player]] = x
-                        count[player] += 1
+    for cell in range(p[P_CELLS]):
+        x = square_of(p, cell)
+        if s[board + x] == EMPTY:
+            for player in range(2):
+                if wins_at(p, s, x, player + 1):
+                    marked[player, x] = True
+                    threats[player, count[player]] = x
+                    count[player] += 1
     while True:
         mover = s[S_TO_MOVE]
-        x = -1
-        if smart:
-            x = playable_threat(p, s, mover, marked, threats, count)
-            if x < 0:
-                x = playable_threat(p, s, 1 - mover, marked, threats, count)
-        # random() rather than randint: the same stream as numpy's when run without JIT.
+        x = playable_threat(p, s, mover, marked, threats, count)
+        if x < 0:
+            x = playable_threat(p, s, 1 - mover, marked, threats, count)
         move = move_of(p, x) if x >= 0 else pool[int(np.random.random() * n)]
         square = target(p, s, move)
         play(p, s, move)
@@ -243,18 +259,7 @@ def simulate(p, s, smart):  # type: ignore[no-untyped-def]
             last = pool[n]
             pool[where[move]] = last
             where[last] = where[move]
-        if smart:
-            add_threats(p, s, square, mover + 1, marked, threats, count)
-
-
-@njit(cache=True)
-def playout(p, s):  # type: ignore[no-untyped-def]
-    return simulate(p, s, False)
-
-
-@njit(cache=True)
-def rollout(p, s):  # type: ignore[no-untyped-def]
-    return simulate(p, s, True)
+        add_threats(p, s, square, mover + 1, marked, threats, count)
 
 
 FUNCTIONS = {
@@ -268,27 +273,38 @@ FUNCTIONS = {
 }
 
 
+class BitReader:
+    """Reads a Python-int bitboard into one 0/1 entry per cell (for ``encode``)."""
+
+    def __init__(self, cell_bits: list[int]) -> None:
+        self.index = np.array([bit.bit_length() - 1 for bit in cell_bits], np.int64)
+        self.size = (int(self.index.max()) + 8) // 8
+
+    def cells(self, bits: int) -> np.ndarray:
+        raw = np.frombuffer(bits.to_bytes(self.size, "little"), np.uint8)
+        return np.unpackbits(raw, bitorder="little")[self.index].astype(np.int64)
+
+
 def kernel(game: KInARowGame, gravity: bool) -> Kernel:
     """The kernel of a k-in-a-row game (``gravity`` for Connect Four)."""
     rows, cols = game.rows, game.cols
     width = cols + 2
     squares = (rows + 2) * width
     offset = S_HEIGHT + cols
-    params = np.array(
-        [int(gravity), rows, cols, game.k, int(game.exact), width, rows * cols, offset, squares],
-        np.int64,
-    )
-    bits = game.lines.cell_bit
+    table = [(cell // cols + 1) * width + cell % cols + 1 for cell in range(rows * cols)]
+    head = [int(gravity), rows, cols, game.k, int(game.exact), width, rows * cols, offset, squares]
+    params = np.array(head + table, np.int64)
+    squares_of_cells = offset + np.array(table, np.int64)
+    reader = BitReader(game.lines.cell_bit)
+    col_of_cell = np.arange(rows * cols) % cols
 
     def encode(state: KInARowState) -> np.ndarray:
-        s = np.zeros(offset + squares, np.int64)
-        s[offset : offset + squares] = BORDER
-        black, white = state.bits
-        for cell, bit in enumerate(bits):
-            square = (cell // cols + 1) * width + cell % cols + 1
-            s[offset + square] = 1 if black & bit else 2 if white & bit else EMPTY
-            if gravity and (black | white) & bit:
-                s[S_HEIGHT + cell % cols] += 1
+        s = np.full(offset + squares, BORDER, np.int64)
+        s[:offset] = 0
+        black, white = (reader.cells(bits) for bits in state.bits)
+        s[squares_of_cells] = black + 2 * white
+        if gravity:
+            s[S_HEIGHT:offset] = np.bincount(col_of_cell[(black | white) != 0], minlength=cols)
         s[S_TO_MOVE] = state.to_move
         s[S_PLY] = state.ply
         s[S_OUTCOME] = state.returns()[0] if state.is_terminal() else ONGOING
