@@ -383,9 +383,10 @@ def _finish_box(p: np.ndarray, s: np.ndarray, policy: bool) -> int:
     can_pass = p[_CAN_PASS] != 0
     front = np.empty(n * n, np.int64)
     in_front = np.zeros(s.size, np.bool_)
-    kinds = np.zeros(s.size, np.int64)
-    for cell in range(n * n):
-        kinds[_index(n, cell)] = _kind(n, _index(n, cell))
+    kinds = np.zeros(s.size if policy else 0, np.int64)
+    if policy:
+        for cell in range(n * n):
+            kinds[_index(n, cell)] = _kind(n, _index(n, cell))
     size = 0
     for cell in range(n * n):
         i = _index(n, cell)
