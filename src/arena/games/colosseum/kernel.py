@@ -394,15 +394,18 @@ def encode(game: Colosseum, state: State) -> np.ndarray:
     s[S_TO_MOVE] = state.to_move
     for player, cell in enumerate(state.player_cells):
         s[S_A + player] = cell // w * m + cell % w
-    walls = state.walls
+    # Bit 4 * (r * W + c) + d of the walls, unpacked to one byte per bit; the
+    # open sides of the M x M board repacked to bit r * M + c of each side's words.
+    walls = np.unpackbits(
+        np.frombuffer(state.walls.to_bytes(w * w // 2 + 1, "little"), np.uint8),
+        bitorder="little",
+    )[: 4 * w * w].reshape(w, w, 4)
     for side in range(4):
-        bits = 0
-        for r in range(m):
-            for c in range(m):
-                if not walls >> 4 * (r * w + c) + side & 1:
-                    bits |= 1 << (r * m + c)
-        for j in range(words):
-            o[S_OPEN + side * words + j] = bits >> 64 * j & (1 << 64) - 1
+        free = 1 - walls[:m, :m, side].reshape(-1)
+        packed = np.zeros(8 * words, np.uint8)
+        bits = np.packbits(free, bitorder="little")
+        packed[: bits.size] = bits
+        o[S_OPEN + side * words : S_OPEN + (side + 1) * words] = packed.view("<u8")
     regions = state.regions
     if regions is None:
         s[S_RESULT] = ONGOING

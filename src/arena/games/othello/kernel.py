@@ -562,10 +562,17 @@ def encode(game: Othello, state: State) -> np.ndarray:
         b = s.view(np.uint64)
         b[1], b[2] = state.black, state.white
     else:
-        s = np.full(1 + (n + 2) ** 2, _BORDER, np.int64)
-        for cell in range(n * n):
-            owner = state.disc(cell)
-            s[_index(n, cell)] = _EMPTY if owner is None else 1 + owner
+        # Bit ``cell`` of each bitboard, unpacked to one byte per cell.
+        size = (n * n + 7) // 8
+        black, white = (
+            np.unpackbits(
+                np.frombuffer(bits.to_bytes(size, "little"), np.uint8), bitorder="little"
+            )[: n * n].reshape(n, n)
+            for bits in (state.black, state.white)
+        )
+        board = np.full((n + 2, n + 2), _BORDER, np.int64)
+        board[1:-1, 1:-1] = black + 2 * white.astype(np.int64)
+        s = np.concatenate((np.zeros(1, np.int64), board.reshape(-1)))
     s[0] = state.to_move
     return s
 
