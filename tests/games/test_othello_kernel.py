@@ -24,14 +24,15 @@ from kernel_checks import (
 RANDOM_GAMES = [
     ("othello:size=4", 3000),
     ("othello:size=4,rule=nomove-ends", 3000),
-    ("othello:size=6", 1000),
+    ("othello:size=6", 1500),
     ("othello:size=6,rule=nomove-ends", 1000),
-    ("othello", 1000),
-    ("othello:rule=nomove-ends", 500),
-    ("othello:size=10", 60),
-    ("othello:size=10,rule=nomove-ends", 60),
-    ("othello:size=14,rule=nomove-ends", 4),
-    ("othello:size=16", 3),
+    ("othello", 1500),
+    ("othello:rule=nomove-ends", 1000),
+    ("othello:size=10", 400),
+    ("othello:size=10,rule=nomove-ends", 300),
+    ("othello:size=12", 40),
+    ("othello:size=14,rule=nomove-ends", 20),
+    ("othello:size=16", 20),
 ]
 
 
