@@ -253,7 +253,9 @@ def _may_cut(o: np.ndarray, words: int, m: int, i: int, side: int) -> bool:
 
 
 @njit(cache=True)
-def _play(s: np.ndarray, o: np.ndarray, w: int, words: int, move: int, scratch: np.ndarray) -> None:
+def _wall(s: np.ndarray, o: np.ndarray, w: int, words: int, move: int) -> int:
+    """Walk and put up the wall of ``move``; the cell behind the new wall when it may
+    have cut the board (then :func:`_settle` must run), else -1."""
     m = s[S_SIZE]
     mover = s[S_TO_MOVE]
     cell, side = move >> 2, move & 3
@@ -270,12 +272,19 @@ def _play(s: np.ndarray, o: np.ndarray, w: int, words: int, move: int, scratch: 
     o[S_OPEN + (side ^ 2) * words + (there >> 6)] &= ~_bit(there)
     s[S_A + mover] = i
     s[S_TO_MOVE] = 1 - mover
-    if _may_cut(o, words, m, i, side):
-        mine, theirs = _apart(o, words, m, i, there, s[S_B - mover], scratch)
-        if mine:
-            a, b = (mine, theirs) if mover == 0 else (theirs, mine)
-            s[S_REGION_A], s[S_REGION_B] = a, b
-            s[S_RESULT] = 1 if a > b else -1 if a < b else 0
+    return there if _may_cut(o, words, m, i, side) else -1
+
+
+@njit(cache=True)
+def _settle(s: np.ndarray, o: np.ndarray, words: int, there: int, scratch: np.ndarray) -> None:
+    """After a wall between the last mover's cell and ``there`` that may have cut the
+    board: the end and its regions if the players are now apart."""
+    mover = 1 - s[S_TO_MOVE]
+    mine, theirs = _apart(o, words, s[S_SIZE], s[S_A + mover], there, s[S_B - mover], scratch)
+    if mine:
+        a, b = (mine, theirs) if mover == 0 else (theirs, mine)
+        s[S_REGION_A], s[S_REGION_B] = a, b
+        s[S_RESULT] = 1 if a > b else -1 if a < b else 0
 
 
 @njit(cache=True)
@@ -336,7 +345,10 @@ def legal_moves(p: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
 @njit(cache=True)
 def play(p: np.ndarray, s: np.ndarray, move: int) -> None:
     words = p[P_WORDS]
-    _play(s, s.view(np.uint64), p[P_STRIDE], words, move, _scratch(words))
+    o = s.view(np.uint64)
+    there = _wall(s, o, p[P_STRIDE], words, move)
+    if there >= 0:
+        _settle(s, o, words, there, _scratch(words))
 
 
 @njit(cache=True)
@@ -357,7 +369,9 @@ def playout(p: np.ndarray, s: np.ndarray) -> int:
     x = scratch[3]
     while s[S_RESULT] == ONGOING:
         _reach(s, o, words, x, scratch[0])
-        _play(s, o, w, words, _random_move(s, o, w, words, x), scratch)
+        there = _wall(s, o, w, words, _random_move(s, o, w, words, x))
+        if there >= 0:
+            _settle(s, o, words, there, scratch)
     return s[S_RESULT]
 
 
