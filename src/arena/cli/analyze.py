@@ -1,11 +1,14 @@
-"""``arena analyze GAME "MOVES" AGENT``: what an agent thinks of a position, and why."""
+"""``arena analyze GAME "MOVES" AGENT``: what an agent thinks of a position, and why.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from arena.agents import load_agent
-from arena.cli.common import add_game_argument, add_position_option, position
+from arena.cli.common import add_game_argument, add_position_option, position_from
 from arena.core.agent import start_game
 from arena.core.errors import ArenaError
 from arena.core.limit import Limit
@@ -37,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     game = load_game(args.game)
-    state = position(game, args.moves.replace(",", " ").split(), args.seed, args.position)
+    state = position_from(game, args.moves.replace(",", " ").split(), args.seed, args.position)
     if state.is_terminal():
         raise ArenaError(f"the game is over after these moves: {state.result_text()}")
     if args.time is not None and args.time <= 0:

@@ -1,10 +1,13 @@
-"""``arena show GAME [MOVES...]``: the board after some moves, whose move, or the result."""
+"""``arena show GAME [MOVES...]``: the board after some moves, whose move, or the result.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 
 import argparse
 
-from arena.cli.common import add_game_argument, add_position_option, position
+from arena.cli.common import add_game_argument, add_position_option, position_from
 from arena.formats.position import format_position, has_position
 from arena.games import load_game
 
@@ -32,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     game = load_game(args.game)
-    state = position(game, args.moves, args.seed, args.position)
+    state = position_from(game, args.moves, args.seed, args.position)
     print(state.render())
     print(f"ply {state.ply}: {state.result_text()}")
     if has_position(game):

@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from arena.cli.common import add_game_argument, add_position_option, position
+from arena.cli.common import add_game_argument, add_position_option, position_from
 from arena.core.errors import ArenaError
 from arena.core.game import Game, State
 from arena.formats.position import has_position, parse_position
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         if args.moves or args.position:
             raise ArenaError("--file takes no MOVES or --position")
         return solve_file(game, args.file, args.time)
-    state = position(game, args.moves, None, args.position)
+    state = position_from(game, args.moves, None, args.position)
     print(state.render())
     if state.is_terminal():
         print(f"the game is over: {state.result_text()}")
@@ -119,7 +119,7 @@ def parse_line(game: Game, line: str) -> State:
     fields = line.split()
     if has_position(game) and len(fields) >= 2 and fields[1].upper() in ("X", "O"):
         return parse_position(game, " ".join(fields[:2]))
-    return position(game, fields[:1])
+    return position_from(game, fields[:1])
 
 
 def solve_file(game: Game, path: str, seconds: float | None) -> int:

@@ -38,6 +38,8 @@ visits are the sum of its children's, and any other node's are one more
 'a3'
 >>> agent.last_search.nodes
 300
+
+Tests: tests/search/test_mcts.py
 """
 
 from __future__ import annotations
