@@ -35,6 +35,7 @@ LAYERS: dict[str, int] = {
     "core": 0,
     "games": 1,
     "search": 2,
+    "solvers": 2,
     "remote": 3,
     "agents": 4,
     "formats": 5,

@@ -48,7 +48,7 @@ def test_ids_switches_to_the_exact_endgame_on_othello() -> None:
     agent = arena.load_agent("ids")
     start_game(agent, state.game)
     agent.choose(state, arena.Limit(time=1.0))
-    exact._loading[state.game.spec].join()  # the solver loads in the background at first
+    exact.wait_for_solver(state.game)  # the solver loads in the background at first
     move = agent.choose(state, arena.Limit(time=1.0))
     info = agent.last_search
     assert info is not None and info.root[0]["text"].startswith("exact")

@@ -1,5 +1,7 @@
 """``solver``: perfect play when the position can be solved in time, ``ids`` otherwise.
 
+Tests: tests/agents/test_solver_agent.py
+
 Each move it first tries to solve the position exactly with part of its time
 (:mod:`arena.solvers`: compiled for Connect Four and Othello, generic for small
 games); when that does not finish, it searches with ``ids`` for the time left.

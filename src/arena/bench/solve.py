@@ -1,5 +1,7 @@
 """``arena bench solve``: the solvers on the reference positions, with their figures.
 
+Tests: tests/cli/test_solve.py
+
 Connect Four: the 200 scored positions of ``tests/solvers/data/
 connect4_scored_positions.txt`` (``MOVES SCORE``), the set on which Pascal
 Pons' C++ solver (no opening book) takes 12.5-15.0 s on this project's
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +32,7 @@ def run(game_name: str, path: str | None, report: Callable[[str], None]) -> dict
         raise ArenaError(f"no positions file {source} (give one with --file)")
     game = load_game(game_name)
     if game_name == "connect4":
-        from arena.solvers.connect4.solver import Connect4Solver
-
-        c4 = Connect4Solver()
+        c4 = import_module("arena.solvers.connect4.solver").Connect4Solver()
 
         def solve(fields: list[str]) -> tuple[int, int, float]:
             c4.reset()  # each position on its own: no help from the previous ones
@@ -40,9 +41,7 @@ def run(game_name: str, path: str | None, report: Callable[[str], None]) -> dict
 
         expected_at = 1
     else:
-        from arena.solvers.othello.solver import OthelloSolver
-
-        oth = OthelloSolver(game.size)  # type: ignore[attr-defined]
+        oth = import_module("arena.solvers.othello.solver").OthelloSolver(game.size)  # type: ignore[attr-defined]
 
         def solve(fields: list[str]) -> tuple[int, int, float]:
             oth.reset()  # each position on its own, as the suites are timed

@@ -173,8 +173,7 @@ def run_timing(args: argparse.Namespace) -> int:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    from arena.bench import solve
-
+    solve = import_module("arena.bench.solve")  # numba: only when asked for
     report = (lambda line: print(line, file=sys.stderr)) if args.json else print
     result = solve.run(args.game, args.file, report)
     if args.json:

@@ -1,4 +1,7 @@
-"""``arena solve GAME [MOVES]``: the exact value of a position and of each of its moves."""
+"""``arena solve GAME [MOVES]``: the exact value of a position and of each of its moves.
+
+Tests: tests/cli/test_solve.py
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 """Position strings: a whole position as one line of text, for games that have one.
 
+Tests: tests/cli/test_solve.py
+
 Othello uses the format of the FFO endgame test suite: one character per cell,
 row by row from a1 (a1..h1, then a2..h2, ...), ``X`` for Black, ``O`` for White
 and ``-`` for an empty cell, then whitespace and the side to move (``X`` or

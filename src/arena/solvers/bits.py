@@ -1,5 +1,7 @@
 """Bit tricks the compiled solvers share: population count and lowest set bit.
 
+Tests: tests/solvers/test_connect4_solver.py, tests/solvers/test_othello_solver.py
+
 numba has no popcount of its own; these intrinsics emit LLVM's ``ctpop`` and
 ``cttz``, which compile to single instructions on current x86 and ARM chips.
 Import this module only from compiled code: it imports numba.

@@ -1,5 +1,7 @@
 """Exact moves for agents: solve the position, then find a move that keeps its value.
 
+Tests: tests/agents/test_solver_agent.py
+
 Used by the ``solver`` agent and by ``ids`` on Othello (the exact endgame).
 A search that cannot finish in its time returns None, and the caller falls back
 to its heuristic search with the time that is left.
@@ -117,6 +119,13 @@ def prepare_in_background(game: Game) -> None:
         thread = threading.Thread(target=solver_for, args=(game,), daemon=True)
         _loading[game.spec] = thread
         thread.start()
+
+
+def wait_for_solver(game: Game) -> None:
+    """Wait until a solver being built in the background is ready (if one is)."""
+    thread = _loading.get(game.spec)
+    if thread is not None:
+        thread.join()
 
 
 def exact_endgame(state: State, seconds: float | None) -> tuple[ExactMove | None, float | None]:

@@ -1,5 +1,7 @@
 """An exact solver for any game over the State API: alpha-beta with a table of bounds.
 
+Tests: tests/solvers/test_generic_solver.py
+
 Slow (Python, a few hundred thousand nodes a second at best), so it is for
 small trees: Tic-tac-toe and its m,n,k variants, Othello 4x4, small Connect
 Four boards, endgames. The compiled solvers (:mod:`arena.solvers.connect4`,

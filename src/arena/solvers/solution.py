@@ -1,5 +1,7 @@
 """What a solve returns: bounds on the score, and the work it took.
 
+Tests: tests/solvers/test_generic_solver.py
+
 >>> Solution(3, 3, 100, 0.5).score
 3
 >>> Solution(-2, 5, 100, 0.5).exact

@@ -1,5 +1,7 @@
 """One front door to the solvers: the exact value of a state and of each of its moves.
 
+Tests: tests/solvers/test_generic_solver.py
+
 :func:`solver_for` picks the compiled Connect Four solver (boards whose
 ``cols * (rows + 1) <= 63``), the compiled Othello endgame solver (standard
 rules, boards up to 8x8) or the generic alpha-beta solver for anything else,
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from importlib import import_module
 
 from arena.core.game import Game, State
 from arena.solvers.generic import GenericSolver, terminal_value
@@ -43,10 +46,9 @@ def solver_for(game: Game) -> SolveFn:
     which = kind(game)
     fn: SolveFn
     if which == "connect4":
-        # Lazy: these import numba.
-        from arena.solvers.connect4.solver import Connect4Solver
-
-        c4 = Connect4Solver(game.rows, game.cols, game.k)  # type: ignore[attr-defined]
+        # Imported on first use: these modules import numba.
+        solver = import_module("arena.solvers.connect4.solver")
+        c4 = solver.Connect4Solver(game.rows, game.cols, game.k)  # type: ignore[attr-defined]
 
         def fn(state: State, seconds: float | None) -> Solution:
             pos = mask = 0
@@ -63,9 +65,8 @@ def solver_for(game: Game) -> SolveFn:
             return c4.solve_position(pos, mask, state.ply, seconds)
 
     elif which == "othello":
-        from arena.solvers.othello.solver import OthelloSolver
-
-        fn = OthelloSolver(game.size).solve  # type: ignore[attr-defined]
+        solver = import_module("arena.solvers.othello.solver")
+        fn = solver.OthelloSolver(game.size).solve  # type: ignore[attr-defined]
     else:
         fn = GenericSolver().solve
     _SOLVERS[game.spec] = fn

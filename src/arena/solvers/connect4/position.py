@@ -1,5 +1,7 @@
 """Connect Four positions as two 64-bit words (compiled with numba).
 
+Tests: tests/solvers/test_connect4_solver.py
+
 Layout: column ``c`` owns bits ``c*(H+1) .. c*(H+1)+H-1`` from the bottom up,
 and one spare bit on top that is always zero, so a line never wraps from the
 top of one column into the next and ``mask + bottom`` finds the lowest free cell

@@ -1,5 +1,7 @@
 """Negamax alpha-beta with the bounds table, and the root's null-window search.
 
+Tests: tests/solvers/test_connect4_solver.py
+
 Scores (the convention of Pons' tutorial and of the shared test positions):
 0 for a draw; a win is worth ``(cells + 1) // 2 + 1`` minus the stones the
 winner has placed when the game ends (22 minus the winner's stones on 7x6),

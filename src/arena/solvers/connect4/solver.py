@@ -1,5 +1,7 @@
 """The Connect Four solver's Python face: positions in, exact scores out.
 
+Tests: tests/solvers/test_connect4_solver.py
+
 >>> solver = Connect4Solver(rows=6, cols=7)
 >>> solver.solve([3, 3, 4, 4, 5, 5]).score   # 4 4 5 5 6 6: Red wins at once
 18

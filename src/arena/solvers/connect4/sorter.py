@@ -1,5 +1,7 @@
 """Move ordering: the moves that create the most winning cells first.
 
+Tests: tests/solvers/test_connect4_solver.py
+
 A winning cell is an empty cell that would complete a line for the player;
 a move that makes several is a strong threat, and searching it first gives the
 early cut-offs alpha-beta needs. Ties keep the centre-first order of the

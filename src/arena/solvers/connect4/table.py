@@ -1,5 +1,7 @@
 """The transposition table: one 64-bit word per entry, keyed by position.
 
+Tests: tests/solvers/test_connect4_solver.py
+
 An entry holds the low 56 bits of the key above one byte of bound (0: an
 empty slot), so a probe touches one cache line. Where the entry lives:
 

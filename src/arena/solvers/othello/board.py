@@ -1,5 +1,7 @@
 """Othello bitboards for boards up to 8x8 (compiled with numba).
 
+Tests: tests/solvers/test_othello_solver.py
+
 Bit ``row * 8 + col`` is the cell ``row, col`` (rows from the top, so a1 is
 bit 0 and h8 bit 63, the order of the FFO position strings). Smaller boards
 sit in the top-left corner: cells outside the ``board`` mask are walls that

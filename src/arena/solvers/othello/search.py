@@ -1,5 +1,7 @@
 """The exact endgame search: negamax with a table of bounds and PVS.
 
+Tests: tests/solvers/test_othello_solver.py
+
 - Deep nodes (more than :data:`SHALLOW` empty cells) probe and store the
   table, order their moves fastest-first (the fewest replies for the opponent,
   corners counted twice; the table's best move first) and search the first

@@ -1,5 +1,7 @@
 """The Othello endgame solver's Python face: states in, exact disc differences out.
 
+Tests: tests/solvers/test_othello_solver.py
+
 >>> import arena
 >>> game = arena.load_game("othello:size=4")
 >>> solver = OthelloSolver(4, table_bits=12)
