@@ -28,6 +28,9 @@ from arena.solvers.solve import is_ready, kind, solve_state, solver_for
 # empty cell fewer about a third of that; predict from it when a solve fits.
 _OTHELLO_SECONDS_AT_20 = 2.0
 _OTHELLO_GROWTH = 3.0
+MIN_BUDGET = 0.05
+"""Seconds below which ``ids`` does not try the exact endgame: the Python work
+around a solve (a few probes, the children) is then a large share of the time."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +141,8 @@ def exact_endgame(state: State, seconds: float | None) -> tuple[ExactMove | None
     if seconds is None or kind(state.game) != "othello" or state.is_terminal():
         return None, seconds
     budget = seconds / 2
+    if budget < MIN_BUDGET:
+        return None, seconds
     if not is_ready(state.game):
         if empty_cells(state) <= othello_reach(budget) + 8:
             prepare_in_background(state.game)
