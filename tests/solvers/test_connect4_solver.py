@@ -100,3 +100,21 @@ def test_time_limit_gives_bounds() -> None:
     assert not result.exact and result.low < result.high
     with pytest.raises(ValueError, match="not solved"):
         _ = result.score
+
+
+def test_wide_boards_use_the_prime_table_and_stay_exact() -> None:
+    # 12 columns of 4 + 1 bits: 60-bit keys, past the 56 the hashed table holds.
+    game = load_game("connect4:rows=4,cols=12")
+    solver = Connect4Solver(4, 12, 4, table_bits=16)
+    assert solver.shift == 0
+    rng = random.Random(7)
+    checked = 0
+    while checked < 5:
+        state, moves = game.initial_state(), []
+        while not state.is_terminal() and len(moves) < 34:
+            moves.append(rng.choice(state.legal_moves()))
+            state = state.play(moves[-1])
+        if state.is_terminal():
+            continue
+        assert solver.solve(moves).score == reference_score(state), moves
+        checked += 1
