@@ -209,7 +209,7 @@ def _capture(p, s, h, colour):  # type: ignore[no-untyped-def]
     while True:
         for q in (stone - w, stone - 1, stone + 1, stone + w):
             v = s[cell + q]
-            if v == BLACK or v == WHITE:
+            if EMPTY < v < BORDER:
                 _add_liberty(p, s, s[head + q], stone)
         stone = s[nxt + stone]
         if stone == h:
@@ -268,7 +268,7 @@ def _repeats(p, s, key, captures):  # type: ignore[no-untyped-def]
     # Without a capture the stone count is higher than in any board since the last one.
     end = s[NHIST] if captures else s[RUNSTART]
     hist = p[P_HIST]
-    for i in range(end):
+    for i in range(end):  # noqa: SIM110 (numba compiles no generators)
         if s[hist + i] == key:
             return True
     return False
@@ -427,19 +427,15 @@ def _is_own_eye(p, s, at, colour):  # type: ignore[no-untyped-def]
             return False
     other = 3 - colour
     bad = 0
+    edge = 0
     for q in (at - w - 1, at - w + 1, at + w - 1, at + w + 1):
         v = s[cell + q]
-        if v == other or v == BORDER:
+        if v == other:
             bad += 1
-    if bad == 0:
-        return True
-    if bad > 1:
-        return False
-    # One bad diagonal: fine in the middle of the board, fatal on the edge.
-    for q in (at - w - 1, at - w + 1, at + w - 1, at + w + 1):
-        if s[cell + q] == BORDER:
-            return False
-    return True
+        elif v == BORDER:
+            edge = 1
+    # One opposing diagonal is fine in the middle of the board, fatal on the edge.
+    return bad + edge < 2
 
 
 @njit(cache=True)
