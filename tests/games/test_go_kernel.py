@@ -10,10 +10,7 @@ rollout never fills an own eye. One test runs the kernel as plain Python.
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,9 +20,19 @@ from test_go import KO, play, position, rows_of, triple_ko
 
 import arena
 from arena.core.kernel import ONGOING, Kernel
-from arena.games.go.kernel import kernel, moves_played
+from arena.games.go.kernel import P_CELL, P_NP, PASSES, PLY, kernel, moves_played
 from arena.games.go.rules import Go, GoState
 from helpers import chi2_limit
+from kernel_checks import (
+    assert_playout_uniform,
+    assert_rollout_reachable,
+    compare_random_games,
+    load_kernel,
+    perfts,
+    random_start,
+    run_without_jit,
+    seeded_ends,
+)
 
 Choose = Callable[[random.Random, GoState, tuple[int, ...]], int]
 
@@ -104,10 +111,13 @@ def test_kernel_plays_as_the_rules(spec: str, games: int, chance: float) -> None
     compare_games(spec, games, few_passes(chance))
 
 
-@pytest.mark.parametrize("spec", ["go:size=5", "go:size=7,ko=simple", "go:size=9"])
-def test_kernel_plays_as_the_rules_with_uniform_moves(spec: str) -> None:
+@pytest.mark.parametrize(
+    ("spec", "games"), [("go:size=5", 300), ("go:size=7,ko=simple", 100), ("go:size=9", 40)]
+)
+def test_kernel_plays_as_the_rules_with_uniform_moves(spec: str, games: int) -> None:
     """Uniform over the legal moves, pass included: short games that end by passes."""
-    compare_games(spec, 40, uniform, seed=1)
+    game, k = load_kernel(spec)
+    assert compare_random_games(game, k, games, seed=1, same_encoding=False) > games
 
 
 def test_length_cap_scores_the_board_as_it_stands() -> None:
@@ -190,39 +200,30 @@ def test_triple_ko_cycle_only_superko_forbids() -> None:
 # --- perft --------------------------------------------------------------------------------
 
 
-def perft(k: Kernel, s: np.ndarray, depth: int) -> int:
-    p, f = k.params, k.functions
-    out = np.empty(k.max_moves, np.int64)
-    n = f["legal_moves"](p, s, out)
-    if depth == 1:
-        return int(n)
-    total = 0
-    for move in out[:n].copy():
-        child = s.copy()
-        f["play"](p, child, move)
-        total += perft(k, child, depth - 1)
-    return total
-
-
 def test_perft_5x5() -> None:
-    game = arena.load_game("go:size=5")
-    k = kernel(game)
-    s = k.encode(game.initial_state())
-    assert [perft(k, s, d) for d in (1, 2, 3)] == [26, 651, 15650]
+    game, k = load_kernel("go:size=5")
+    assert perfts(k, game.initial_state(), 3) == [26, 651, 15650]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("ko", ["simple", "positional"])
 def test_perft_5x5_depth_4(ko: str) -> None:
-    game = arena.load_game(f"go:size=5,ko={ko}")
-    k = kernel(game)
-    assert perft(k, k.encode(game.initial_state()), 4) == 361041
+    game, k = load_kernel(f"go:size=5,ko={ko}")
+    assert k.perft(game.initial_state(), 4) == 361041
 
 
 def test_perft_19x19() -> None:
-    game = arena.load_game("go:size=19")
-    k = kernel(game)
-    assert perft(k, k.encode(game.initial_state()), 2) == 361 * 361 + 362
+    game, k = load_kernel("go:size=19")
+    assert perfts(k, game.initial_state(), 2) == [362, 361 * 361 + 362]
+
+
+@pytest.mark.parametrize(
+    ("spec", "ply"), [("go:size=5,maxlen=300", 60), ("go:size=6,ko=simple", 20)]
+)
+def test_perft_equals_the_reference_perft_mid_game(spec: str, ply: int) -> None:
+    game, k = load_kernel(spec)
+    state = random_start(game, lambda s: s.ply == ply and len(s.legal_moves()) > 4, seed=ply)
+    assert perfts(k, state, 3) == [arena.perft(state, d) for d in (1, 2, 3)]
 
 
 # --- playouts and rollouts ----------------------------------------------------------------
@@ -290,6 +291,23 @@ def test_playout_is_uniform_from_the_start() -> None:
     assert df == 25 and chi2 < chi2_limit(df)
 
 
+def board_key(s: np.ndarray) -> tuple[int, ...]:
+    """What makes two kernel end positions the same end: cells, ply and passes."""
+    p = kernel(arena.load_game("go:size=5")).params
+    cells = s[p[P_CELL] : p[P_CELL] + p[P_NP]]
+    return (*cells.tolist(), int(s[PLY]), int(s[PASSES]))
+
+
+@pytest.mark.parametrize("spec", ["go:size=5,maxlen=14", "go:size=5,ko=simple,maxlen=14"])
+def test_playout_follows_the_law_of_uniform_random_moves(spec: str) -> None:
+    """End positions two plies (or a pass pair) after a random position of ply 12,
+    against their exact probabilities under uniformly random moves."""
+    game, k = load_kernel(spec)
+    state = random_start(game, lambda s: s.ply == 12, seed=5)
+    assert_playout_uniform(k, state, trials=20000, seed=5, key=board_key)
+    assert_rollout_reachable(k, state, trials=2000, seed=5, key=board_key)
+
+
 def own_eye(state: GoState, move: int, mover: int | None = None) -> bool:
     """The rollout's eye for ``mover`` (default: the side to move): the mover's stones
     or the edge on every side, and at most one opposing diagonal (none when the point
@@ -333,29 +351,26 @@ def test_rollout_never_fills_an_own_eye_and_ends_by_passes(spec: str) -> None:
 # --- plain Python ---------------------------------------------------------------------------
 
 
-def run_without_jit(code: str) -> str:
-    """Run ``code`` with ``NUMBA_DISABLE_JIT=1`` (and this folder importable); its stdout."""
-    here = Path(__file__).parent
-    paths = [str(here), str(here.parent), str(here.parent.parent / "src")]
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": os.pathsep.join(paths)}
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=240
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return proc.stdout
-
-
 def test_kernel_runs_without_jit() -> None:
-    code = """
+    """The same checks as plain Python, and the same playouts for the same seed."""
+    code = f"""
+import sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
 import test_go_kernel as t
+from kernel_checks import load_kernel, seeded_ends
 t.compare_games("go:size=5,maxlen=60", 3, t.few_passes(0.05))
 t.compare_games("go:size=5,ko=simple,maxlen=60", 3, t.few_passes(0.05))
-import arena
-game = arena.load_game("go:size=5")
-k = t.kernel(game)
+game, k = load_kernel("go:size=5")
 for function in ("playout", "rollout"):
     t.replay(k, game.initial_state(), function)
-assert t.perft(k, k.encode(game.initial_state()), 2) == 651
-print("ok")
+assert k.perft(game.initial_state(), 2) == 651
 """
-    assert run_without_jit(code).strip() == "ok"
+    ends = "print(seeded_ends(*load_kernel({!r}), {!r}, 10, seed=7))"
+    cases = [
+        (spec, f) for spec in ("go:size=5", "go:size=7,ko=simple") for f in ("playout", "rollout")
+    ]
+    code += "\n".join(ends.format(spec, function) for spec, function in cases)
+    plain = run_without_jit(code).split()
+    assert plain == [
+        seeded_ends(*load_kernel(spec), function, 10, seed=7) for spec, function in cases
+    ]
