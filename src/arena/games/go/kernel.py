@@ -655,6 +655,15 @@ def params(game: Go) -> np.ndarray:
     return p
 
 
+def _bits(codes: int | tuple[int, ...], width: int) -> np.ndarray:
+    """The low ``width`` bits of each code (one row per code, lowest bit first)."""
+    codes = (codes,) if isinstance(codes, int) else codes
+    nbytes = (width + 7) // 8
+    raw = np.frombuffer(b"".join(c.to_bytes(nbytes, "little") for c in codes), np.uint8)
+    rows = np.unpackbits(raw.reshape(len(codes), nbytes), axis=1, bitorder="little")
+    return rows[:, :width].astype(np.int64)
+
+
 def _board_hashes(p: np.ndarray, codes: tuple[int, ...], n: int) -> np.ndarray:
     """The Zobrist hashes of reference board codes (``black | white << n``)."""
     if not codes:
@@ -662,10 +671,7 @@ def _board_hashes(p: np.ndarray, codes: tuple[int, ...], n: int) -> np.ndarray:
     cells = int(p[P_NP])
     at = p[p[P_IDX] : p[P_IDX] + n]
     keys = np.concatenate([p[p[P_ZOB] + cells + at], p[p[P_ZOB] + 2 * cells + at]])
-    nbytes = (2 * n + 7) // 8
-    raw = np.frombuffer(b"".join(c.to_bytes(nbytes, "little") for c in codes), np.uint8)
-    bits = np.unpackbits(raw.reshape(len(codes), nbytes), axis=1, bitorder="little")[:, : 2 * n]
-    return np.bitwise_xor.reduce(np.where(bits.astype(bool), keys, 0), axis=1)
+    return np.bitwise_xor.reduce(np.where(_bits(codes, 2 * n) == 1, keys, 0), axis=1)
 
 
 def encode(p: np.ndarray, state: GoState) -> np.ndarray:
@@ -676,14 +682,8 @@ def encode(p: np.ndarray, state: GoState) -> np.ndarray:
     cell = int(p[P_CELL])
     s[cell : cell + p[P_NP]] = BORDER
     at = p[p[P_IDX] : p[P_IDX] + n]
-    code = state.code()
-    for colour in (BLACK, WHITE):
-        bits = (code >> (n * (colour - 1))) & ((1 << n) - 1)
-        for q in range(n):
-            if bits >> q & 1:
-                s[cell + at[q]] = colour
-            elif colour == BLACK:
-                s[cell + at[q]] = EMPTY
+    bits = _bits(state.code(), 2 * n)[0]
+    s[cell + at] = bits[:n] * BLACK + bits[n:] * WHITE
     s[PLY], s[PASSES] = state.ply, state.passes
     s[KO] = at[state.ko_point] if state.ko_point >= 0 else -1
     _rebuild(p, s)
@@ -692,9 +692,8 @@ def encode(p: np.ndarray, state: GoState) -> np.ndarray:
     s[RUNSTART] = len(hashes) - state.run_length()
     hist = int(p[P_HIST])
     s[hist : hist + len(hashes)] = hashes
-    for key in hashes:
-        bit = int(key) & int(p[P_BLOOM_MASK])
-        s[p[P_BLOOM] + (bit >> 6)] |= np.int64(1) << np.int64(bit & 63)
+    bits = hashes & p[P_BLOOM_MASK]
+    np.bitwise_or.at(s, p[P_BLOOM] + (bits >> 6), np.left_shift(1, bits & 63))
     moves = int(p[P_MOVES])
     s[moves : moves + game.maxlen] = -1
     if state.ply > 0:
