@@ -54,11 +54,18 @@ State layout (``s``)
 --------------------
 A header (ply, passes, ko point, hash, empty count, history length, index of
 the first board since the last capture), then the sections whose offsets are
-in ``p``: cells, string head, next stone, string size, pseudo-liberty count,
-sum and sum of squares, string hash, each empty point's index in the list of
-empty points, that list, the Bloom bits, the board hashes, and the moves played
-(``s[moves + ply]``; those before :func:`kernel`'s ``encode`` are -1 but the
-last one).
+in ``p``: cells, string head, next stone, one record per string head (size,
+pseudo-liberty count, sum, sum of squares), string hash, each empty point's
+index in the list of empty points, that list, the Bloom bits, the board
+hashes, the moves played (``s[moves + ply]``; those before ``encode`` are -1
+but the last one) and scratch room, which ``outcome`` uses to count the area
+(nothing else in ``s`` changes there). The history makes ``s`` grow with
+``maxlen``: 6,841 ints on 19x19 with the default length (5,864 under simple ko).
+
+Nothing allocates, so the compiled functions run without numba's runtime
+(``_nrt=False``) and the helpers are inlined into them: otherwise every helper
+call would count references to ``p`` and ``s`` through the runtime, which
+cost a third of the time of a playout.
 
 Playouts
 --------
