@@ -75,7 +75,9 @@ uniform over the legal moves and the pass (always legal) bounds the draws.
 ``rollout`` draws the same way among the legal points that are not an own
 eye (every neighbour own or edge, and at most one opposing diagonal, none on
 the edge) and passes only when none is left; it obeys every rule, superko
-included, so its moves are legal moves.
+included, so its moves are legal moves. Both draw from a xorshift generator
+that numba's ``np.random`` (seeded by ``seed``) seeds at the start of each
+playout: the same seed gives the same playouts, compiled or not.
 """
 
 from __future__ import annotations
