@@ -548,10 +548,12 @@ def _draw(L, p, s, colour, eyes, x):  # type: ignore[no-untyped-def]
         s[where + at] = untried
 
 
-@_inline
-def _finish(L, p, s, eyes):  # type: ignore[no-untyped-def]
+@_kernel
+def _finish(p, s, eyes):  # type: ignore[no-untyped-def]
+    # One compiled loop for both policies (compiling it twice doubles the first-use wait).
     # numba's np.random (seeded by ``seed``) seeds a xorshift generator per playout:
     # a draw from it costs a fifth of one from the Mersenne twister.
+    L = _layout(p)
     x = np.uint64(np.random.randint(1, 1 << 62))
     while not _over(L, p, s):
         move, x = _draw(L, p, s, (s[PLY] & 1) + 1, eyes, x)
@@ -560,13 +562,13 @@ def _finish(L, p, s, eyes):  # type: ignore[no-untyped-def]
 
 @_kernel
 def playout(p, s):  # type: ignore[no-untyped-def]
-    _finish(_layout(p), p, s, False)
+    _finish(p, s, False)
     return outcome(p, s)
 
 
 @_kernel
 def rollout(p, s):  # type: ignore[no-untyped-def]
-    _finish(_layout(p), p, s, True)
+    _finish(p, s, True)
     return outcome(p, s)
 
 
