@@ -105,6 +105,7 @@ def compare_games(spec: str, games: int, choose: Choose, seed: int = 0) -> GoSta
         ("go:size=7,ko=simple", 10, 0.01),
         ("go:size=9,maxlen=120", 5, 0.01),
         ("go:size=13,maxlen=90", 2, 0.01),
+        ("go:size=19,ko=simple,maxlen=60", 1, 0.0),
     ],
 )
 def test_kernel_plays_as_the_rules(spec: str, games: int, chance: float) -> None:
@@ -112,7 +113,14 @@ def test_kernel_plays_as_the_rules(spec: str, games: int, chance: float) -> None
 
 
 @pytest.mark.parametrize(
-    ("spec", "games"), [("go:size=5", 300), ("go:size=7,ko=simple", 100), ("go:size=9", 40)]
+    ("spec", "games"),
+    [
+        ("go:size=5", 300),
+        ("go:size=7,ko=simple", 100),
+        ("go:size=9", 40),
+        pytest.param("go:size=5,ko=simple", 2000, marks=pytest.mark.slow),
+        pytest.param("go:size=9,komi=0", 300, marks=pytest.mark.slow),
+    ],
 )
 def test_kernel_plays_as_the_rules_with_uniform_moves(spec: str, games: int) -> None:
     """Uniform over the legal moves, pass included: short games that end by passes."""
@@ -126,9 +134,17 @@ def test_length_cap_scores_the_board_as_it_stands() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("spec", ["go:size=5,maxlen=200", "go:size=5,ko=simple,maxlen=200"])
-def test_kernel_plays_as_the_rules_many_games(spec: str) -> None:
-    compare_games(spec, 400, few_passes(0.02), seed=2)
+@pytest.mark.parametrize(
+    ("spec", "games"),
+    [
+        ("go:size=5,maxlen=200", 400),
+        ("go:size=5,ko=simple,maxlen=200", 400),
+        ("go:size=13,ko=simple,maxlen=300", 40),
+        ("go:size=19,maxlen=500", 5),
+    ],
+)
+def test_kernel_plays_as_the_rules_many_games(spec: str, games: int) -> None:
+    compare_games(spec, games, few_passes(0.02), seed=2)
 
 
 def test_superko_bans_match_in_long_games() -> None:
