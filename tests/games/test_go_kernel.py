@@ -11,6 +11,7 @@ rollout never fills an own eye. One test runs the kernel as plain Python.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,13 +21,17 @@ from test_go import KO, play, position, rows_of, triple_ko
 
 import arena
 from arena.core.kernel import ONGOING, Kernel
+from arena.games.go import heuristic as go_heuristic
 from arena.games.go.kernel import P_CELL, P_NP, PASSES, PLY, kernel, moves_played
 from arena.games.go.rules import Go, GoState
+from arena.search.deadline import Deadline
+from arena.search.mcts import heuristic_rollout_factory
 from helpers import chi2_limit
 from kernel_checks import (
     assert_playout_uniform,
     assert_rollout_reachable,
     compare_random_games,
+    end_counts,
     load_kernel,
     perfts,
     random_start,
@@ -277,18 +282,28 @@ def test_playouts_replay_through_the_rules(spec: str, runs: int, function: str) 
         replay(k, start, function)
 
 
-def first_moves_chi2(k: Kernel, state: GoState, per_move: int, seed: int) -> tuple[float, int]:
-    """(chi-squared, degrees of freedom) of the playout's first move against the uniform law."""
-    legal = state.legal_moves()
-    counts = dict.fromkeys(legal, 0)
+def first_moves_chi2(
+    k: Kernel,
+    state: GoState,
+    per_move: int,
+    seed: int,
+    function: str = "playout",
+    support: tuple[int, ...] | None = None,
+) -> tuple[float, int]:
+    """(chi-squared, degrees of freedom) of the first move of ``function`` against the
+    uniform law over ``support`` (default: the legal moves); a move outside fails."""
+    support = state.legal_moves() if support is None else support
+    counts = dict.fromkeys(support, 0)
     k.functions["seed"](seed)
     start = k.encode(state)
-    for _ in range(per_move * len(legal)):
+    for _ in range(per_move * len(support)):
         s = start.copy()
-        k.functions["playout"](k.params, s)
-        counts[moves_played(k, s, state.ply)[0]] += 1
+        k.functions[function](k.params, s)
+        first = moves_played(k, s, state.ply)[0]
+        assert first in counts, f"{function} played {first} outside {support}"
+        counts[first] += 1
     chi2 = sum((c - per_move) ** 2 / per_move for c in counts.values())
-    return chi2, len(legal) - 1
+    return chi2, len(support) - 1
 
 
 @pytest.mark.parametrize("ko", ["simple", "positional"])
@@ -345,6 +360,57 @@ def own_eye(state: GoState, move: int, mover: int | None = None) -> bool:
     return bad == 0 if "#" in diagonals else bad <= 1
 
 
+def with_an_eye(state: GoState) -> bool:
+    """Whether the side to move has a true eye and at least four other candidates."""
+    support = go_heuristic.candidates(state, state.legal_moves())
+    return len(support) >= 4 and any(own_eye(state, m) for m in state.legal_moves()[:-1])
+
+
+@pytest.mark.parametrize(
+    ("spec", "line"),
+    [
+        ("go:size=5", None),  # a random position where the mover has an eye
+        ("go:size=9", "e5"),  # 24 points within two king steps of the stone
+        ("go:size=19", "d4 q16"),  # two boxes of 24 points
+        ("go:size=9", ""),  # an empty board: every point
+    ],
+)
+def test_rollout_draws_uniformly_from_the_heuristic_candidates(spec: str, line: str | None) -> None:
+    """The rollout's move is uniform over what ``mcts:rollout=heuristic`` samples from:
+    the go heuristic's ``candidates`` (near stones, no own true eye)."""
+    game = arena.load_game(spec)
+    if line is None:
+        state = random_start(game, with_an_eye, seed=3)
+    else:
+        state = game.play_moves(game.parse_moves(line))
+    legal = state.legal_moves()
+    support = go_heuristic.candidates(state, legal)
+    assert set(support) < set(legal[:-1]) or not line
+    k = kernel(game)
+    chi2, df = first_moves_chi2(k, state, 60, seed=9, function="rollout", support=support)
+    assert chi2 < chi2_limit(df)
+
+
+def test_rollout_results_match_the_reference_heuristic_rollout() -> None:
+    """Wins and losses of the kernel's rollout and of ``mcts:rollout=heuristic``'s (the
+    State API) from the same position agree (two-sample chi-squared, p > 0.001)."""
+    game, k = load_kernel("go:size=5,komi=2.5")
+    state = game.play_moves(game.parse_moves("c3 c4 b4 d3 d4"))
+    reference = heuristic_rollout_factory(state, Deadline(None))
+    rng = random.Random(6)
+    trials = 600
+    theirs = Counter(reference(state, rng)[0] for _ in range(trials))
+    result = k.functions["outcome"]
+    ours = end_counts(k, state, "rollout", trials, seed=6, key=lambda s: result(k.params, s))
+    chi2, df = 0.0, -1
+    for result in (-1, 0, 1):
+        total = ours[result] + theirs[result]
+        if total:
+            df += 1
+            chi2 += (ours[result] - theirs[result]) ** 2 / total
+    assert df >= 1 and chi2 < chi2_limit(df), (ours, theirs)
+
+
 @pytest.mark.parametrize("spec", ["go:size=5,maxlen=2000", "go:size=9,ko=simple,maxlen=2000"])
 def test_rollout_never_fills_an_own_eye_and_ends_by_passes(spec: str) -> None:
     game = arena.load_game(spec)
@@ -354,6 +420,7 @@ def test_rollout_never_fills_an_own_eye_and_ends_by_passes(spec: str) -> None:
     for _ in range(40 if game.size == 5 else 10):
         state = game.initial_state()
         for move in replay(k, state, "rollout"):
+            assert move in go_heuristic.candidates(state, state.legal_moves())
             if move != game.pass_move:
                 assert not own_eye(state, move), f"ply {state.ply}\n{state.render()}"
             else:  # a pass only when every legal point is an own eye

@@ -22,10 +22,10 @@ reference, and the tests play both side by side, move for move.
 
 Board
 -----
-Points live on a padded board: ``(row + 1) * W + col + 1`` with ``W = size + 2``,
-a ring of border cells (value 3) around the board, so the four neighbours of a
-point are ``±1, ±W`` with no edge tests. Cells hold 0 (empty), 1 (Black), 2
-(White) or 3 (border).
+Points live on a padded board: ``(row + 2) * W + col + 2`` with ``W = size + 4``,
+two rings of border cells (value 3) around the board, so the four neighbours of a
+point are ``±1, ±W`` with no edge tests (and the rollout looks two points away
+without them). Cells hold 0 (empty), 1 (Black), 2 (White) or 3 (border).
 
 Strings (groups) are circular lists of stones (``next``) with a representative
 (``head``) per stone; the representative keeps the size, the Zobrist xor of the
@@ -60,7 +60,7 @@ index in the list of empty points, that list, the Bloom bits, the board
 hashes, the moves played (``s[moves + ply]``; those before ``encode`` are -1
 but the last one) and scratch room, which ``outcome`` uses to count the area
 (nothing else in ``s`` changes there). The history makes ``s`` grow with
-``maxlen``: 6,841 ints on 19x19 with the default length (5,864 under simple ko).
+``maxlen``: 7,721 ints on 19x19 with the default length (6,744 under simple ko).
 
 Nothing allocates, so the compiled functions run without numba's runtime
 (``_nrt=False``) and the helpers are inlined into them: otherwise every helper
@@ -72,12 +72,17 @@ Playouts
 ``playout`` draws a move uniformly from the empty points not yet tried plus the
 pass; a drawn point that is illegal is moved out of the draw, so the move is
 uniform over the legal moves and the pass (always legal) bounds the draws.
-``rollout`` draws the same way among the legal points that are not an own
-eye (every neighbour own or edge, and at most one opposing diagonal, none on
-the edge) and passes only when none is left; it obeys every rule, superko
-included, so its moves are legal moves. Both draw from a xorshift generator
-that numba's ``np.random`` (seeded by ``seed``) seeds at the start of each
-playout: the same seed gives the same playouts, compiled or not.
+``rollout`` is the policy of ``mcts:rollout=heuristic`` (the go heuristic's
+``candidates``): uniform over the legal points within two king steps of a stone
+(every point on an empty board) that fill no own true eye (every neighbour own
+or edge, at most one opposing diagonal and none on the edge); else over the
+legal points that fill no own eye; else the pass. It draws the same way, the
+far points set aside unchecked for the second draw, and obeys every rule,
+superko included, so its moves are legal moves.
+
+Both draw from a xorshift generator that numba's ``np.random`` (seeded by
+``seed``) seeds at the start of each playout: the same seed gives the same
+playouts, compiled or not.
 """
 
 from __future__ import annotations
@@ -523,22 +528,16 @@ def _below(x, n):  # type: ignore[no-untyped-def]
 
 
 @_inline
-def _draw(L, p, s, colour, eyes, x):  # type: ignore[no-untyped-def]
-    """A uniformly random legal move (``eyes``: none that fills an own eye, and the
-    pass only when nothing else is left), and the generator's new state."""
+def _draw(L, p, s, colour, x):  # type: ignore[no-untyped-def]
+    """A uniformly random legal move, and the generator's new state."""
     empties, where = L[P_EMPTIES], L[P_WHERE]
     untried = s[NEMPTY]
     while True:
-        if eyes:
-            if untried == 0:
-                return L[P_N], x
-            x, r = _below(x, untried)
-        else:
-            x, r = _below(x, untried + 1)
-            if r == untried:
-                return L[P_N], x
+        x, r = _below(x, untried + 1)
+        if r == untried:
+            return L[P_N], x
         at = s[empties + r]
-        if not (eyes and _is_own_eye(L, p, s, at, colour)) and _legal(L, p, s, at, colour):
+        if _legal(L, p, s, at, colour):
             return p[L[P_POINT] + at], x
         untried -= 1
         last = s[empties + untried]
@@ -546,6 +545,53 @@ def _draw(L, p, s, colour, eyes, x):  # type: ignore[no-untyped-def]
         s[where + last] = r
         s[empties + untried] = at
         s[where + at] = untried
+
+
+@_inline
+def _near(L, s, at):  # type: ignore[no-untyped-def]
+    """Whether a stone stands within two king steps of ``at``."""
+    cell, w = L[P_CELL], L[P_W]
+    for dr in (-2 * w, -w, 0, w, 2 * w):
+        for dc in (-2, -1, 0, 1, 2):
+            v = s[cell + at + dr + dc]
+            if v == BLACK or v == WHITE:  # noqa: SIM109 (numba)
+                return True
+    return False
+
+
+@_inline
+def _draw_rollout(L, p, s, colour, x):  # type: ignore[no-untyped-def]
+    """The rollout's move: uniform over the legal points within two king steps of a
+    stone (anywhere on an empty board) that fill no own eye; else over the legal
+    points that fill no own eye; else the pass."""
+    empties, where = L[P_EMPTIES], L[P_WHERE]
+    far = L[P_SCRATCH]  # points left for the second draw, unchecked
+    nfar = 0
+    anywhere = s[NEMPTY] == L[P_N]
+    untried = s[NEMPTY]
+    while untried:
+        x, r = _below(x, untried)
+        at = s[empties + r]
+        if not _is_own_eye(L, p, s, at, colour):
+            if not (anywhere or _near(L, s, at)):
+                s[far + nfar] = at
+                nfar += 1
+            elif _legal(L, p, s, at, colour):
+                return p[L[P_POINT] + at], x
+        untried -= 1
+        last = s[empties + untried]
+        s[empties + r] = last
+        s[where + last] = r
+        s[empties + untried] = at
+        s[where + at] = untried
+    while nfar:
+        x, r = _below(x, nfar)
+        at = s[far + r]
+        if _legal(L, p, s, at, colour):
+            return p[L[P_POINT] + at], x
+        nfar -= 1
+        s[far + r] = s[far + nfar]
+    return L[P_N], x
 
 
 @_kernel
@@ -556,7 +602,10 @@ def _finish(p, s, eyes):  # type: ignore[no-untyped-def]
     L = _layout(p)
     x = np.uint64(np.random.randint(1, 1 << 62))
     while not _over(L, p, s):
-        move, x = _draw(L, p, s, (s[PLY] & 1) + 1, eyes, x)
+        if eyes:
+            move, x = _draw_rollout(L, p, s, (s[PLY] & 1) + 1, x)
+        else:
+            move, x = _draw(L, p, s, (s[PLY] & 1) + 1, x)
         _play(L, p, s, move)
 
 
@@ -637,7 +686,7 @@ def _rebuild(p, s):  # type: ignore[no-untyped-def]
 def params(game: Go) -> np.ndarray:
     """The parameter array ``p`` of ``game``: sizes, komi, rules, offsets and tables."""
     size, n = game.size, game.points
-    w = size + 2
+    w = size + 4  # two border rings: the rollout looks two points away
     cells = w * w
     history = game.maxlen + 1 if game.superko else 1
     bloom_bits = 64
@@ -669,7 +718,7 @@ def params(game: Go) -> np.ndarray:
     p[zob + cells : zob + 3 * cells] = keys  # colour 0 (empty) keeps zeros
     p[point : point + cells] = -1
     for q in range(n):
-        at = (q // size + 1) * w + q % size + 1
+        at = (q // size + 2) * w + q % size + 2
         p[idx + q] = at
         p[point + at] = q
     return p
