@@ -1,7 +1,8 @@
 """Go's compiled kernel (numba): the rules of :mod:`arena.games.go.rules` over flat arrays.
 
 The contract is :mod:`arena.core.kernel`; ``rules.py`` stays the readable
-reference, and the tests play both side by side, move for move.
+reference, and the tests play both side by side, move for move
+(Tests: tests/games/test_go_kernel.py).
 
 >>> import arena, numpy as np
 >>> game = arena.load_game("go:size=5")
