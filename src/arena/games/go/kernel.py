@@ -148,9 +148,6 @@ _inline = njit(cache=True, inline="always")
 _kernel = njit(cache=True, _nrt=False)
 
 
-# --- strings ------------------------------------------------------------------------
-
-
 @_inline
 def _layout(p):  # type: ignore[no-untyped-def]
     """The header of ``p`` as a tuple: in registers, not reloaded after every store to ``s``."""
@@ -188,6 +185,9 @@ def _layout(p):  # type: ignore[no-untyped-def]
         p[30],
         p[31],
     )
+
+
+# --- strings ------------------------------------------------------------------------
 
 
 @_inline
