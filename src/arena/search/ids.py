@@ -24,6 +24,8 @@ Tests: tests/search/test_search.py
 
 from __future__ import annotations
 
+from functools import partial
+
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 from arena.core.limit import Limit
@@ -90,6 +92,12 @@ class IDSAgent(Agent):
                 info.root = root_rows(state, rows, depth)
                 line = searcher.principal_variation(state, best, depth)
                 info.root[0]["pv"] = [state.game.format_move(m) for m in line]
+                shown = info.root
+                if self.listener is not None and self.report(
+                    partial(SearchInfo, deadline.elapsed(), depth, searcher.nodes, value, shown),
+                    force=True,
+                ):
+                    break
                 if is_proven(value) or not searcher.horizon:
                     break
         info.nodes = searcher.nodes
