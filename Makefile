@@ -16,7 +16,7 @@ install: $(BIN)/python
 # The test extras include the bench extra so the OpenSpiel comparison code is exercised too,
 # and plot (matplotlib) for the experiments.
 install-test: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench,plot]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench,plot,web]'
 
 # The main job: a short seeded round robin on Connect Four; results go to arena.db
 # (running it again resumes: only missing games are played).
