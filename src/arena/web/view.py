@@ -86,6 +86,10 @@ def _grid(state: State, view: dict[str, Any], legal: tuple[int, ...], last: int 
         view["komi"] = game.config["komi"]
     else:
         owner = _kinarow_owner(state, rows * cols)
+        if game.name == "gomoku":  # the corner points and the centre, as on a renju board
+            view["stars"] = [
+                p for p in star_points(rows) if p[0] == p[1] or p[0] + p[1] == rows - 1
+            ]
     view["stones"] = [
         [*divmod(cell, cols), who] for cell, who in enumerate(owner) if who is not None
     ]

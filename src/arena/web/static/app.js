@@ -33,6 +33,7 @@ function receive(msg) {
   if (msg.type === "state") {
     const changed = !state || state.ply !== msg.ply || state.game !== msg.game || state.moves.length !== msg.moves.length;
     state = msg;
+    syncForm(msg);
     if (changed) { hint = null; search = (lastFinal && lastFinal.ply === msg.ply && lastFinal.gameKey === key(msg)) ? lastFinal : null; }
     render();
   } else if (msg.type === "search") {
@@ -57,7 +58,24 @@ function receive(msg) {
   }
 }
 
-function key(s) { return `${s.game}|${s.seed}|${s.moves.slice(0, s.ply).join(" ")}`; }
+// The settings form follows the board (a game opened from a link, a record or the results).
+function syncForm(msg) {
+  if (document.activeElement && document.activeElement.closest("#setup")) return;
+  const name = msg.game.split(":")[0];
+  if ($("game-name").value !== name) { $("game-name").value = name; refreshForms(); }
+  msg.players.forEach((spec, side) => {
+    const agent = spec.split(":")[0];
+    const select = $(`player${side}`);
+    if (select.value !== agent && [...select.options].some((o) => o.value === agent)) {
+      select.value = agent;
+      const info = agents.find((a) => a.name === agent);
+      paramForm($(`params${side}`), info ? info.params : [], true);
+    }
+  });
+  $("time").value = msg.time;
+}
+
+function key(s, ply = s.ply) { return `${s.game}|${s.seed}|${s.moves.slice(0, ply).join(" ")}`; }
 
 function agentOptions(select, withPerson) {
   select.innerHTML = "";
@@ -150,12 +168,19 @@ function renderSearch(shown, view) {
   const head = $("search-head"), thead = $("search-table").tHead, body = $("search-table").tBodies[0];
   thead.innerHTML = ""; body.innerHTML = "";
   $("pv").textContent = "";
+  let before = false;
+  if (!shown && lastFinal && lastFinal.purpose === "move" && lastFinal.ply === state.ply - 1 &&
+      lastFinal.gameKey === key(state, state.ply - 1) && !state.thinking) {
+    shown = lastFinal;  // the search behind the move just played: why the agent chose it
+    before = true;
+  }
   if (!shown) { head.textContent = state.thinking ? "Searching…" : "No search for this position."; return; }
   const info = shown.info;
   const rate = info.rate ? `${Math.round(info.rate).toLocaleString()}/s` : "";
   const what = shown.purpose === "move" ? "playing" : shown.purpose;
   const mcts = info.root.length && "visits" in info.root[0];
-  head.textContent = `${shown.agent} (${what}${shown.final ? ", done" : ", live"}): ` +
+  head.textContent = (before ? `Last move, ${state.moves[state.ply - 1]}: ` : "") +
+    `${shown.agent} (${what}${shown.final ? ", done" : ", live"}): ` +
     `${info.nodes.toLocaleString()} ${mcts ? "simulations" : "nodes"} in ${info.seconds.toFixed(2)} s` +
     (rate ? ` (${rate})` : "") + (info.depth !== null ? `, depth ${info.depth}` : "");
   const cols = mcts ? ["move", "visits", "share", "win %", "proven"] : ["move", "value", "bound", "depth"];
@@ -168,7 +193,7 @@ function renderSearch(shown, view) {
       ? [row.move, row.visits, `${(100 * row.visits / total).toFixed(1)}%`, row.win_rate === null ? "-" : (100 * row.win_rate).toFixed(1), row.proven || ""]
       : [row.move, row.text, row.bound, row.depth];
     for (const v of cells) r.insertCell().textContent = v;
-    if (row.pv) {
+    if (row.pv && !before) {
       r.addEventListener("mouseenter", () => drawPv($("board"), view, row.pv));
       r.addEventListener("mouseleave", () => drawPv($("board"), view, null));
     }

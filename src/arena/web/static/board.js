@@ -146,6 +146,8 @@ function overlay(svg, view, search, onHoverPv) {
         .reduce((a, o) => a + o.visits, 0) / total;
     }
     if (mcts && row.visits === 0) return;
+    // Big boards: the leading moves and any with a real share, not a carpet of 1% labels.
+    if (i >= 10 && (!mcts || share < 0.05)) return;
     const [x, y] = centre(view, cell[0], cell[1]);
     const g = el("g", { class: "stat", "data-move": row.move }, svg);
     let fill, label1, label2;

@@ -3,6 +3,8 @@
 
 export function paramForm(box, params, compact = false) {
   box.innerHTML = "";
+  const holder = box.closest("details");
+  if (holder) holder.hidden = !params.length;
   for (const p of params) {
     if (compact && p.name === "seed") continue;
     const label = document.createElement("label");
