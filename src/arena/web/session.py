@@ -344,8 +344,9 @@ class Session:
 
     def _observe(self, state: Any, move: int) -> None:
         for agent in self.agents:
-            if agent is not None:
-                agent.observe(state, move)
+            observe = getattr(agent, "observe", None)  # users' classes may not have it
+            if observe is not None:
+                observe(state, move)
 
     def _label(self, side: int) -> str:
         return "person" if self.players[side] == PERSON else self.players[side]
@@ -484,7 +485,7 @@ class Session:
             )
             self.emit(self.state_message())
             return
-        info = search.agent.last_search
+        info = getattr(search.agent, "last_search", None)  # users' classes may not say
         if info is not None:
             board.note(search.ply, info, search.to_move)
             self.emit(search_message(search, info, final=True))

@@ -281,12 +281,13 @@ function pickColosseum(svg, view, r, c, onMove) {
   }
   const g = el("g", { class: "pick" }, svg);
   el("rect", { x: M + c * S + 2, y: M + r * S + 2, width: S - 4, height: S - 4, class: "chosen" }, g);
-  const x0 = M + c * S, y0 = M + r * S, k = 6;
-  const seg = { u: [x0 + k, y0 + k, x0 + S - k, y0 + k], d: [x0 + k, y0 + S - k, x0 + S - k, y0 + S - k],
-    l: [x0 + k, y0 + k, x0 + k, y0 + S - k], r: [x0 + S - k, y0 + k, x0 + S - k, y0 + S - k] };
+  // A bar along each side a wall may go on: click one.
+  const x0 = M + c * S, y0 = M + r * S, t = 10, k = 4;
+  const bars = { u: [x0 + k, y0 + k, S - 2 * k, t], d: [x0 + k, y0 + S - k - t, S - 2 * k, t],
+    l: [x0 + k, y0 + k, t, S - 2 * k], r: [x0 + S - k - t, y0 + k, t, S - 2 * k] };
   for (const side of sides) {
-    const s = seg[side];
-    const line = el("line", { x1: s[0], y1: s[1], x2: s[2], y2: s[3], class: "side-pick", "data-side": side }, g);
-    line.addEventListener("click", (e) => { e.stopPropagation(); onMove(`${r},${c},${side}`); });
+    const [x, y, width, height] = bars[side];
+    const bar = el("rect", { x, y, width, height, rx: 3, class: "side-pick", "data-side": side }, g);
+    bar.addEventListener("click", (e) => { e.stopPropagation(); onMove(`${r},${c},${side}`); });
   }
 }
