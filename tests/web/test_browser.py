@@ -46,7 +46,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     db_path = tmp_path_factory.mktemp("web") / "small.db"
     db = ResultsDB(db_path)
-    run(Settings(game="tictactoe", agents=("random", "greedy"), control="rollouts=1"), db=db)
+    agents = ("random", "greedy", "mcts:rollouts=100")
+    run(Settings(game="connect4", agents=agents, control="rollouts=100", rounds=2), db=db)
     db.close()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -105,12 +106,12 @@ def open_board(page: Any, server: str, query: str) -> None:
 
 GAMES = [
     # (name, URL query, the person's first move: a cell, or None for Colosseum's two clicks)
-    ("tictactoe", "game=tictactoe", "b2"),
-    ("connect4", "game=connect4", "4"),
-    ("othello", "game=othello", "d3"),
-    ("gomoku", "game=gomoku&moves=H8 H9 J8 G9", "K8"),
-    ("go", "game=go:size=9&moves=E5 C4 G4 D7", "C6"),
-    ("colosseum", "game=colosseum:size=7&seed=3", None),
+    ("tictactoe", f"game=tictactoe&second={AGENT}", "b2"),
+    ("connect4", f"game=connect4&second={AGENT}", "4"),
+    ("othello", f"game=othello&second={AGENT}", "d3"),
+    ("gomoku", "game=gomoku&moves=H8 H9 J8 G9&second=ids", "K8"),
+    ("go", f"game=go:size=9&moves=E5 C4 G4 D7&second={AGENT}", "C6"),
+    ("colosseum", f"game=colosseum:size=7&seed=3&second={AGENT}", None),
 ]
 
 
@@ -118,7 +119,7 @@ GAMES = [
 def test_play_a_move_watch_the_agent_and_take_back(
     server: str, page: Any, name: str, query: str, move: str | None
 ) -> None:
-    open_board(page, server, f"{query}&second={AGENT}&time=1.5")
+    open_board(page, server, f"{query}&time=2.5")
     start = ply(page)
     if move is None:  # Colosseum: a reachable cell, then a side for the wall
         page.locator("#board .reach").first.wait_for()
@@ -139,6 +140,7 @@ def test_play_a_move_watch_the_agent_and_take_back(
     page.wait_for_selector("#board .stat", timeout=10_000)
     assert page.get_attribute("body", "data-thinking") == "move"
     assert "live" in page.inner_text("#search-head")
+    page.wait_for_timeout(1200)  # a fuller picture for the screenshot, still mid-search
     page.locator("main").screenshot(path=str(DOCS / f"{name}.png"))
     wait_ply(page, start + 2)
     assert page.locator("#moves span").count() == start + 2
@@ -190,11 +192,9 @@ def test_the_results_page_opens_a_game_on_the_board(server: str, page: Any) -> N
     page.wait_for_selector("#standings tbody tr")
     text = page.inner_text("#standings")
     assert "random" in text and "greedy" in text
-    assert page.locator("#games tbody tr").count() == 2
+    assert page.locator("#games tbody tr").count() == 12
+    page.screenshot(path=str(DOCS / "results.png"), full_page=True)
     page.locator("#games .open-game").first.click()
     page.wait_for_selector("#board .clicks")
-    page.wait_for_function("Number(document.body.dataset.ply) >= 5")
-    assert page.get_attribute("#board", "data-game") == "tictactoe"
-    page.goto(f"{server}/results")
-    page.wait_for_selector("#standings tbody tr")
-    page.screenshot(path=str(DOCS / "results.png"))
+    page.wait_for_function("Number(document.body.dataset.ply) >= 7")
+    assert page.get_attribute("#board", "data-game") == "connect4"

@@ -161,7 +161,7 @@ function overlay(svg, view, search, onHoverPv) {
       label1 = row.text ?? String(row.value);
       label2 = row.bound && row.bound !== "=" ? row.bound : `d${row.depth}`;
     }
-    const rad = mcts ? S * (0.2 + 0.22 * Math.sqrt(share)) : S * 0.42;
+    const rad = mcts ? S * (0.3 + 0.14 * Math.sqrt(share)) : S * 0.42;
     el("circle", { cx: x, cy: y, r: rad, fill, class: "stat-bg" + (i === 0 ? " stat-best" : ""), opacity: 0.85 }, g);
     el("text", { x, y: y - 7, class: "stat-text" }, g, label1.length > 9 ? label1.slice(0, 9) : label1);
     el("text", { x, y: y + 8, class: "stat-text" }, g, label2);
@@ -220,7 +220,7 @@ export function drawBoard(svg, view, opts) {
   for (const [r, c, who] of view.stones) stone(svg, view, r, c, who);
   if (view.last) {
     const [x, y] = centre(view, view.last[0], view.last[1]);
-    if (view.kind === "colosseum") {
+    if (view.kind === "colosseum" || view.game === "tictactoe") {
       el("rect", { x: x - S / 2 + 3, y: y - S / 2 + 3, width: S - 6, height: S - 6, class: "last-mark" }, svg);
     } else {
       el("circle", { cx: x, cy: y, r: S * 0.12, class: "last-mark" }, svg);
