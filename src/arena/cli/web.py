@@ -1,6 +1,6 @@
 """``arena web``: play and watch every game in the browser.
 
-Tests: tests/web/test_app.py, tests/web/test_browser.py
+Tests: tests/web/test_cli_web.py, tests/web/test_app.py, tests/web/test_browser.py
 """
 
 from __future__ import annotations
