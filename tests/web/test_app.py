@@ -200,7 +200,16 @@ def test_goto_undo_and_branch(board: Board) -> None:
     board.send(type="play", move="c1")  # a branch: the moves after are replaced
     assert board.state(ply=2)["moves"] == ["a1", "c1"]
     board.send(type="undo")
-    assert board.state(ply=1)["moves"] == ["a1"]
+    undone = board.state(ply=1)
+    assert undone["moves"] == ["a1"]
+    # Both replaced lines are kept: switch back to the first.
+    assert [(line["fork"], line["moves"]) for line in undone["lines"]] == [
+        (1, ["b2", "c3"]),
+        (1, ["c1"]),
+    ]
+    board.send(type="line", index=0)
+    back = board.state(moves=["a1", "b2", "c3"])
+    assert back["ply"] == 2 and [line["moves"] for line in back["lines"]] == [["c1"]]
     # Against an agent a take-back goes to the person's last turn.
     new(board, "tictactoe", ("person", FAST), moves="a1 b2 c3 a3")
     board.send(type="undo")
@@ -335,6 +344,8 @@ BAD_IN_GAME: list[tuple[dict[str, Any], str]] = [
     ({"type": "play", "move": "a1"}, "occupied"),
     ({"type": "goto", "ply": 9}, "no position 9"),
     ({"type": "goto", "ply": "1"}, "'ply'"),
+    ({"type": "line", "index": 0}, "no line 0"),
+    ({"type": "line"}, "'index'"),
     ({"type": "players", "players": "mcts"}, "two"),
     ({"type": "players", "players": ["person", "cmd:rm -rf /"]}, "allow-programs"),
     ({"type": "speed", "delay": 11}, "'delay'"),

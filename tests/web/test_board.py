@@ -24,6 +24,26 @@ def test_going_back_keeps_the_line_and_a_new_move_branches() -> None:
         board.goto(9)
 
 
+def test_branches_are_kept_and_switching_back_restores_moves_and_evaluations() -> None:
+    game = arena.load_game("connect4")
+    board = Board(game, moves=game.parse_moves("4453"))
+    board.evals[4] = 0.7
+    board.goto(2)
+    board.play_text("5")  # the line's own move: forward, no branch
+    assert board.ply == 3 and board.lines == []
+    board.goto(2)
+    board.play_text("1")
+    assert board.texts() == ["4", "4", "1"] and len(board.lines) == 1
+    board.switch(0)
+    assert board.texts() == ["4", "4", "5", "3"] and board.ply == 3 and board.evals[4] == 0.7
+    assert board.state == game.play_moves(game.parse_moves("445"))
+    board.goto(4)
+    assert board.state == game.play_moves(game.parse_moves("4453"))
+    assert [game.format_move(m) for m in board.lines[0][0]] == ["4", "4", "1"]
+    with pytest.raises(ArenaError, match="no line 3"):
+        board.switch(3)
+
+
 def test_evaluations_are_the_first_players_chance() -> None:
     board = Board(arena.load_game("tictactoe"), moves=[4])
     mcts = SearchInfo(value=0.8, root=[{"move": "a1", "visits": 10}])

@@ -147,6 +147,9 @@ def test_play_a_move_watch_the_agent_and_take_back(
     page.click("#undo")
     wait_ply(page, start)
     assert page.locator("#moves span").count() == start
+    # The moves taken back stay one click away.
+    page.locator("#lines button").first.click()
+    page.wait_for_function(f"document.querySelectorAll('#moves span').length === {start + 2}")
 
 
 def test_finish_a_tic_tac_toe_game(server: str, page: Any) -> None:

@@ -1,8 +1,9 @@
 """One board of the web app: a game, the line of moves played and the position shown.
 
 The line is a list of moves; ``ply`` is the position on screen. Going back
-keeps the moves after it (forward replays them); playing a move anywhere but
-at the end starts a branch: the moves after it are replaced. ``evals`` keeps
+keeps the moves after it (forward replays them); playing another move anywhere
+but at the end starts a branch: the old line is kept in ``lines`` (as is the
+tail a take-back removes), and :meth:`Board.switch` goes back to it. ``evals`` keeps
 one evaluation per position (the first player's winning chance from the last
 search made there), for the graph.
 
@@ -12,10 +13,12 @@ search made there), for the graph.
 ...     board.play_text(text)
 >>> board.goto(1); board.play_text("c1"); board.texts()
 ['b2', 'c1']
->>> board.play_text("c1")
+>>> board.switch(0); board.texts(), board.ply
+(['b2', 'a1', 'c3'], 2)
+>>> board.play_text("a1")
 Traceback (most recent call last):
 ...
-arena.core.errors.IllegalMove: illegal move c1: the cell is occupied
+arena.core.errors.IllegalMove: illegal move a1: the cell is occupied
 
 Tests: tests/web/test_board.py
 """
@@ -34,6 +37,8 @@ from arena.search.values import PROVEN
 
 MAX_PLIES = 5000
 """The longest line a board keeps (Go 19x19 games stay well below)."""
+MAX_LINES = 20
+"""Other lines kept (the oldest go first)."""
 
 
 @dataclass
@@ -44,6 +49,8 @@ class Board:
     ply: int = 0
     states: list[State] = field(default_factory=list)
     evals: list[float | None] = field(default_factory=list)
+    lines: list[tuple[list[int], list[float | None]]] = field(default_factory=list)
+    """Other lines (moves, evaluations) that a branch or a take-back replaced."""
 
     def __post_init__(self) -> None:
         moves, self.moves = self.moves, []
@@ -64,7 +71,12 @@ class Board:
         """Play ``move`` at the position shown (a branch when it is not the end)."""
         if self.ply >= MAX_PLIES:
             raise ArenaError(f"the line is at its longest ({MAX_PLIES} plies)")
+        if not self.at_end and self.moves[self.ply] == move:
+            self.ply += 1  # the line's own move: forward
+            return
         after = self.state.play(move)
+        if not self.at_end:
+            self.keep()
         self.truncate()
         self.moves.append(move)
         self.states.append(after)
@@ -85,6 +97,37 @@ class Board:
     def truncate(self) -> None:
         """Forget the moves after the position shown."""
         del self.moves[self.ply :], self.states[self.ply + 1 :], self.evals[self.ply + 1 :]
+
+    def keep(self, besides: list[int] | None = None) -> None:
+        """Remember the whole line among the other lines (before it is cut), unless
+        it is the start of one of them (or of ``besides``)."""
+        n = len(self.moves)
+        others = [moves for moves, _ in self.lines] + ([besides] if besides is not None else [])
+        if n and not any(moves[:n] == self.moves for moves in others):
+            self.lines.append((list(self.moves), list(self.evals)))
+            del self.lines[:-MAX_LINES]
+
+    def switch(self, index: int) -> None:
+        """Make other line ``index`` the line (this one is kept); show where they part."""
+        if not 0 <= index < len(self.lines):
+            raise ArenaError(f"no line {index}: there are {len(self.lines)} other lines")
+        moves, evals = self.lines.pop(index)
+        self.keep(besides=moves)
+        fork = self.fork(moves)
+        del self.states[fork + 1 :]
+        for move in moves[fork:]:
+            self.states.append(self.states[-1].play(move))
+        self.moves, self.evals = list(moves), list(evals)
+        self.ply = min(fork + 1, len(moves))
+
+    def fork(self, moves: list[int]) -> int:
+        """How many first moves ``moves`` shares with the line."""
+        n = 0
+        for a, b in zip(self.moves, moves):
+            if a != b:
+                break
+            n += 1
+        return n
 
     def last_move(self) -> int | None:
         return self.moves[self.ply - 1] if self.ply else None

@@ -12,8 +12,9 @@ reply, and the connection stays up):
     string in the game's notation or a list of moves.
 ``play`` {move}
     A person's move at the position shown (a branch if it is not the end).
-``goto`` {ply} / ``undo`` {}
-    Show another position / take back to the last position a person moves in.
+``goto`` {ply} / ``undo`` {} / ``line`` {index}
+    Show another position / take back to the last position a person moves in
+    (the moves taken back stay among the other lines) / switch to another line.
 ``players`` {players, time?}
     Change who plays (and the time per move) in the running game.
 ``pause`` / ``resume`` / ``step`` / ``speed`` {delay}
@@ -119,6 +120,7 @@ class Session:
             "play": self.on_play,
             "goto": self.on_goto,
             "undo": self.on_undo,
+            "line": self.on_line,
             "players": self.on_players,
             "pause": self.on_pause,
             "resume": self.on_resume,
@@ -215,7 +217,14 @@ class Session:
         while target > 0 and self.agents[board.states[target].to_move] is not None:
             target -= 1
         board.goto(target)
+        board.keep()
         board.truncate()
+        self._restart_agents()
+        self.state_changed()
+
+    async def on_line(self, msg: dict[str, Any]) -> None:
+        board = self._board()
+        board.switch(_int(msg, "index", 0, 1000))
         self._restart_agents()
         self.state_changed()
 
@@ -373,6 +382,15 @@ class Session:
             "ply": board.ply,
             "moves": board.texts(),
             "evals": board.evals,
+            "lines": [
+                {
+                    "index": i,
+                    "fork": board.fork(moves),
+                    "moves": [board.game.format_move(m) for m in moves[board.fork(moves) :]][:8],
+                    "more": max(0, len(moves) - board.fork(moves) - 8),
+                }
+                for i, (moves, _) in enumerate(board.lines)
+            ],
             "view": board_view(state, board.last_move()),
             "status": state.result_text(),
             "result": end.result_text() if end.is_terminal() else None,

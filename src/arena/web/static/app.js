@@ -219,6 +219,18 @@ function renderMoves() {
     }
     list.appendChild(li);
   }
+  // Other lines: what a branch or a take-back replaced, one click away.
+  const lines = $("lines");
+  lines.innerHTML = "";
+  if (state.lines.length) lines.append("Other lines:");
+  for (const line of state.lines) {
+    const button = document.createElement("button");
+    const number = Math.floor(line.fork / 2) + 1;
+    button.textContent = `at move ${number}${line.fork % 2 ? "…" : "."} ${line.moves.join(" ")}${line.more ? ` (+${line.more})` : ""}`;
+    button.dataset.line = line.index;
+    button.addEventListener("click", () => send({ type: "line", index: line.index }));
+    lines.appendChild(button);
+  }
   const current = list.querySelector(".current");
   if (current) current.scrollIntoView({ block: "nearest" });
 }
