@@ -244,6 +244,29 @@ def test_analysis_follows_the_position(board: Board) -> None:
     board.state(thinking=None, analyzing=False)
 
 
+def test_the_game_analysis_fills_the_graph(board: Board) -> None:
+    new(board, "tictactoe", moves="b2 a1 c3")
+    board.send(type="sweep", agent="mcts:rollouts=100,seed=1", time=5)
+    done = board.state(sweep=0, thinking=None)
+    assert all(p is not None for p in done["evals"]) and len(done["evals"]) == 4
+    swept = [m["ply"] for m in board.seen if m["type"] == "search" and m["final"]]
+    assert swept == [0, 1, 2, 3] and done["ply"] == 3  # the position shown stays
+
+
+def test_stop_and_a_branch_end_the_game_analysis(board: Board) -> None:
+    new(board, "connect4", moves="4444")
+    board.send(type="sweep", agent="mcts:seed=1", time=30)
+    board.until(lambda m: m["type"] == "search")
+    board.send(type="stop")
+    assert board.state(thinking=None)["sweep"] == 0
+    board.send(type="sweep", agent="mcts:seed=1", time=30)
+    board.until(lambda m: m["type"] == "search")
+    board.send(type="goto", ply=1)
+    assert board.state(ply=1)["sweep"] > 0  # looking around does not stop it
+    board.send(type="play", move="1")
+    assert board.state(ply=2, thinking=None)["sweep"] == 0
+
+
 def test_hint_names_a_legal_move(board: Board) -> None:
     state = new(board, "connect4", moves="444")
     board.send(type="hint", agent="mcts:rollouts=300,seed=1", time=2)
@@ -355,6 +378,8 @@ BAD_IN_GAME: list[tuple[dict[str, Any], str]] = [
     ({"type": "analyze", "agent": "mcts", "time": 600}, "'time'"),
     ({"type": "hint", "agent": "py:evil.py:E"}, "allow-programs"),
     ({"type": "hint", "time": 61}, "'time'"),
+    ({"type": "sweep", "agent": "cmd:sh"}, "allow-programs"),
+    ({"type": "sweep", "time": -1}, "'time'"),
     ({"type": "export", "format": "pdf"}, "'json' or 'sgf'"),
 ]
 

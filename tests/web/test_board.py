@@ -61,6 +61,7 @@ def test_the_record_keeps_seed_and_result() -> None:
     while not state.is_terminal():
         board.play(state.legal_moves()[0])
         state = board.state
+    assert board.evals[-1] == (state.returns()[0] + 1) / 2  # the graph ends at the result
     record = board.record(("person", "mcts"))
     assert record.seed == 9 and record.returns == state.returns() and record.score == state.score()
     replay = Board(game, seed=9, moves=[game.parse_move(m) for m in record.moves])

@@ -159,6 +159,17 @@ def test_finish_a_tic_tac_toe_game(server: str, page: Any) -> None:
         wait_ply(page, n)
     page.wait_for_selector("#result:not([hidden])")
     assert "X wins" in page.inner_text("#result")
+    # The game analysis evaluates every position for the graph (0.5 s each).
+    page.click("#sweep")
+    page.wait_for_function("document.querySelector('#sweep').disabled === true")
+    page.wait_for_function("document.querySelector('#sweep').disabled === false", timeout=30_000)
+    points = page.get_attribute("#graph .graph-line", "points").split()
+    assert len(points) == 6  # the five positions before the end, and the result
+    page.locator("#graph").click(position={"x": 10, "y": 40})
+    wait_ply(page, 0)
+    page.click('#moves span[data-ply="4"]')
+    wait_ply(page, 4)
+    page.locator("main").screenshot(path=str(DOCS / "review.png"))
 
 
 def test_an_illegal_click_is_refused(server: str, page: Any) -> None:

@@ -80,7 +80,7 @@ class Board:
         self.truncate()
         self.moves.append(move)
         self.states.append(after)
-        self.evals.append(None)
+        self.evals.append(outcome(after))
         self.ply += 1
 
     def play_text(self, text: str) -> None:
@@ -116,7 +116,7 @@ class Board:
         fork = self.fork(moves)
         del self.states[fork + 1 :]
         for move in moves[fork:]:
-            self.states.append(self.states[-1].play(move))
+            self.states.append(self.states[-1].play(move))  # legal: it was played before
         self.moves, self.evals = list(moves), list(evals)
         self.ply = min(fork + 1, len(moves))
 
@@ -157,6 +157,11 @@ class Board:
             seed=self.seed,
             score=end.score() if end.is_terminal() else None,
         )
+
+
+def outcome(state: State) -> float | None:
+    """The first player's result once the game is over (1, 0.5 or 0), else None."""
+    return (state.returns()[0] + 1) / 2 if state.is_terminal() else None
 
 
 def first_player_chance(info: SearchInfo, to_move: int) -> float | None:

@@ -23,6 +23,9 @@ reply, and the connection stays up):
     Analyse the position shown with an agent (without playing) until stopped
     or ``time`` (at most 60 s); the last result stays. ``stop`` also makes an
     agent that is thinking about its move play at once.
+``sweep`` {agent?, time?}
+    Analyse every position of the line, ``time`` seconds each (default 0.5), for
+    the evaluation graph; ``stop`` ends it, and so does a change of the line.
 ``hint`` {agent?, time?}
     The move the analysis agent would play (for a person to move).
 ``export`` {format: json|sgf} / ``load`` {text}
@@ -108,6 +111,9 @@ class Session:
         self.analysis_spec = DEFAULT_ANALYSIS
         self.analysis_time = MAX_SECONDS
         self.analyzing = False
+        self.sweep: list[int] = []
+        """Plies the game analysis has still to search, in order."""
+        self.sweep_time = 0.5
         self.search: Search | None = None
         self.draining: Search | None = None
         """A search told to stop that has not answered yet: the next waits for it."""
@@ -129,6 +135,7 @@ class Session:
             "analyze": self.on_analyze,
             "stop": self.on_stop,
             "hint": self.on_hint,
+            "sweep": self.on_sweep,
             "export": self.on_export,
             "load": self.on_load,
             "ping": self.on_ping,
@@ -168,6 +175,7 @@ class Session:
         """The tab closed: stop the search, drop everything."""
         self.closed = True
         self.analyzing = False
+        self.sweep = []
         self.paused = True
         self._cancel()
         if self.timer is not None:
@@ -197,7 +205,10 @@ class Session:
             raise BadMessage("'move' is a move in the game's notation, e.g. 'c3'")
         if board.state.is_terminal():
             raise BadMessage(f"the game is over: {board.state.result_text()}")
+        before = list(board.moves)
         board.play_text(text)
+        if board.moves[: len(before)] != before:
+            self.sweep = []  # a branch: the line changed under the game analysis
         self._observe(board.states[board.ply - 1], board.moves[board.ply - 1])
         self.moved_at = time.monotonic()
         self.state_changed()
@@ -219,12 +230,14 @@ class Session:
         board.goto(target)
         board.keep()
         board.truncate()
+        self.sweep = []
         self._restart_agents()
         self.state_changed()
 
     async def on_line(self, msg: dict[str, Any]) -> None:
         board = self._board()
         board.switch(_int(msg, "index", 0, 1000))
+        self.sweep = []
         self._restart_agents()
         self.state_changed()
 
@@ -270,8 +283,22 @@ class Session:
         self._cancel()
         self.state_changed()
 
+    async def on_sweep(self, msg: dict[str, Any]) -> None:
+        board = self._board()
+        if self.search is not None and self.search.purpose == "move":
+            raise BadMessage("one search per board: an agent is thinking about its move")
+        spec = msg.get("agent", self.analysis_spec)
+        check_agent(spec, self.allow_programs)
+        self.sweep_time = _number(msg, "time", 0.01, MAX_SECONDS) if "time" in msg else 0.5
+        self.analysis_spec = spec
+        self.analyzing = False
+        self.sweep = [p for p, s in enumerate(board.states) if not s.is_terminal()]
+        self._cancel()
+        self.state_changed()
+
     async def on_stop(self, msg: dict[str, Any]) -> None:
         self.analyzing = False
+        self.sweep = []
         search = self.search
         if search is not None:
             search.stop.set()  # the answer stays (an agent thinking about its move plays now)
@@ -338,6 +365,7 @@ class Session:
     def _install(self, board: Board, players: list[str], limit: Limit) -> None:
         self._cancel()
         self.analyzing = False
+        self.sweep = []
         self.board, self.players, self.limit = board, players, limit
         self.agents = [
             None if spec == PERSON else check_agent(spec, self.allow_programs) for spec in players
@@ -364,7 +392,8 @@ class Session:
         """The position or the settings changed: stop searches of other positions,
         tell the browser, start what is needed now."""
         search = self.search
-        if search is not None and (search.ply != self._board().ply or not self._wanted(search)):
+        moved = search is not None and search.purpose != "sweep" and search.ply != self._board().ply
+        if search is not None and (moved or not self._wanted(search)):
             self._cancel()
         self.emit(self.state_message())
         self._schedule()
@@ -400,6 +429,7 @@ class Session:
             "delay": self.delay,
             "thinking": None if search is None else search.purpose,
             "analyzing": self.analyzing,
+            "sweep": len(self.sweep),
             "analysisAgent": self.analysis_spec,
         }
 
@@ -420,6 +450,8 @@ class Session:
             return self._move_needed()
         if search.purpose == "analyze":
             return self.analyzing and not self._move_needed()
+        if search.purpose == "sweep":
+            return search.ply in self.sweep and not self._move_needed()
         return True
 
     def _schedule(self) -> None:
@@ -444,12 +476,17 @@ class Session:
             agent = check_agent(self.analysis_spec, self.allow_programs)
             start_game(agent, board.game)
             self._start("analyze", agent, Limit(time=self.analysis_time))
+        elif self.sweep:
+            agent = check_agent(self.analysis_spec, self.allow_programs)
+            start_game(agent, board.game)
+            self._start("sweep", agent, Limit(time=self.sweep_time), ply=self.sweep[0])
 
-    def _start(self, purpose: str, agent: Agent, limit: Limit) -> None:
+    def _start(self, purpose: str, agent: Agent, limit: Limit, ply: int | None = None) -> None:
         board = self._board()
-        state = board.state
+        ply = board.ply if ply is None else ply
+        state = board.states[ply]
         self.searches += 1
-        search = Search(self.searches, purpose, agent, board.ply, state.to_move)
+        search = Search(self.searches, purpose, agent, ply, state.to_move)
         self.search = search
         loop = asyncio.get_running_loop()
         done: asyncio.Future[tuple[int | None, BaseException | None]] = loop.create_future()
@@ -494,6 +531,7 @@ class Session:
         if error is not None:
             self.paused = True
             self.analyzing = False
+            self.sweep = []
             self.emit(
                 {
                     "type": "error",
@@ -515,6 +553,8 @@ class Session:
             self.emit({"type": "hint", "ply": search.ply, "move": board.game.format_move(move)})
         elif search.purpose == "analyze":
             self.analyzing = False  # its time is up; the last result stays on screen
+        elif search.purpose == "sweep" and search.ply in self.sweep:
+            self.sweep.remove(search.ply)
         self.state_changed()
 
     def _cancel(self) -> None:

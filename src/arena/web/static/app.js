@@ -6,7 +6,8 @@ import { drawGraph } from "./graph.js";
 const $ = (id) => document.getElementById(id);
 const PERSON = "person";
 let games = [], agents = [], meta = {};
-let ws = null, state = null, search = null, lastFinal = null, hint = null;
+let ws = null, state = null, search = null, hint = null;
+const finals = new Map();  // position key -> the last finished search there (analysis stays)
 const pending = [];
 
 function send(msg) {
@@ -34,13 +35,16 @@ function receive(msg) {
     const changed = !state || state.ply !== msg.ply || state.game !== msg.game || state.moves.length !== msg.moves.length;
     state = msg;
     syncForm(msg);
-    if (changed) { hint = null; search = (lastFinal && lastFinal.ply === msg.ply && lastFinal.gameKey === key(msg)) ? lastFinal : null; }
+    if (changed) { hint = null; search = finals.get(key(msg)) || null; }
     render();
   } else if (msg.type === "search") {
-    if (!state || msg.ply !== state.ply) return;
-    msg.gameKey = key(state);
+    if (!state || msg.ply > state.moves.length) return;
+    if (msg.final) {
+      finals.set(key(state, msg.ply), msg);
+      if (finals.size > 2000) finals.delete(finals.keys().next().value);
+    }
+    if (msg.ply !== state.ply) return;  // a search of another position (the game analysis)
     search = msg;
-    if (msg.final) lastFinal = msg;
     render();
   } else if (msg.type === "hint") {
     if (state && msg.ply === state.ply) { hint = msg.move; render(); showMessage(""); $("status").textContent = `Hint: ${msg.move}`; }
@@ -109,7 +113,7 @@ function refreshForms() {
 }
 
 function newGame(extra = {}) {
-  lastFinal = null; search = null;
+  search = null;
   send({ type: "new", game: gameSpec(), players: [agentSpec(0), agentSpec(1)],
     time: parseFloat($("time").value), ...extra });
 }
@@ -150,7 +154,8 @@ function render() {
   $("last").disabled = $("forward").disabled = state.ply === state.moves.length;
   $("pause").textContent = state.paused ? "Resume" : "Pause";
   $("analyze").disabled = state.analyzing;
-  $("stop").disabled = !state.thinking && !state.analyzing;
+  $("stop").disabled = !state.thinking && !state.analyzing && !state.sweep;
+  $("sweep").disabled = state.sweep > 0;
   $("delay").value = state.delay;
   $("delay-text").textContent = `${state.delay.toFixed(1)} s`;
   renderSearch(shown, view);
@@ -169,17 +174,18 @@ function renderSearch(shown, view) {
   thead.innerHTML = ""; body.innerHTML = "";
   $("pv").textContent = "";
   let before = false;
-  if (!shown && lastFinal && lastFinal.purpose === "move" && lastFinal.ply === state.ply - 1 &&
-      lastFinal.gameKey === key(state, state.ply - 1) && !state.thinking) {
-    shown = lastFinal;  // the search behind the move just played: why the agent chose it
+  const previous = state.ply > 0 ? finals.get(key(state, state.ply - 1)) : null;
+  if (!shown && previous && previous.purpose === "move" && !state.thinking) {
+    shown = previous;  // the search behind the move just played: why the agent chose it
     before = true;
   }
-  if (!shown) { head.textContent = state.thinking ? "Searching…" : "No search for this position."; return; }
+  const sweeping = state.sweep ? `Analysing the game: ${state.sweep} positions to go. ` : "";
+  if (!shown) { head.textContent = sweeping + (state.thinking ? "Searching…" : "No search for this position."); return; }
   const info = shown.info;
   const rate = info.rate ? `${Math.round(info.rate).toLocaleString()}/s` : "";
-  const what = shown.purpose === "move" ? "playing" : shown.purpose;
+  const what = { move: "playing", sweep: "game analysis" }[shown.purpose] || shown.purpose;
   const mcts = info.root.length && "visits" in info.root[0];
-  head.textContent = (before ? `Last move, ${state.moves[state.ply - 1]}: ` : "") +
+  head.textContent = sweeping + (before ? `Last move, ${state.moves[state.ply - 1]}: ` : "") +
     `${shown.agent} (${what}${shown.final ? ", done" : ", live"}): ` +
     `${info.nodes.toLocaleString()} ${mcts ? "simulations" : "nodes"} in ${info.seconds.toFixed(2)} s` +
     (rate ? ` (${rate})` : "") + (info.depth !== null ? `, depth ${info.depth}` : "");
@@ -253,6 +259,7 @@ function wire() {
   $("step").onclick = () => send({ type: "step" });
   $("delay").oninput = () => send({ type: "speed", delay: parseFloat($("delay").value) });
   $("analyze").onclick = () => send({ type: "analyze", agent: analysisSpec() });
+  $("sweep").onclick = () => send({ type: "sweep", agent: analysisSpec(), time: 0.5 });
   $("stop").onclick = () => send({ type: "stop" });
   $("pass").onclick = () => state && send({ type: "play", move: state.view.pass });
   $("save-json").onclick = () => send({ type: "export", format: "json" });

@@ -1,7 +1,7 @@
 // The evaluation graph: the first player's winning chance after each position that
 // was searched (by an agent playing or by the analysis), clickable to jump there.
 const NS = "http://www.w3.org/2000/svg";
-const W = 300, H = 90, P = 6;
+const H = 90, P = 6;
 
 function el(name, attrs, parent) {
   const node = document.createElementNS(NS, name);
@@ -12,6 +12,8 @@ function el(name, attrs, parent) {
 
 export function drawGraph(svg, state, onPick) {
   svg.innerHTML = "";
+  const W = Math.max(120, Math.round(svg.clientWidth || 300));  // drawn at its real width
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const n = Math.max(1, state.moves.length);
   const x = (ply) => P + (W - 2 * P) * ply / n;
   const y = (p) => P + (H - 2 * P) * (1 - p);
@@ -23,7 +25,7 @@ export function drawGraph(svg, state, onPick) {
     el("polyline", { points: line, class: "graph-line" }, svg);
   }
   el("line", { x1: x(state.ply), y1: 0, x2: x(state.ply), y2: H, class: "graph-now" }, svg);
-  const label = el("text", { x: W - P, y: 12, "text-anchor": "end", "font-size": 10, fill: "#777" }, svg);
+  const label = el("text", { x: P + 2, y: 12, "font-size": 10, fill: "#777" }, svg);
   label.textContent = `${state.view.names[0]} win chance`;
   svg.onclick = (e) => {
     const box = svg.getBoundingClientRect();
