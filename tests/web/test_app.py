@@ -280,6 +280,37 @@ def test_changing_players_mid_game_starts_the_agent(board: Board) -> None:
     assert board.state(ply=2, thinking=None)["players"] == ["person", FAST]
 
 
+def test_a_person_whose_clock_runs_out_loses_on_time(board: Board) -> None:
+    start = new(board, "connect4", ("person", FAST), clock="0.4+0")
+    assert start["clocks"] == [0.4, 0.4] and start["clockRunning"] == 0
+    lost = board.until(lambda m: m["type"] == "state" and m["result"] is not None)
+    assert lost["result"] == "Yellow wins on time (Red's clock ran out)"
+    assert lost["clocks"][0] == 0 and lost["clockRunning"] is None
+    assert "on time" in board.error(type="play", move="4")
+    board.send(type="export", format="json")
+    record = GameRecord.from_json(board.until(lambda m: m["type"] == "export")["text"])
+    assert (record.reason, record.loser, record.returns) == ("time", 0, (-1, 1))
+
+
+def test_agents_on_a_clock_spend_it_and_get_the_increment(board: Board) -> None:
+    board.send(type="new", game="tictactoe", players=["mcts:seed=1", "ids"], clock="2+0.5")
+    board.send(type="speed", delay=0)
+    end = board.until(lambda m: m["type"] == "state" and m["result"] is not None)
+    assert end["result"] in ("draw", "X wins", "O wins") and end["clockRunning"] is None
+    first, second = end["clocks"]
+    assert 0 < first <= 2 + 0.5 * 5 and 0 < second <= 2 + 0.5 * 4
+    assert any(m["type"] == "state" and m["clocks"][0] < 2 for m in board.seen)
+
+
+def test_the_clock_stops_while_looking_back(board: Board) -> None:
+    new(board, "tictactoe", ("person", "person"), moves="b2", clock="30+0")
+    board.send(type="goto", ply=0)
+    back = board.state(ply=0)
+    assert back["clockRunning"] is None
+    board.send(type="goto", ply=1)
+    assert board.state(ply=1)["clockRunning"] == 1
+
+
 # --- files and links ---------------------------------------------------------------------------
 
 
@@ -340,6 +371,11 @@ BAD_MESSAGES: list[tuple[Any, str]] = [
     ({"type": "new", "game": "tictactoe", "time": 61}, "0.01..60"),
     ({"type": "new", "game": "tictactoe", "time": "1"}, "0.01..60"),
     ({"type": "new", "game": "tictactoe", "time": True}, "0.01..60"),
+    ({"type": "new", "game": "tictactoe", "clock": "abc"}, "INITIAL+INCREMENT"),
+    ({"type": "new", "game": "tictactoe", "clock": "move:5"}, "INITIAL+INCREMENT"),
+    ({"type": "new", "game": "tictactoe", "clock": "rollouts=5"}, "INITIAL+INCREMENT"),
+    ({"type": "new", "game": "tictactoe", "clock": 60}, "INITIAL+INCREMENT"),
+    ({"type": "new", "game": "tictactoe", "clock": "9000+1"}, "at most 7200"),
     ({"type": "play", "move": "b2"}, "no game yet"),
     ({"type": "load", "text": ""}, "'text'"),
     ({"type": "load", "text": "hello"}, "not a JSON game record or an SGF"),

@@ -144,16 +144,21 @@ class Board:
             self.evals[ply] = chance
         return chance
 
-    def record(self, players: tuple[str, str]) -> GameRecord:
-        """The line (all of it, not only up to the position shown) as a game record."""
+    def record(self, players: tuple[str, str], lost_on_time: int | None = None) -> GameRecord:
+        """The line (all of it, not only up to the position shown) as a game record;
+        ``lost_on_time`` is the side whose clock ran out, if one did."""
         end = self.states[-1]
+        returns = end.returns()
+        if lost_on_time is not None:
+            returns = (-1, 1) if lost_on_time == 0 else (1, -1)
         return GameRecord(
             game=self.game.spec,
             players=players,
             moves=self.texts(),
             seconds=[0.0] * len(self.moves),
-            returns=end.returns(),
-            reason="normal",
+            returns=returns,
+            reason="normal" if lost_on_time is None else "time",
+            loser=lost_on_time,
             seed=self.seed,
             score=end.score() if end.is_terminal() else None,
         )

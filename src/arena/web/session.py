@@ -7,16 +7,20 @@ JSON) on ``outbox``, an :class:`asyncio.Queue` the app drains in order.
 Messages from the browser (``type`` and fields; anything else is an error
 reply, and the connection stays up):
 
-``new`` {game, seed?, moves?, players?, time?, paused?}
+``new`` {game, seed?, moves?, players?, time?, clock?, paused?}
     A new board. ``players`` are two agent specs or ``"person"``; ``moves`` a
-    string in the game's notation or a list of moves.
+    string in the game's notation or a list of moves; ``time`` seconds per
+    move, or ``clock`` a Fischer clock ``"INITIAL+INCREMENT"`` in seconds (e.g.
+    ``"60+1"``: agents then budget their time as in matches; a side whose
+    clock runs out loses). The clock runs while the game is live at the end of
+    its line (not while paused or looking at earlier positions).
 ``play`` {move}
     A person's move at the position shown (a branch if it is not the end).
 ``goto`` {ply} / ``undo`` {} / ``line`` {index}
     Show another position / take back to the last position a person moves in
     (the moves taken back stay among the other lines) / switch to another line.
-``players`` {players, time?}
-    Change who plays (and the time per move) in the running game.
+``players`` {players, time?, clock?}
+    Change who plays (and the time per move or a fresh clock) in the running game.
 ``pause`` / ``resume`` / ``step`` / ``speed`` {delay}
     Agent-versus-agent control: stop, go on, one move, seconds between moves.
 ``analyze`` {agent?, time?} / ``stop``
@@ -56,6 +60,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from arena.compete.timecontrol import TimeControl
 from arena.core.agent import Agent, SearchInfo, start_game
 from arena.core.errors import ArenaError
 from arena.core.limit import Limit
@@ -72,6 +77,10 @@ PERSON = "person"
 MAX_MESSAGE = 300_000
 """Characters in one message from the browser (an uploaded file travels in one)."""
 MAX_UPLOAD = 256 * 1024
+MAX_CLOCK = 7200.0
+"""The longest clock the browser may set, in seconds (increments: at most 60 s)."""
+FLAG_GRACE = 0.25
+"""Seconds past zero before an agent's clock falls (its answer travels through a thread)."""
 MAX_ROWS = 120
 """Root moves sent per search message (a 19x19 board has 362)."""
 DEFAULT_ANALYSIS = "mcts"
@@ -120,6 +129,15 @@ class Session:
         self.searches = 0
         self.moved_at = 0.0
         self.timer: asyncio.TimerHandle | None = None
+        self.control: TimeControl | None = None
+        self.clocks: list[float] | None = None
+        """Seconds left on each side's clock (with a ``clock`` control)."""
+        self.clock_side: int | None = None
+        """Whose clock runs now (since ``clock_since``)."""
+        self.clock_since = 0.0
+        self.flag: asyncio.TimerHandle | None = None
+        self.forfeit: int | None = None
+        """The side that ran out of time."""
         self.closed = False
         self.handlers = {
             "new": self.on_new,
@@ -176,6 +194,7 @@ class Session:
         self.closed = True
         self.analyzing = False
         self.sweep = []
+        self._clock_stop()
         self.paused = True
         self._cancel()
         if self.timer is not None:
@@ -189,9 +208,10 @@ class Session:
         moves = _moves(game, msg.get("moves", ""))
         players = self._check_players(msg.get("players", [PERSON, PERSON]))
         limit = check_limit(msg.get("time", self.limit.time))
+        control = check_clock(msg.get("clock"))
         board = Board(game, seed)
         _replay(board, moves)
-        self._install(board, players, limit)
+        self._install(board, players, limit, control)
         self.paused = bool(msg.get("paused", False))
         self.state_changed()
 
@@ -205,8 +225,13 @@ class Session:
             raise BadMessage("'move' is a move in the game's notation, e.g. 'c3'")
         if board.state.is_terminal():
             raise BadMessage(f"the game is over: {board.state.result_text()}")
+        if self.forfeit is not None and board.at_end:
+            raise BadMessage(f"the game is over: {self._result()}")
         before = list(board.moves)
+        at_end = board.at_end
         board.play_text(text)
+        if at_end:
+            self._charge(mover)
         if board.moves[: len(before)] != before:
             self.sweep = []  # a branch: the line changed under the game analysis
         self._observe(board.states[board.ply - 1], board.moves[board.ply - 1])
@@ -245,7 +270,7 @@ class Session:
         board = self._board()
         players = self._check_players(msg.get("players"))
         limit = check_limit(msg.get("time", self.limit.time))
-        self._install(board, players, limit)
+        self._install(board, players, limit, check_clock(msg.get("clock")))
         self.state_changed()
 
     async def on_pause(self, msg: dict[str, Any]) -> None:
@@ -319,7 +344,7 @@ class Session:
     async def on_export(self, msg: dict[str, Any]) -> None:
         board = self._board()
         kind = msg.get("format", "json")
-        record = board.record((self._label(0), self._label(1)))
+        record = board.record((self._label(0), self._label(1)), self.forfeit)
         stem = f"{board.game.name}-{len(board.moves)}-moves"
         if kind == "json":
             text, name = record.to_json() + "\n", stem + ".json"
@@ -362,11 +387,16 @@ class Session:
                 out.append(check_agent(spec, self.allow_programs).spec)
         return out
 
-    def _install(self, board: Board, players: list[str], limit: Limit) -> None:
+    def _install(
+        self, board: Board, players: list[str], limit: Limit, control: TimeControl | None = None
+    ) -> None:
         self._cancel()
+        self._clock_stop()
         self.analyzing = False
         self.sweep = []
         self.board, self.players, self.limit = board, players, limit
+        self.control, self.forfeit = control, None
+        self.clocks = None if control is None else [control.initial or 0.0] * 2
         self.agents = [
             None if spec == PERSON else check_agent(spec, self.allow_programs) for spec in players
         ]
@@ -395,8 +425,80 @@ class Session:
         moved = search is not None and search.purpose != "sweep" and search.ply != self._board().ply
         if search is not None and (moved or not self._wanted(search)):
             self._cancel()
+        self._clock_run()
         self.emit(self.state_message())
         self._schedule()
+
+    # --- the clock ------------------------------------------------------------------------
+
+    def _live(self) -> bool:
+        """Whether the game is being played: at the end of its line, not over, not paused."""
+        board = self._board()
+        return (
+            board.at_end
+            and not board.state.is_terminal()
+            and self.forfeit is None
+            and (not self.paused or self.stepping)
+        )
+
+    def _clock_stop(self) -> None:
+        """Charge the running clock for the time since it started, and stop it."""
+        if self.clock_side is not None and self.clocks is not None:
+            self.clocks[self.clock_side] -= time.monotonic() - self.clock_since
+        self.clock_side = None
+        if self.flag is not None:
+            self.flag.cancel()
+            self.flag = None
+
+    def _clock_run(self) -> None:
+        """Run the clock of the side to move while the game is live."""
+        self._clock_stop()
+        if self.clocks is None or self.closed or not self._live():
+            return
+        side = self._board().state.to_move
+        self.clock_side, self.clock_since = side, time.monotonic()
+        grace = 0.0 if self.agents[side] is None else FLAG_GRACE
+        wait = max(0.0, self.clocks[side]) + grace
+        self.flag = asyncio.get_running_loop().call_later(wait, self._flag_fell, side)
+
+    def _charge(self, side: int) -> None:
+        """``side`` just moved at the end of the line: its clock stops, the increment is added
+        (or it lost on time, if the clock had run out)."""
+        self._clock_stop()
+        if self.clocks is None or self.control is None:
+            return
+        if self.clocks[side] < -(0.0 if self.agents[side] is None else FLAG_GRACE):
+            self.forfeit = side
+        else:
+            self.clocks[side] = max(self.clocks[side], 0.0) + self.control.increment
+
+    def _flag_fell(self, side: int) -> None:
+        self.flag = None
+        self._clock_stop()
+        if self.clocks is not None and self.forfeit is None and self.clocks[side] <= 0:
+            self.clocks[side] = 0.0
+            self.forfeit = side
+            search = self.search
+            if search is not None and search.purpose == "move":
+                self._cancel()
+        self.state_changed()
+
+    def _result(self) -> str:
+        """The result at the end of the line: by the rules, or a loss on time."""
+        board = self._board()
+        end = board.states[-1]
+        if self.forfeit is not None:
+            names = board.game.player_names
+            return f"{names[1 - self.forfeit]} wins on time ({names[self.forfeit]}'s clock ran out)"
+        return end.result_text()
+
+    def _clocks_now(self) -> list[float] | None:
+        if self.clocks is None:
+            return None
+        now = list(self.clocks)
+        if self.clock_side is not None:
+            now[self.clock_side] -= time.monotonic() - self.clock_since
+        return [round(max(0.0, t), 2) for t in now]
 
     def state_message(self) -> dict[str, Any]:
         board = self._board()
@@ -421,8 +523,16 @@ class Session:
                 for i, (moves, _) in enumerate(board.lines)
             ],
             "view": board_view(state, board.last_move()),
-            "status": state.result_text(),
-            "result": end.result_text() if end.is_terminal() else None,
+            "status": self._result() if board.at_end else state.result_text(),
+            "result": self._result() if end.is_terminal() or self.forfeit is not None else None,
+            "clock": None if self.control is None else self.control.describe(),
+            "clockSpec": (
+                None
+                if self.control is None
+                else f"{self.control.initial:g}+{self.control.increment:g}"
+            ),
+            "clocks": self._clocks_now(),
+            "clockRunning": self.clock_side,
             "players": self.players,
             "time": self.limit.time,
             "paused": self.paused,
@@ -441,6 +551,7 @@ class Session:
         return (
             board.at_end
             and not state.is_terminal()
+            and self.forfeit is None
             and self.agents[state.to_move] is not None
             and (not self.paused or self.stepping)
         )
@@ -471,7 +582,12 @@ class Session:
             self.stepping = False
             agent = self.agents[board.state.to_move]
             assert agent is not None
-            self._start("move", agent, self.limit)
+            limit = self.limit
+            if self.control is not None:
+                left = self._clocks_now()[board.state.to_move]  # type: ignore[index]
+                given = self.control.allotment(left, plies_left_estimate=30)
+                limit = Limit(time=min(given.time or MAX_SECONDS, MAX_SECONDS), clock=given.clock)
+            self._start("move", agent, limit)
         elif self.analyzing and not board.state.is_terminal():
             agent = check_agent(self.analysis_spec, self.allow_programs)
             start_game(agent, board.game)
@@ -546,6 +662,10 @@ class Session:
             board.note(search.ply, info, search.to_move)
             self.emit(search_message(search, info, final=True))
         if search.purpose == "move" and move is not None:
+            self._charge(search.to_move)
+            if self.forfeit is not None:
+                self.state_changed()
+                return
             board.play(move)
             self._observe(board.states[board.ply - 1], move)
             self.moved_at = time.monotonic()
@@ -564,6 +684,20 @@ class Session:
             search.stop.set()
             self.search = None
             self.draining = search
+
+
+def check_clock(text: Any) -> TimeControl | None:
+    """A Fischer clock from the browser, ``"INITIAL+INCREMENT"`` in seconds (None: none)."""
+    if text is None or text == "":
+        return None
+    if not isinstance(text, str) or len(text) > 30:
+        raise BadMessage("'clock' is INITIAL+INCREMENT in seconds, e.g. '60+1'")
+    control = TimeControl.parse(text)
+    if control.initial is None or control.budget is not None or control.per_move is not None:
+        raise BadMessage("'clock' is INITIAL+INCREMENT in seconds, e.g. '60+1'")
+    if control.initial > MAX_CLOCK or control.increment > MAX_SECONDS:
+        raise BadMessage(f"a clock holds at most {MAX_CLOCK:g} s, increments at most 60 s")
+    return control
 
 
 def search_message(search: Search, info: SearchInfo, final: bool) -> dict[str, Any]:

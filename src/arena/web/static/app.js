@@ -34,6 +34,7 @@ function receive(msg) {
   if (msg.type === "state") {
     const changed = !state || state.ply !== msg.ply || state.game !== msg.game || state.moves.length !== msg.moves.length;
     state = msg;
+    clockAt = performance.now();
     syncForm(msg);
     if (changed) { hint = null; search = finals.get(key(msg)) || null; }
     render();
@@ -77,6 +78,7 @@ function syncForm(msg) {
     }
   });
   $("time").value = msg.time;
+  $("clock").value = msg.clockSpec || "";
 }
 
 function key(s, ply = s.ply) { return `${s.game}|${s.seed}|${s.moves.slice(0, ply).join(" ")}`; }
@@ -114,9 +116,26 @@ function refreshForms() {
 
 function newGame(extra = {}) {
   search = null;
+  const clock = $("clock").value.trim();
   send({ type: "new", game: gameSpec(), players: [agentSpec(0), agentSpec(1)],
-    time: parseFloat($("time").value), ...extra });
+    time: parseFloat($("time").value), ...(clock ? { clock } : {}), ...extra });
 }
+
+function clockText(seconds) {
+  const s = Math.max(0, seconds);
+  const m = Math.floor(s / 60);
+  return `${m}:${(s - 60 * m).toFixed(1).padStart(4, "0")}`;
+}
+
+// The running clock counts down between the server's messages.
+let clockAt = 0;
+setInterval(() => {
+  if (!state || !state.clocks || state.clockRunning === null) return;
+  const side = state.clockRunning;
+  const left = state.clocks[side] - (performance.now() - clockAt) / 1000;
+  const span = document.querySelector(`#players-bar [data-clock="${side}"]`);
+  if (span) span.textContent = clockText(left);
+}, 100);
 
 function render() {
   if (!state) return;
@@ -142,13 +161,23 @@ function render() {
     const count = view.counts ? ` (${view.counts[side]})` : "";
     span.textContent = `${view.names[side]}: ${state.players[side]}${count}`;
     if (!view.terminal && view.toMove === side) span.className = "to-move";
+    if (state.clocks) {
+      const clock = document.createElement("span");
+      clock.className = "clock" + (state.clockRunning === side ? " running" : "");
+      clock.dataset.clock = side;
+      clock.textContent = clockText(state.clocks[side]);
+      span.append(" ", clock);
+    }
     bar.appendChild(span);
   });
   $("pass").hidden = !view.pass || !interactive;
   $("status").textContent = state.thinking === "move" ? `${state.players[view.toMove]} is thinking…` : state.status;
   const result = $("result");
   result.hidden = !state.result;
-  if (state.result) result.textContent = `Result: ${state.result} (by the rules, after ${state.moves.length} moves)`;
+  if (state.result) {
+    const how = state.result.includes("on time") ? "" : " (by the rules)";
+    result.textContent = `Result: ${state.result}${how}, after ${state.moves.length} moves`;
+  }
   // Controls.
   $("first").disabled = $("back").disabled = state.ply === 0;
   $("last").disabled = $("forward").disabled = state.ply === state.moves.length;
@@ -165,6 +194,9 @@ function render() {
   const params = new URLSearchParams({ game: state.game });
   if (state.moves.length) params.set("moves", state.moves.join(" "));
   if (state.seed !== null) params.set("seed", state.seed);
+  state.players.forEach((spec, side) => { if (spec !== PERSON) params.set(side ? "second" : "first", spec); });
+  if (state.clockSpec) params.set("clock", state.clockSpec);
+  else if (state.players.some((p) => p !== PERSON)) params.set("time", state.time);
   if (state.ply !== state.moves.length) params.set("ply", state.ply);
   history.replaceState(null, "", `/?${params}`);
 }
@@ -315,6 +347,7 @@ async function start() {
     const msg = { type: "new", game: url.get("game"), moves: url.get("moves") || "", players };
     if (url.get("seed")) msg.seed = parseInt(url.get("seed"), 10);
     if (url.get("time")) msg.time = parseFloat(url.get("time"));
+    if (url.get("clock")) msg.clock = url.get("clock").replace(/ /g, "+");  // a bare + reads as a space
     send(msg);
     if (url.get("ply")) send({ type: "goto", ply: parseInt(url.get("ply"), 10) });
   } else {
