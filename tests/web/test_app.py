@@ -267,6 +267,16 @@ def test_stop_and_a_branch_end_the_game_analysis(board: Board) -> None:
     assert board.state(ply=2, thinking=None)["sweep"] == 0
 
 
+def test_stop_interrupts_ids_in_the_middle_of_a_depth(board: Board) -> None:
+    new(board, "gomoku:size=11")
+    board.send(type="analyze", agent="ids:maxdepth=30", time=60)
+    board.until(lambda m: m["type"] == "search" and m["info"]["depth"] >= 2)
+    board.send(type="stop")
+    final = board.until(lambda m: m["type"] == "search" and m["final"])
+    # Agent.stop() ends the depth under way (tests/agents/test_agent_api.py shows it exactly).
+    assert final["purpose"] == "analyze" and final["info"]["depth"] >= 2
+
+
 def test_hint_names_a_legal_move(board: Board) -> None:
     state = new(board, "connect4", moves="444")
     board.send(type="hint", agent="mcts:rollouts=300,seed=1", time=2)

@@ -98,6 +98,11 @@ class Agent(ABC):
     def choose(self, state: State, limit: Limit) -> int:
         """A legal move of ``state`` within ``limit``."""
 
+    def stop(self) -> None:
+        """Ask the running search to answer soon; called from another thread. Searches
+        that can be interrupted at any node override it (ids); the others stop when
+        the listener returns True (mcts) or at their limit."""
+
     def report(self, snapshot: Callable[[], SearchInfo], force: bool = False) -> bool:
         """For searches: hand the listener ``snapshot()`` if ``progress_every`` seconds
         have passed since the last one (or ``force``); True when it asks to stop.

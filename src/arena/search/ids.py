@@ -63,6 +63,10 @@ class IDSAgent(Agent):
             )
         return self._searcher
 
+    def stop(self) -> None:
+        if self._searcher is not None:
+            self._searcher.deadline.stop()
+
     def choose(self, state: State, limit: Limit) -> int:
         searcher = self._prepare(state.game)
         seconds = (

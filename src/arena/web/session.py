@@ -326,7 +326,7 @@ class Session:
         self.sweep = []
         search = self.search
         if search is not None:
-            search.stop.set()  # the answer stays (an agent thinking about its move plays now)
+            _stop(search)  # the answer stays (an agent thinking about its move plays now)
         self.emit(self.state_message())
 
     async def on_hint(self, msg: dict[str, Any]) -> None:
@@ -681,7 +681,7 @@ class Session:
         search = self.search
         if search is not None:
             search.cancelled = True
-            search.stop.set()
+            _stop(search)
             self.search = None
             self.draining = search
 
@@ -784,6 +784,14 @@ def _finite(data: Any) -> Any:
     if isinstance(data, list | tuple):
         return [_finite(v) for v in data]
     return data
+
+
+def _stop(search: Search) -> None:
+    """Tell a search to answer now: through its listener, and its own ``stop`` if it has one."""
+    search.stop.set()
+    stop = getattr(search.agent, "stop", None)  # users' classes may not have it
+    if stop is not None:
+        stop()
 
 
 def _call_soon(loop: asyncio.AbstractEventLoop, *args: Any) -> None:
