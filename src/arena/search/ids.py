@@ -19,7 +19,7 @@ True
 >>> agent.last_search.root[0]["text"]   # 3 (or 6), a block, then the other end
 'win in 3'
 
-Tests: tests/search/test_search.py
+Tests: tests/search/test_search.py, tests/agents/test_agent_api.py (progress and stop)
 """
 
 from __future__ import annotations
