@@ -378,6 +378,7 @@ BAD_MESSAGES: list[tuple[Any, str]] = [
     ({"type": "new", "game": "tictactoe", "players": ["py:x.py:X", "person"]}, "allow-programs"),
     ({"type": "new", "game": "tictactoe", "players": ["person", "cmd:ls"]}, "allow-programs"),
     ({"type": "new", "game": "tictactoe", "players": ["person", "GTP:gnugo"]}, "allow-programs"),
+    ({"type": "new", "game": "othello", "players": ["othello-ai:x", "person"]}, "allow-programs"),
     ({"type": "new", "game": "tictactoe", "time": 61}, "0.01..60"),
     ({"type": "new", "game": "tictactoe", "time": "1"}, "0.01..60"),
     ({"type": "new", "game": "tictactoe", "time": True}, "0.01..60"),

@@ -26,6 +26,8 @@ from arena.compete.tournament import Settings, run
 from arena.formats.record import GameRecord
 from arena.web.app import create_app
 
+pytestmark = pytest.mark.xdist_group("browser")  # one server and one browser for the module
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
         "--disable-background-networking"]  # fmt: skip

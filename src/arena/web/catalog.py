@@ -2,18 +2,19 @@
 
 Games and agents are listed with their parameters (as ``arena games`` and
 ``arena agents`` show them). Specs from the browser go through the same
-parsers as the command line; agents that run users' code (``py:``, ``cmd:``,
-``gtp:``) are refused unless the server was started with ``--allow-programs``,
+parsers as the command line; agents named by a prefix (``py:``, ``cmd:``, ``gtp:``,
+the course adapters...: they run users' code or other programs) are refused
+unless the server was started with ``--allow-programs``,
 and ``human`` (which reads the terminal) is never an agent here: a person
 plays by clicking.
 
 >>> agent = check_agent("mcts:rollouts=200", allow_programs=False)
 >>> agent.spec
 'mcts:rollouts=200'
->>> check_agent("cmd:python evil.py", allow_programs=False)
+>>> check_agent("cmd:python evil.py", allow_programs=False)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-arena.core.errors.SpecError: cmd: agents run programs on the server; start it with --allow-programs
+arena.core.errors.SpecError: cmd: agents run programs or code on the server; start it with ...
 >>> check_limit(61)
 Traceback (most recent call last):
 ...
@@ -27,7 +28,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from arena.agents.registry import agent_class, agent_names, load_agent
+from arena.agents.registry import agent_class, agent_names, load_agent, prefixed
 from arena.core.agent import Agent
 from arena.core.errors import SpecError
 from arena.core.limit import Limit
@@ -36,9 +37,6 @@ from arena.games import NAMES, game_class, load_game
 
 MAX_SECONDS = 60.0
 """The longest search the browser may ask for (a move, a hint or an analysis)."""
-
-PROGRAM_PREFIXES = ("py:", "cmd:", "gtp:")
-"""Agent kinds that run code from the server's disk or start programs."""
 
 BUILT_IN = tuple(name for name in agent_names() if name != "human")
 
@@ -93,11 +91,11 @@ def check_agent(spec: Any, allow_programs: bool) -> Agent:
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("an agent spec is a non-empty string such as 'mcts:rollouts=200'")
     text = spec.strip()
-    for prefix in PROGRAM_PREFIXES:
-        if text[: len(prefix)].lower() == prefix and not allow_programs:
-            raise SpecError(
-                f"{prefix} agents run programs on the server; start it with --allow-programs"
-            )
+    if prefixed(text) and not allow_programs:
+        prefix = text.split(":")[0].lower() + ":"
+        raise SpecError(
+            f"{prefix} agents run programs or code on the server; start it with --allow-programs"
+        )
     if text.split(":")[0].strip().lower() == "human":
         raise SpecError("'human' is not an agent here: choose 'person' for a side you play")
     return load_agent(text)

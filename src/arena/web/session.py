@@ -195,6 +195,7 @@ class Session:
         self.analyzing = False
         self.sweep = []
         self._clock_stop()
+        self._close_agents()
         self.paused = True
         self._cancel()
         if self.timer is not None:
@@ -394,6 +395,7 @@ class Session:
         self._clock_stop()
         self.analyzing = False
         self.sweep = []
+        self._close_agents()
         self.board, self.players, self.limit = board, players, limit
         self.control, self.forfeit = control, None
         self.clocks = None if control is None else [control.initial or 0.0] * 2
@@ -401,6 +403,17 @@ class Session:
             None if spec == PERSON else check_agent(spec, self.allow_programs) for spec in players
         ]
         self._restart_agents()
+
+    def _close_agents(self) -> None:
+        """Release the agents of the last game (programs in other processes end)."""
+        for agent in self.agents:
+            close = getattr(agent, "close", None)  # users' classes may not have it
+            if close is not None:
+                try:
+                    close()
+                except Exception:  # a program that will not close must not break the board
+                    log.warning("closing %r failed", agent, exc_info=True)
+        self.agents = [None, None]
 
     def _restart_agents(self) -> None:
         """The agents start over from the position shown (they may keep trees per game)."""

@@ -36,6 +36,10 @@ class Gomoku(PlaceAnywhereGame):
         ),
     )
     player_names = ("Black", "White")
+    notation = (
+        "a point as in Go: its column letter (there is no I), then its row number counted "
+        "from the bottom (H8 is the centre of 15x15)"
+    )
     symbols = ("X", "O")
 
     def _setup(self, size: int, k: int, overline: str) -> None:

@@ -34,6 +34,10 @@ class TicTacToe(PlaceAnywhereGame):
         Param("k", int, 3, "stones in a line to win", low=1, high=26),
     )
     player_names = ("X", "O")
+    notation = (
+        "a cell: its column letter, then its row number counted from the top (b2 is the "
+        "centre of 3x3)"
+    )
 
     def _setup(self, m: int, n: int, k: int) -> None:
         self._geometry(n, m, k)
