@@ -121,7 +121,7 @@ GAMES = [
 def test_play_a_move_watch_the_agent_and_take_back(
     server: str, page: Any, name: str, query: str, move: str | None
 ) -> None:
-    open_board(page, server, f"{query}&time=2.5")
+    open_board(page, server, f"{query}&time=3")
     start = ply(page)
     if move is None:  # Colosseum: a reachable cell, then a side for the wall
         page.locator("#board .reach").first.wait_for()
@@ -142,8 +142,10 @@ def test_play_a_move_watch_the_agent_and_take_back(
     page.wait_for_selector("#board .stat", timeout=10_000)
     assert page.get_attribute("body", "data-thinking") == "move"
     assert "live" in page.inner_text("#search-head")
-    page.wait_for_timeout(1200)  # a fuller picture for the screenshot, still mid-search
-    page.locator("main").screenshot(path=str(DOCS / f"{name}.png"))
+    page.wait_for_timeout(1000)  # a fuller picture for the screenshot, still mid-search
+    # Connect Four's picture shows the whole page, settings included; the others the board.
+    shot = page if name == "connect4" else page.locator("main")
+    shot.screenshot(path=str(DOCS / f"{name}.png"))
     wait_ply(page, start + 2)
     assert page.locator("#moves span").count() == start + 2
     page.click("#undo")

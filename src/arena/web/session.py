@@ -289,7 +289,9 @@ class Session:
         if self.agents[board.state.to_move] is None:
             raise BadMessage("a person moves here: there is no agent move to step")
         if not board.at_end:
+            board.keep()  # the moves after stay among the other lines
             board.truncate()
+            self.sweep = []
         self.stepping = True
         self.moved_at = 0.0
         self.state_changed()
