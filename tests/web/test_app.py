@@ -25,7 +25,7 @@ from arena.compete.store import ResultsDB
 from arena.compete.tournament import Settings, run
 from arena.formats.record import GameRecord
 from arena.web.app import MAX_BOARDS, create_app
-from arena.web.session import MAX_UPLOAD
+from arena.web.session import MAX_UPLOAD, Session
 
 FAST = "mcts:rollouts=200,seed=1"
 
@@ -454,6 +454,19 @@ def test_one_search_per_board(board: Board) -> None:
     assert "'s move" in board.error(type="play", move="3")
     board.send(type="stop")  # the agent plays now
     assert board.state(ply=2, thinking=None)["moves"][0] == "4"
+
+
+def test_a_bug_in_a_handler_is_an_error_reply_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken(self: Session, msg: dict) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(Session, "on_ping", broken)
+    with TestClient(create_app()) as c, c.websocket_connect("/ws") as ws:
+        board = Board(ws)
+        board.send(type="ping")
+        assert "internal error" in board.until(lambda m: m["type"] == "error")["message"]
+        board.send(type="new", game="tictactoe")
+        assert board.state()["status"] == "X to move"
 
 
 def test_binary_frames_are_refused(board: Board) -> None:

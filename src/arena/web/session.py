@@ -184,6 +184,9 @@ class Session:
             await handler(msg)
         except ArenaError as exc:
             self.emit({"type": "error", "message": str(exc), "request": kind})
+        except Exception as exc:  # a bug here must not cost the person their board
+            log.exception("message %r failed", kind)
+            self.emit({"type": "error", "message": f"internal error: {exc!r}", "request": kind})
 
     def emit(self, message: dict[str, Any]) -> None:
         if not self.closed:
