@@ -68,17 +68,37 @@ function syncForm(msg) {
   if (document.activeElement && document.activeElement.closest("#setup")) return;
   const name = msg.game.split(":")[0];
   if ($("game-name").value !== name) { $("game-name").value = name; refreshForms(); }
+  fillParams($("game-params"), msg.game);
   msg.players.forEach((spec, side) => {
     const agent = spec.split(":")[0];
     const select = $(`player${side}`);
-    if (select.value !== agent && [...select.options].some((o) => o.value === agent)) {
-      select.value = agent;
-      const info = agents.find((a) => a.name === agent);
-      paramForm($(`params${side}`), info ? info.params : [], true);
+    if ([...select.options].some((o) => o.value === agent)) {
+      const box = $(`params${side}`);
+      if (select.value !== agent) {
+        select.value = agent;
+        const info = agents.find((a) => a.name === agent);
+        paramForm(box, info ? info.params : [], true);
+      }
+      fillParams(box, spec);
     }
   });
   $("time").value = msg.time;
   $("clock").value = msg.clockSpec || "";
+}
+
+// Put a spec's values ("name:k=v,...") into its parameter form (the rest back to defaults).
+function fillParams(box, spec) {
+  const values = {};
+  const rest = spec.includes(":") ? spec.slice(spec.indexOf(":") + 1) : "";
+  for (const item of rest.split(",")) {
+    const [k, v] = item.split("=");
+    if (k && v !== undefined) values[k.trim()] = v.trim();
+  }
+  for (const input of box.querySelectorAll("[data-param]")) {
+    const value = values[input.dataset.param] ?? "";
+    if (input.tagName === "SELECT" && ![...input.options].some((o) => o.value === value)) continue;
+    input.value = value;
+  }
 }
 
 function key(s, ply = s.ply) { return `${s.game}|${s.seed}|${s.moves.slice(0, ply).join(" ")}`; }
