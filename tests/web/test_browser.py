@@ -192,6 +192,29 @@ def test_analysis_draws_statistics_and_stop_keeps_them(server: str, page: Any) -
     page.wait_for_function("document.body.dataset.thinking === ''")
     assert page.locator("#board .stat").count() > 0
     assert "analyze, done" in page.inner_text("#search-head")
+    # The principal variation as numbered ghost stones while the best move is hovered.
+    best = page.locator("#search-table tbody tr").first.locator("td").first.inner_text()
+    page.hover(f'#board .clicks [data-move="{best}"]')
+    page.wait_for_selector("#board .pv .ghost-num")
+    assert page.locator("#board .pv .ghost-num").first.text_content() == "1"
+    page.mouse.move(0, 0)
+    page.wait_for_selector("#board .pv", state="detached")
+
+
+def test_watch_two_agents_pause_and_step(server: str, page: Any) -> None:
+    fast = "mcts:rollouts=200,seed=1"
+    open_board(page, server, f"game=connect4&first={fast}&second={fast}&time=1")
+    page.wait_for_function("Number(document.body.dataset.ply) >= 2")
+    page.click("#pause")
+    page.wait_for_function("document.querySelector('#pause').textContent === 'Resume'")
+    page.wait_for_function("document.body.dataset.thinking === ''")
+    paused = ply(page)
+    page.wait_for_timeout(1200)  # twice the delay between moves: nothing is played
+    assert ply(page) == paused
+    page.click("#step")
+    wait_ply(page, paused + 1)
+    page.click("#pause")  # Resume: they play on
+    page.wait_for_function(f"Number(document.body.dataset.ply) >= {paused + 3}")
 
 
 def test_load_a_record(server: str, page: Any, tmp_path: Path) -> None:

@@ -126,7 +126,7 @@ function rateColour(rate) {
   return `hsl(${hue}, 75%, 55%)`;
 }
 
-function overlay(svg, view, search, onHoverPv) {
+function overlay(svg, view, search) {
   if (!search) return;
   const rows = search.info.root || [];
   if (!rows.length) return;
@@ -165,13 +165,6 @@ function overlay(svg, view, search, onHoverPv) {
     el("circle", { cx: x, cy: y, r: rad, fill, class: "stat-bg" + (i === 0 ? " stat-best" : ""), opacity: 0.85 }, g);
     el("text", { x, y: y - 7, class: "stat-text" }, g, label1.length > 9 ? label1.slice(0, 9) : label1);
     el("text", { x, y: y + 8, class: "stat-text" }, g, label2);
-    if (i === 0 && row.pv) {
-      const hit = el("circle", { cx: x, cy: y, r: S * 0.45, fill: "transparent" }, svg);
-      hit.addEventListener("mouseenter", () => onHoverPv(row.pv));
-      hit.addEventListener("mouseleave", () => onHoverPv(null));
-      hit.style.pointerEvents = "none";  // clicks go to the move below; hover is on the cell
-      g.dataset.pv = "1";
-    }
   });
 }
 
@@ -203,7 +196,7 @@ function columnHeights(view) {
 }
 
 export function drawBoard(svg, view, opts) {
-  const { onMove, search, interactive, onHoverPv } = opts;
+  const { onMove, search, interactive } = opts;
   svg.innerHTML = "";
   svg.setAttribute("viewBox", `0 0 ${view.cols * S + 2 * M} ${view.rows * S + 2 * M}`);
   svg.dataset.game = view.game;
@@ -232,14 +225,22 @@ export function drawBoard(svg, view, opts) {
       el("circle", { cx: x, cy: y, r: S * 0.1, class: "legal-dot" }, svg);
     }
   }
-  overlay(svg, view, search, (pv) => drawPv(svg, view, pv));
-  // Click targets on top of everything.
+  overlay(svg, view, search);
+  // Click targets on top of everything; the best move's shows the PV while hovered.
   const layer = el("g", { class: "clicks" }, svg);
+  const best = search ? (search.info.root || [])[0] : null;
+  const bestCell = best && best.pv && view.cells[best.move] ? view.cells[best.move].join(",") : null;
+  const hover = (target, r, c) => {
+    if (bestCell !== `${r},${c}`) return;
+    target.addEventListener("mouseenter", () => drawPv(svg, view, best.pv));
+    target.addEventListener("mouseleave", () => drawPv(svg, view, null));
+  };
   if (view.kind === "columns") {
     for (let c = 0; c < view.cols; c++) {
       const t = el("rect", { x: M + c * S, y: M, width: S, height: view.rows * S, class: "click",
         "data-move": view.colLabels[c] }, layer);
       t.addEventListener("click", () => interactive && onMove(view.colLabels[c]));
+      if (best && best.move === view.colLabels[c]) hover(t, ...view.cells[best.move]);
     }
   } else if (view.kind === "colosseum") {
     for (let r = 0; r < view.rows; r++)
@@ -247,6 +248,7 @@ export function drawBoard(svg, view, opts) {
         const t = el("rect", { x: M + c * S, y: M + r * S, width: S, height: S, class: "click",
           "data-cell": `${r},${c}` }, layer);
         t.addEventListener("click", () => interactive && pickColosseum(svg, view, r, c, onMove));
+        hover(t, r, c);
       }
   } else {
     for (let r = 0; r < view.rows; r++)
@@ -256,13 +258,7 @@ export function drawBoard(svg, view, opts) {
         const t = el("rect", { x: x - S / 2, y: y - S / 2, width: S, height: S, class: "click",
           "data-move": text }, layer);
         t.addEventListener("click", () => interactive && onMove(text));
-        if (search) {
-          const row = (search.info.root || [])[0];
-          if (row && row.move === text && row.pv) {
-            t.addEventListener("mouseenter", () => drawPv(svg, view, row.pv));
-            t.addEventListener("mouseleave", () => drawPv(svg, view, null));
-          }
-        }
+        hover(t, r, c);
       }
   }
 }
