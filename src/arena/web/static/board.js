@@ -230,17 +230,26 @@ export function drawBoard(svg, view, opts) {
   const layer = el("g", { class: "clicks" }, svg);
   const best = search ? (search.info.root || [])[0] : null;
   const bestCell = best && best.pv && view.cells[best.move] ? view.cells[best.move].join(",") : null;
+  // The hovered cell is remembered on the svg: a redraw (every live update) keeps the PV.
   const hover = (target, r, c) => {
-    if (bestCell !== `${r},${c}`) return;
-    target.addEventListener("mouseenter", () => drawPv(svg, view, best.pv));
-    target.addEventListener("mouseleave", () => drawPv(svg, view, null));
+    const cell = `${r},${c}`;
+    target.addEventListener("mouseenter", () => {
+      svg.dataset.hover = cell;
+      if (bestCell === cell) drawPv(svg, view, best.pv);
+    });
+    target.addEventListener("mouseleave", () => {
+      if (svg.dataset.hover === cell) delete svg.dataset.hover;
+      drawPv(svg, view, null);
+    });
   };
   if (view.kind === "columns") {
     for (let c = 0; c < view.cols; c++) {
       const t = el("rect", { x: M + c * S, y: M, width: S, height: view.rows * S, class: "click",
         "data-move": view.colLabels[c] }, layer);
       t.addEventListener("click", () => interactive && onMove(view.colLabels[c]));
-      if (best && best.move === view.colLabels[c]) hover(t, ...view.cells[best.move]);
+      // A column is hovered as a whole: it stands for the cell a stone would land on.
+      const landing = view.cells[view.colLabels[c]];
+      if (landing) hover(t, ...landing);
     }
   } else if (view.kind === "colosseum") {
     for (let r = 0; r < view.rows; r++)
@@ -261,6 +270,7 @@ export function drawBoard(svg, view, opts) {
         hover(t, r, c);
       }
   }
+  if (bestCell && svg.dataset.hover === bestCell) drawPv(svg, view, best.pv);
 }
 
 // Colosseum: the first click picks the destination, the second a side for the wall.
