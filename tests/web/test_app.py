@@ -129,7 +129,7 @@ def test_results_of_a_small_database(tmp_path: Path) -> None:
     db.close()
     with TestClient(create_app(db=str(path))) as c:
         data = c.get("/api/results").json()
-        assert data["name"] == "t.db" and len(data["games"]) == 2
+        assert data["name"] == "t.db" and len(data["games"]) == 2 and data["anchor"] == "random"
         lines = data["standings"]["agents"]
         assert set(lines) == {"random", "greedy"}
         assert sum(line["wins"] + line["draws"] + line["losses"] for line in lines.values()) == 4

@@ -67,6 +67,7 @@ def results_json(db_path: str) -> dict[str, Any]:
     table = standings(records, names, anchor=anchor)
     return {
         "name": Path(db_path).name,
+        "anchor": anchor,
         "settings": settings,
         "standings": table.as_json(),
         "games": rows,
