@@ -3,7 +3,8 @@
 For every game: start a game against MCTS, click a legal move, see the live
 overlay while the agent searches, see its reply, take back. Then finish a
 Tic-tac-toe game, refuse an illegal click, load a record and open the results
-page of a small database. The screenshots in docs/web/ come from here.
+page of a small database. The screenshots in docs/web/ come from here
+(``ARENA_SCREENSHOTS=1 pytest tests/web/test_browser.py`` refreshes them).
 
 Chromium comes from ``scripts/install-browser`` (``make test`` runs it); without
 it these tests skip, except under ``CI=1``, where they fail.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import os
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -31,7 +33,13 @@ pytestmark = pytest.mark.xdist_group("browser")  # one server and one browser fo
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
         "--disable-background-networking"]  # fmt: skip
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "web"
+DOCS = (
+    Path(__file__).resolve().parents[2] / "docs" / "web"
+    if os.environ.get("ARENA_SCREENSHOTS")
+    else Path(tempfile.mkdtemp(prefix="arena-shots-"))
+)
+"""Where the screenshots go: docs/web/ with ARENA_SCREENSHOTS=1 (to refresh the README's
+pictures), else a temporary folder, so a test run leaves the work tree as it was."""
 AGENT = "mcts:seed=1"
 """The opponent: a time budget (``time`` in the URL) so its search can be watched live."""
 
