@@ -98,11 +98,55 @@ def test_human_reprompts_on_bad_input_and_plays_a_legal_move() -> None:
     assert text.count("your move>") == 6
 
 
-@pytest.mark.parametrize(("lines", "error"), [("quit\n", Resign), ("", Resign), ("undo\n", Undo)])
-def test_human_quits_and_undoes(lines: str, error: type) -> None:
+@pytest.mark.parametrize("lines", ["quit\n", ""])
+def test_human_quits(lines: str) -> None:
     agent, _ = human(lines)
-    with pytest.raises(error):
+    with pytest.raises(Resign):
         agent.choose(arena.load_game("connect4").initial_state(), arena.Limit())
+
+
+def test_human_undo_takes_back_only_what_they_played() -> None:
+    game = arena.load_game("connect4")
+    agent, out = human("undo\n4\nundo\n")
+    state = game.initial_state()
+    assert agent.choose(state, arena.Limit()) == 3  # undo before any move of theirs: refused
+    assert "nothing to undo" in out.getvalue()
+    with pytest.raises(Undo):  # after their move and a reply, undo goes to the match
+        agent.choose(state.play(3).play(0), arena.Limit())
+
+
+def test_human_help_explains_the_notation_of_the_game_at_hand() -> None:
+    for spec, example in [("connect4", "4"), ("go:size=9", "F5"), ("othello", "f5")]:
+        game = arena.load_game(spec)
+        agent, out = human("help\nquit\n")
+        with pytest.raises(Resign):
+            agent.choose(game.initial_state(), arena.Limit())
+        text = out.getvalue()
+        assert game.notation in text and f"for example {example}" in text
+
+
+def test_human_hears_the_rules_reason_for_an_illegal_move() -> None:
+    game = arena.load_game("connect4")
+    state = game.play_moves(game.parse_moves("1 1 1 1 1 1"))
+    agent, out = human("1\n2\n")
+    assert agent.choose(state, arena.Limit()) == 1
+    assert "1 is not legal here: " + str(_illegal(state, 0)) in out.getvalue()
+
+
+def _illegal(state: arena.State, move: int) -> Exception:
+    with pytest.raises(arena.IllegalMove) as caught:
+        state.play(move)
+    return caught.value
+
+
+def test_human_prompt_counts_long_move_lists_instead_of_printing_them() -> None:
+    agent, out = human("quit\n")
+    with pytest.raises(Resign):
+        agent.choose(arena.load_game("go:size=9").initial_state(), arena.Limit())
+    text = out.getvalue()
+    assert (
+        "82 legal moves (type moves to list them)" in text and "J9" not in text.split("to move")[1]
+    )
 
 
 def test_limit_is_a_small_immutable_value() -> None:
@@ -113,3 +157,31 @@ def test_limit_is_a_small_immutable_value() -> None:
     assert arena.Limit().unbounded and not limit.unbounded
     with pytest.raises(SpecError, match="depth must be > 0"):
         arena.Limit(depth=0)
+
+
+def test_the_listener_sees_mcts_grow_and_can_stop_it() -> None:
+    agent = arena.load_agent("mcts:rollouts=3000,seed=4")
+    agent.progress_every = 0.0  # every iteration, so the test does not depend on speed
+    seen: list[int] = []
+    agent.listener = lambda info: seen.append(info.nodes) or len(seen) == 50
+    agent.choose(arena.load_game("connect4").initial_state(), arena.Limit())
+    assert seen == sorted(seen) and len(seen) == 50
+    assert agent.last_search is not None and agent.last_search.nodes == seen[-1]
+    agent.listener = None  # nobody listens: the whole budget
+    agent.choose(arena.load_game("connect4").initial_state(), arena.Limit())
+    assert agent.last_search is not None and agent.last_search.nodes == 3000
+
+
+def test_ids_reports_every_depth_and_stop_ends_the_depth_under_way() -> None:
+    game = arena.load_game("connect4")
+    agent = arena.load_agent("ids:maxdepth=4,cache=0")
+    depths: list[int | None] = []
+    agent.listener = lambda info: depths.append(info.depth) or False
+    agent.choose(game.initial_state(), arena.Limit())
+    assert depths == [1, 2, 3, 4]
+    # stop() from the listener, which lets the search go on: depth 2 starts, and ends at
+    # its first node, so the answer is depth 1's.
+    depths.clear()
+    agent.listener = lambda info: depths.append(info.depth) or agent.stop() or False
+    agent.choose(game.initial_state(), arena.Limit())
+    assert depths == [1] and agent.last_search is not None and agent.last_search.depth == 1

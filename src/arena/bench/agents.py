@@ -10,6 +10,8 @@ position. On Connect Four it is also timed against easyAI's ``Negamax`` at
 the same depth 6 (easyAI's own Connect Four, which scores only wins and
 losses, so ours runs with ``eval=utility`` for the like-for-like ratio and
 with its defaults — heuristic, table, ordering — for the figure users get).
+
+Tests: tests/cli/test_cli.py
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.agents import load_agent
+from arena.bench.measure import available, selected
 from arena.core.limit import Limit
 from arena.games import load_game
 
@@ -100,21 +103,13 @@ def easyai_connect4_seconds(depth: int) -> float:
     return time.perf_counter() - start
 
 
-def available(module: str) -> bool:
-    try:
-        __import__(module)
-    except ImportError:
-        return False
-    return True
-
-
 def run(seconds: float, only: list[str] | None = None, report=print) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     spiel = available("pyspiel")
     result: dict[str, Any] = {"mcts_sims_per_s": {}, "alphabeta_nodes_per_s": {}}
     if spiel:
         result["openspiel_python_mcts_sims_per_s"] = {}
         result["mcts_ratio"] = {}
-    cases = [c for c in CASES if not only or c.spec in only or c.spec.split(":")[0] in only]
+    cases = selected(CASES, only)
     report(
         f"{'game':<18}{'mcts sims/s':>13}"
         + (f"{'OpenSpiel':>11}{'ratio':>8}" if spiel else "")

@@ -1,10 +1,17 @@
-"""``arena agents``: every agent with its parameters and defaults."""
+"""``arena agents``: every agent with its parameters and defaults.
+
+Tests: tests/cli/test_cli.py, tests/remote/course/test_colosseum_agent.py
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from arena.agents.registry import agent_class, agent_names
+from arena.remote.colosseum_agent import ColosseumAgent
+from arena.remote.command import CommandAgent
+from arena.remote.gtp.client import GTPAgent
+from arena.remote.othello_ai import OthelloAIAgent
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,12 +32,14 @@ def run(args: argparse.Namespace) -> int:
         for param in cls.params:
             print(f"    {param.describe()}")
     print("py:FILE.py:CLASS: your own class with a choose(state, limit) method")
-    from arena.remote.command import CommandAgent
-    from arena.remote.gtp.client import GTPAgent
-
     for program in (CommandAgent, GTPAgent):
         print(f"{program.prefix}:[OPTIONS:]COMMAND: {program.summary}")
     print("    options (e.g. cmd:memory=512,cpu=60:python my_agent.py):")
     for param in CommandAgent.params:
         print(f"    {param.describe()}")
+    for course in (OthelloAIAgent, ColosseumAgent):
+        print(f"{course.usage}: {course.summary}")
+        print("    options (and the cmd: options above; see docs/course-agents.md):")
+        for param in course.params[: -len(CommandAgent.params)]:
+            print(f"    {param.describe()}")
     return 0

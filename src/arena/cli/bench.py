@@ -1,11 +1,19 @@
-"""``arena bench``: speed figures (benchmarks, never tests)."""
+"""``arena bench``: speed figures (benchmarks, never tests).
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from importlib import import_module
+from typing import Any
 
+from arena.agents import load_agent
+from arena.bench import engines, measure, parallel, timing
 from arena.core.errors import ArenaError
 
 
@@ -46,9 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     timing.add_argument("--moves", type=int, default=10_000, help="moves to time (default 10000)")
     timing.add_argument("--seed", type=int, default=0, help="seed of the positions")
-    timing.add_argument(
-        "--json", action="store_true", help="print one JSON object as the last line"
-    )
+    _json_option(timing)
     timing.set_defaults(func=run_timing)
     parallel = kinds.add_parser(
         "jobs",
@@ -58,9 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "speed-up.",
     )
     parallel.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parallel.add_argument(
-        "--json", action="store_true", help="print one JSON object as the last line"
-    )
+    _json_option(parallel)
     parallel.set_defaults(func=run_parallel)
     engines = kinds.add_parser(
         "engines",
@@ -86,9 +90,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     engines.add_argument("--othello", metavar="AGENT", help="our agent for Othello")
     engines.add_argument("--gnugo-level", type=int, default=10, help="GNU Go --level (default 10)")
     engines.add_argument("--grhino-level", type=int, default=3, help="GRhino --level (default 3)")
-    engines.add_argument(
-        "--json", action="store_true", help="print one JSON object as the last line"
-    )
+    _json_option(engines)
     engines.set_defaults(func=run_engines)
     for sub_parser in (playouts, agents):
         sub_parser.add_argument(
@@ -100,27 +102,34 @@ def register(sub: argparse._SubParsersAction) -> None:
         sub_parser.add_argument(
             "--games", nargs="*", metavar="GAME", help="only these games (names or specs as listed)"
         )
-        sub_parser.add_argument(
-            "--json", action="store_true", help="print one JSON object as the last line"
-        )
+        _json_option(sub_parser)
+
+
+def _json_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object as the last line"
+    )
+
+
+def _reported(
+    args: argparse.Namespace, bench_run: Callable[[Callable[[str], None]], dict[str, Any]]
+) -> dict[str, Any]:
+    """Run a benchmark that reports line by line: the lines on stdout, or with
+    ``--json`` on stderr and its result as one JSON object last on stdout."""
+    result = bench_run((lambda line: print(line, file=sys.stderr)) if args.json else print)
+    if args.json:
+        print(json.dumps(result))
+    return result
 
 
 def run_parallel(args: argparse.Namespace) -> int:
-    from arena.bench import parallel
-
     if args.jobs < 2:
         raise ArenaError(f"--jobs must be >= 2 to compare with one process, not {args.jobs}")
-    report = (lambda line: print(line, file=sys.stderr)) if args.json else print
-    result = parallel.run(args.jobs, report)
-    if args.json:
-        print(json.dumps(result))
+    _reported(args, lambda report: parallel.run(args.jobs, report))
     return 0
 
 
 def run_engines(args: argparse.Namespace) -> int:
-    from arena.agents import load_agent
-    from arena.bench import engines
-
     ours = {k: v for k, v in (("go", args.go), ("othello", args.othello)) if v}
     for spec in ours.values():
         load_agent(spec)
@@ -136,37 +145,26 @@ def run_engines(args: argparse.Namespace) -> int:
         selected = [known[name] for name in args.cases]
     for case in selected:
         load_agent(case.engine)  # the engine is installed, or one line saying it is not
-    report = (lambda line: print(line, file=sys.stderr)) if args.json else print
-    result = engines.run(args.games, args.move_time, args.seed, selected, report)
-    if args.json:
-        print(json.dumps(result))
+    _reported(
+        args, lambda report: engines.run(args.games, args.move_time, args.seed, selected, report)
+    )
     return 0
 
 
 def run_timing(args: argparse.Namespace) -> int:
-    from arena.bench import timing
-
     if args.moves < 1:
         raise ArenaError(f"--moves must be >= 1, not {args.moves}")
-    report = (lambda line: print(line, file=sys.stderr)) if args.json else print
-    result = timing.run(args.moves, args.seed, report)
-    if args.json:
-        print(json.dumps(result))
+    result = _reported(args, lambda report: timing.run(args.moves, args.seed, report))
     return 1 if result["overruns"] else 0
 
 
 def run_kind(args: argparse.Namespace) -> int:
-    from importlib import import_module
-
     bench = import_module(f"arena.bench.{args.module}")
     if args.seconds <= 0:
         raise ArenaError(f"--seconds must be > 0, not {args.seconds}")
-    known = {c.spec for c in bench.CASES} | {c.spec.split(":")[0] for c in bench.CASES}
+    known = measure.names(bench.CASES)
     for name in args.games or ():
         if name not in known:
             raise ArenaError(f"unknown benchmark game {name!r}; valid: {', '.join(sorted(known))}")
-    report = (lambda line: print(line, file=sys.stderr)) if args.json else print
-    result = bench.run(args.seconds, args.games, report)
-    if args.json:
-        print(json.dumps(result))
+    _reported(args, lambda report: bench.run(args.seconds, args.games, report))
     return 0

@@ -13,6 +13,8 @@ timings taken side by side on shared cores would measure each other. The
 times depend on the machine; the tree each search builds (its depth) does
 not. Memory grows with N: 128k iterations of Gomoku or Colosseum hold
 1-2 GB of tree.
+
+Tests: tests/experiments/test_iterations_vs_time.py
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ from arena.agents import load_agent
 from arena.compete.tournament import seed_of
 from arena.core.errors import ArenaError
 from arena.core.limit import Limit
+from arena.core.spec import with_params
 from arena.experiments.options import count
 from arena.experiments.report import Report, pyplot
-from arena.experiments.roots import budgetless_mcts, with_params
+from arena.experiments.roots import budgetless_mcts
 from arena.games import NAMES, load_game
 
 NAME = "iterations-vs-time"

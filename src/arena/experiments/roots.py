@@ -4,6 +4,8 @@
 >>> root = mcts_root(state, "mcts:seed=1", Limit(rollouts=500))
 >>> sum(m.visits for m in root), max(root, key=lambda m: m.visits).text
 (500, 'a3')
+
+Tests: tests/experiments/test_heatmap.py, tests/experiments/test_visits_vs_c.py
 """
 
 from __future__ import annotations
@@ -11,9 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.agents import load_agent
-from arena.cli.common import position
 from arena.core.errors import ArenaError
-from arena.core.game import State
+from arena.core.game import State, position
 from arena.core.limit import Limit
 from arena.core.spec import split_spec
 from arena.games import load_game
@@ -86,16 +87,6 @@ def budgetless_mcts(agent: str, option: str) -> str:
             raise ArenaError(f"{option}: leave out {key}=; the experiment sets the budget")
     load_agent(agent)
     return agent
-
-
-def with_params(agent: str, **params: object) -> str:
-    """The spec with parameters added.
-
-    >>> with_params("mcts", time=0.5, seed=3), with_params("mcts:c=1", seed=3)
-    ('mcts:time=0.5,seed=3', 'mcts:c=1,seed=3')
-    """
-    extra = ",".join(f"{key}={value}" for key, value in params.items())
-    return f"{agent}{',' if ':' in agent else ':'}{extra}"
 
 
 def mcts_root(state: State, spec: str, limit: Limit) -> list[RootMove]:

@@ -17,6 +17,8 @@ from run to run (a time buys as many simulations as the CPU allows); the
 tables give the simulations each time bought. With --jobs N the games run N at
 a time: keep N at most the number of free cores, or the games measure a busy
 machine.
+
+Tests: tests/experiments/test_strength_vs_time.py
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ from typing import Any
 
 from arena.agents import load_agent
 from arena.compete.runner import cores
+from arena.compete.timecontrol import TimeControl
 from arena.compete.tournament import seed_of
 from arena.core.errors import ArenaError
 from arena.core.limit import Limit
+from arena.core.spec import with_params
 from arena.experiments.games import play_pairs, score_row
 from arena.experiments.options import even_games, floats, positive
 from arena.experiments.report import Report, pyplot
@@ -38,7 +42,6 @@ from arena.experiments.roots import (
     default_moves,
     mcts_root,
     searched_position,
-    with_params,
 )
 from arena.experiments.stats import rate_interval
 from arena.formats.record import GameRecord
@@ -120,7 +123,7 @@ def run(args: argparse.Namespace, report: Report) -> None:
                 spec,
                 args.opponent,
                 games,
-                f"move:{cap:g}",
+                TimeControl.moving(cap),
                 args.seed,
                 args.jobs,
                 advance,

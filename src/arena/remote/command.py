@@ -10,6 +10,8 @@ cmd:... -m arena serve mcts:rollouts=100
 Traceback (most recent call last):
 ...
 arena.core.errors.SpecError: cmd: unknown parameter 'speed'; valid: memory=4096 ...
+
+Tests: tests/remote/test_subprocess.py
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 from arena.core.game import Game, State
 from arena.core.limit import Limit
-from arena.remote.external import ExternalAgent
+from arena.remote.external import PROGRAM_PREFIXES, ExternalAgent
 from arena.remote.protocol import ProtocolError, format_hello, format_turn, parse_answer
 
 
@@ -37,7 +39,8 @@ class CommandAgent(ExternalAgent):
     def greet(self, game: Game, player: int, seed: Any) -> None:
         assert self.process is not None
         self.process.send(format_hello(game.spec, player, seed))
-        answer = self.process.read_line(self.config["startup"], "'ready'")
+        with self.starting():
+            answer = self.process.read_line(self.config["startup"], "'ready'")
         if answer.split()[:1] != ["ready"]:
             raise self._failure("illegal", f"answered {answer[:60]!r} to the hello, not 'ready'")
         self.greeted = True
@@ -59,6 +62,6 @@ class CommandAgent(ExternalAgent):
 def isolated(spec: str) -> str:
     """The spec of an agent run in its own process under the ``cmd:`` rules (``--isolate``):
     ``arena serve SPEC`` with this Python. Programs already are their own process."""
-    if spec.strip()[:4].lower() in ("cmd:", "gtp:"):
+    if spec.strip().lower().startswith(PROGRAM_PREFIXES):
         return spec
     return "cmd:" + shlex.join([sys.executable, "-m", "arena", "serve", spec])

@@ -2,7 +2,8 @@
 
 :class:`AgentProcess` starts a command in its own session, so the program and
 every child it forks share one process group that :meth:`AgentProcess.close`
-kills as a whole: nothing outlives the game. Its stderr goes to a log file,
+kills as a whole: nothing outlives the game, and :mod:`arena.remote.reaper`
+kills the group should arena itself be killed. Its stderr goes to a log file,
 never into the protocol, and the last lines of that log explain a crash.
 Memory and CPU limits are ``resource`` limits set in the child before it runs.
 
@@ -11,6 +12,8 @@ Reads never block past a deadline: :meth:`read_line` waits on the pipe with
 :data:`MAX_LINE` bytes is a flood, not an answer. Every way the program can
 fail is an :class:`~arena.core.errors.AgentFailure` whose ``reason`` is the
 referee's forfeit reason.
+
+Tests: tests/remote/test_subprocess.py
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import time
 from pathlib import Path
 
 from arena.core.errors import AgentFailure, SpecError
+from arena.remote import reaper
 
 MAX_LINE = 1 << 16
 """Bytes an answer line may have; a program that writes more without a newline floods."""
@@ -66,12 +70,14 @@ class AgentProcess:
         label: str,
         memory_mb: int | None = None,
         cpu_seconds: int | None = None,
+        cwd: str | None = None,
     ) -> None:
         self.label = label
         self.memory_mb = memory_mb
         self.cpu_seconds = cpu_seconds
         self.log_path = log_dir() / f"{_safe(label)}-{os.getpid()}-{time.monotonic_ns()}.log"
         self._buffer = b""
+        self._guardian = reaper.channel()
         with open(self.log_path, "wb") as log:
             try:
                 self.proc = subprocess.Popen(
@@ -82,6 +88,7 @@ class AgentProcess:
                     start_new_session=True,  # its own process group: killed as one
                     preexec_fn=self._limit,
                     close_fds=True,
+                    cwd=cwd,
                 )
             except OSError as exc:
                 raise SpecError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
@@ -90,7 +97,11 @@ class AgentProcess:
         os.set_blocking(self._out, False)
 
     def _limit(self) -> None:
-        # Runs in the child between fork and exec.
+        # Runs in the child between fork and exec. First the child has the guardian watch
+        # its group (its pid: it leads a new session), so no moment passes unwatched in
+        # which a SIGKILL of arena would leave the program behind.
+        if self._guardian is not None:
+            reaper.watch_from_child(self._guardian)
         if self.memory_mb:
             size = self.memory_mb << 20
             resource.setrlimit(resource.RLIMIT_AS, (size, size))
@@ -144,6 +155,17 @@ class AgentProcess:
                 raise self.crashed(f"it exited before its {what}")
             self._buffer += chunk
 
+    def end_input(self) -> None:
+        """Close the program's stdin: a program reading its input sees the end of it."""
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()  # type: ignore[union-attr]
+
+    def wait(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for the program to exit; whether it did."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=seconds)
+        return not self.alive()
+
     def _flood(self) -> AgentFailure:
         self.kill()
         return AgentFailure("illegal", f"{self.label} wrote a line longer than {MAX_LINE} bytes")
@@ -191,6 +213,7 @@ class AgentProcess:
             os.killpg(self.proc.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
+        reaper.release(self.proc.pid)
 
     def close(self, goodbye: str | None = None, wait: float = 0.5) -> None:
         """Say ``goodbye`` (e.g. ``quit``), give the program ``wait`` seconds to leave,

@@ -38,6 +38,8 @@ visits are the sum of its children's, and any other node's are one more
 'a3'
 >>> agent.last_search.nodes
 300
+
+Tests: tests/search/test_mcts.py
 """
 
 from __future__ import annotations
@@ -258,6 +260,10 @@ class MCTSAgent(Agent):
                 except SearchTimeout:  # a rollout or an expansion ran into the deadline
                     break
                 if deadline.tick():
+                    break
+                if self.listener is not None and self.report(
+                    lambda: self._info(root, deadline, root.total - start_total)
+                ):
                     break
         move = self._final(root)
         self.last_search = self._info(root, deadline, root.total - start_total)
