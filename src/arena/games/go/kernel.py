@@ -45,9 +45,11 @@ Positional superko
 ------------------
 Boards are identified by a 64-bit Zobrist hash (random keys per colour and
 point, in ``p``), so unlike the reference's exact board codes a collision could
-forbid a legal move: with ``2**64`` values and at most a few thousand boards a
-game, the chance is below ``1e-12`` per game. The state keeps the hash of every
-board of the game in order and, to skip most searches, a Bloom bit per hash.
+forbid a legal move: a check meets one of at most ``maxlen + 1`` earlier boards
+among ``2**64`` values, so checking every point at every ply of a 19x19 game
+(723 boards, 361 points, 722 plies) errs with a chance near ``1e-11``. The
+state keeps the hash of every board of the game in order and, to skip most
+searches, a Bloom bit per hash.
 As in the reference, a stone that captures nothing only adds a stone, so it is
 compared only with the boards before the last capture.
 
