@@ -261,6 +261,10 @@ class MCTSAgent(Agent):
                     break
                 if deadline.tick():
                     break
+                if self.listener is not None and self.report(
+                    lambda: self._info(root, deadline, root.total - start_total)
+                ):
+                    break
         move = self._final(root)
         self.last_search = self._info(root, deadline, root.total - start_total)
         return move

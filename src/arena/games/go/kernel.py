@@ -1,0 +1,802 @@
+"""Go's compiled kernel (numba): the rules of :mod:`arena.games.go.rules` over flat arrays.
+
+The contract is :mod:`arena.core.kernel`; ``rules.py`` stays the readable
+reference, and the tests play both side by side, move for move
+(Tests: tests/games/test_go_kernel.py).
+
+>>> import arena, numpy as np
+>>> game = arena.load_game("go:size=5")
+>>> k = kernel(game)
+>>> f = k.functions
+>>> s = k.encode(game.initial_state())
+>>> out = np.empty(k.max_moves, np.int64)
+>>> f["legal_moves"](k.params, s, out), int(out[25])  # 25 points, then the pass
+(26, 25)
+>>> for move in game.parse_moves("c3 pass pass"):
+...     f["play"](k.params, s, move)
+>>> f["outcome"](k.params, s)  # Black's 25 points against komi 7.5
+1
+>>> f["seed"](1)
+>>> s = k.encode(game.initial_state())
+>>> f["playout"](k.params, s) in (-1, 0, 1), f["to_move"](k.params, s) in (0, 1)
+(True, True)
+
+Board
+-----
+Points live on a padded board: ``(row + 2) * W + col + 2`` with ``W = size + 4``,
+two rings of border cells (value 3) around the board, so the four neighbours of a
+point are ``±1, ±W`` with no edge tests (and the rollout looks two points away
+without them). Cells hold 0 (empty), 1 (Black), 2 (White) or 3 (border).
+
+Strings (groups) are circular lists of stones (``next``) with a representative
+(``head``) per stone; the representative keeps the size, the Zobrist xor of the
+stones and the pseudo-liberties: every (stone, empty neighbour) pair counts
+once, with the sum and the sum of squares of those empty points. A string
+has no liberty when the count is 0, and exactly one (it is in atari) when all
+its pseudo-liberties are the same point, i.e. ``sum**2 == count * sum_sq``
+(Cauchy-Schwarz is an equality only for equal terms). On contact the smaller
+string is relabelled into the larger; a capture walks the captured string once.
+
+Legality is then local: a stone on an empty point is legal when a neighbour is
+empty, or is an own string not in atari, or is an opposing string in atari
+(captured); ``ko=simple`` forbids the recorded ko point.
+
+Positional superko
+------------------
+Boards are identified by a 64-bit Zobrist hash (random keys per colour and
+point, in ``p``), so unlike the reference's exact board codes a collision could
+forbid a legal move: a check meets one of at most ``maxlen + 1`` earlier boards
+among ``2**64`` values, so checking every point at every ply of a 19x19 game
+(723 boards, 361 points, 722 plies) errs with a chance near ``1e-11``. The
+state keeps the hash of every board of the game in order and, to skip most
+searches, a Bloom bit per hash.
+As in the reference, a stone that captures nothing only adds a stone, so it is
+compared only with the boards before the last capture.
+
+State layout (``s``)
+--------------------
+A header (ply, passes, ko point, hash, empty count, history length, index of
+the first board since the last capture), then the sections whose offsets are
+in ``p``: cells, string head, next stone, one record per string head (size,
+pseudo-liberty count, sum, sum of squares), string hash, each empty point's
+index in the list of empty points, that list, the Bloom bits, the board
+hashes, the moves played (``s[moves + ply]``; those before ``encode`` are -1
+but the last one) and scratch room, which ``outcome`` uses to count the area
+(nothing else in ``s`` changes there). The history makes ``s`` grow with
+``maxlen``: 7,721 ints on 19x19 with the default length (6,744 under simple ko).
+
+Nothing allocates, so the compiled functions run without numba's runtime
+(``_nrt=False``) and the helpers are inlined into them: otherwise every helper
+call would count references to ``p`` and ``s`` through the runtime, which
+cost a third of the time of a playout.
+
+Playouts
+--------
+``playout`` draws a move uniformly from the empty points not yet tried plus the
+pass; a drawn point that is illegal is moved out of the draw, so the move is
+uniform over the legal moves and the pass (always legal) bounds the draws.
+``rollout`` is the policy of ``mcts:rollout=heuristic`` (the go heuristic's
+``candidates``): uniform over the legal points within two king steps of a stone
+(every point on an empty board) that fill no own true eye (every neighbour own
+or edge, at most one opposing diagonal and none on the edge); else over the
+legal points that fill no own eye; else the pass. It draws the same way, the
+far points set aside unchecked for the second draw, and obeys every rule,
+superko included, so its moves are legal moves.
+
+Both draw from a xorshift generator that numba's ``np.random`` (seeded by
+``seed``) seeds at the start of each playout: the same seed gives the same
+playouts, compiled or not.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from arena.core.kernel import ONGOING, Kernel
+from arena.games.go.rules import Go, GoState
+
+# --- the parameter array p ---------------------------------------------------------
+
+P_SIZE = 0
+P_N = 1  # points, and the pass move
+P_W = 2  # padded row width
+P_NP = 3  # padded cells
+P_KOMI_LO = 4  # floor(komi): the margin must exceed it for Black to win
+P_KOMI_HI = 5  # ceil(komi): White wins below it
+P_SUPERKO = 6
+P_MAXLEN = 7
+P_BLOOM_MASK = 8
+P_CELL = 9  # offsets of the sections of s, then of tables in p
+P_HEAD = 10
+P_NEXT = 11
+P_SSIZE = 12
+P_PLC = 13
+P_PLS = 14
+P_PLQ = 15
+P_SHASH = 16
+P_WHERE = 17
+P_EMPTIES = 18
+P_BLOOM = 19
+P_HIST = 20
+P_MOVES = 21
+P_SCRATCH = 22  # room for a mark per cell and a stack of points
+P_LEN = 23  # length of s
+P_ZOB = 24  # offset in p: Zobrist keys, [colour * NP + cell]
+P_IDX = 25  # offset in p: point -> cell
+P_POINT = 26  # offset in p: cell -> point (-1 on the border)
+P_HEADER = 32
+
+# --- the header of s ---------------------------------------------------------------
+
+PLY = 0
+PASSES = 1
+KO = 2  # the cell simple ko forbids, -1 (always -1 under positional superko)
+HASH = 3
+NEMPTY = 4
+NHIST = 5
+RUNSTART = 6  # index in the history of the first board since the last capture
+S_HEADER = 8
+
+EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
+
+_ZOBRIST_SEED = 0x60_5EED
+
+# The helpers are inlined into their callers: a call between compiled functions
+# costs a call and reference counts on p and s, more than most helpers do.
+_inline = njit(cache=True, inline="always")
+# Nothing here allocates, so the compiled functions go without numba's runtime:
+# without it no reference counts on p and s around every inlined helper.
+_kernel = njit(cache=True, _nrt=False)
+
+
+@_inline
+def _layout(p):  # type: ignore[no-untyped-def]
+    """The header of ``p`` as a tuple: in registers, not reloaded after every store to ``s``."""
+    return (
+        p[0],
+        p[1],
+        p[2],
+        p[3],
+        p[4],
+        p[5],
+        p[6],
+        p[7],
+        p[8],
+        p[9],
+        p[10],
+        p[11],
+        p[12],
+        p[13],
+        p[14],
+        p[15],
+        p[16],
+        p[17],
+        p[18],
+        p[19],
+        p[20],
+        p[21],
+        p[22],
+        p[23],
+        p[24],
+        p[25],
+        p[26],
+        p[27],
+        p[28],
+        p[29],
+        p[30],
+        p[31],
+    )
+
+
+# --- strings ------------------------------------------------------------------------
+
+
+@_inline
+def _in_atari(L, p, s, h):  # type: ignore[no-untyped-def]
+    """Whether the string headed by ``h`` has exactly one liberty."""
+    count = s[L[P_PLC] + 4 * h]
+    if count == 0:
+        return False
+    total = s[L[P_PLS] + 4 * h]
+    return total * total == count * s[L[P_PLQ] + 4 * h]
+
+
+@_inline
+def _add_liberty(L, p, s, h, cell):  # type: ignore[no-untyped-def]
+    s[L[P_PLC] + 4 * h] += 1
+    s[L[P_PLS] + 4 * h] += cell
+    s[L[P_PLQ] + 4 * h] += cell * cell
+
+
+@_inline
+def _remove_liberty(L, p, s, h, cell):  # type: ignore[no-untyped-def]
+    s[L[P_PLC] + 4 * h] -= 1
+    s[L[P_PLS] + 4 * h] -= cell
+    s[L[P_PLQ] + 4 * h] -= cell * cell
+
+
+@_inline
+def _merge(L, p, s, a, b):  # type: ignore[no-untyped-def]
+    """Join the strings headed by ``a`` and ``b``; return the new head."""
+    head, nxt, size = L[P_HEAD], L[P_NEXT], L[P_SSIZE]
+    if s[size + 4 * a] < s[size + 4 * b]:
+        a, b = b, a
+    stone = b
+    while True:
+        s[head + stone] = a
+        stone = s[nxt + stone]
+        if stone == b:
+            break
+    after_a = s[nxt + a]
+    s[nxt + a] = s[nxt + b]
+    s[nxt + b] = after_a
+    s[size + 4 * a] += s[size + 4 * b]
+    s[L[P_PLC] + 4 * a] += s[L[P_PLC] + 4 * b]
+    s[L[P_PLS] + 4 * a] += s[L[P_PLS] + 4 * b]
+    s[L[P_PLQ] + 4 * a] += s[L[P_PLQ] + 4 * b]
+    s[L[P_SHASH] + a] ^= s[L[P_SHASH] + b]
+    return a
+
+
+@_inline
+def _take_empty(L, p, s, cell):  # type: ignore[no-untyped-def]
+    """Remove ``cell`` from the list of empty points."""
+    empties, where = L[P_EMPTIES], L[P_WHERE]
+    last_i = s[NEMPTY] - 1
+    i = s[where + cell]
+    last = s[empties + last_i]
+    s[empties + i] = last
+    s[where + last] = i
+    s[NEMPTY] = last_i
+
+
+@_inline
+def _capture(L, p, s, h, colour):  # type: ignore[no-untyped-def]
+    """Remove the string headed by ``h`` (of ``colour``); return its size."""
+    cell, nxt, head = L[P_CELL], L[P_NEXT], L[P_HEAD]
+    empties, where = L[P_EMPTIES], L[P_WHERE]
+    w = L[P_W]
+    zob = L[P_ZOB] + colour * L[P_NP]
+    stone = h
+    while True:
+        s[cell + stone] = EMPTY
+        n = s[NEMPTY]
+        s[empties + n] = stone
+        s[where + stone] = n
+        s[NEMPTY] = n + 1
+        s[HASH] ^= p[zob + stone]
+        stone = s[nxt + stone]
+        if stone == h:
+            break
+    # Only the capturer's stones can touch a captured string: give them the points.
+    while True:
+        for q in (stone - w, stone - 1, stone + 1, stone + w):
+            v = s[cell + q]
+            if EMPTY < v < BORDER:
+                _add_liberty(L, p, s, s[head + q], stone)
+        stone = s[nxt + stone]
+        if stone == h:
+            break
+    return s[L[P_SSIZE] + 4 * h]
+
+
+@_inline
+def _place(L, p, s, at, colour):  # type: ignore[no-untyped-def]
+    """Put a legal stone on cell ``at``, capture, and set the simple-ko point."""
+    cell, head, nxt = L[P_CELL], L[P_HEAD], L[P_NEXT]
+    w = L[P_W]
+    other = 3 - colour
+    key = p[L[P_ZOB] + colour * L[P_NP] + at]
+    s[cell + at] = colour
+    _take_empty(L, p, s, at)
+    s[HASH] ^= key
+    s[head + at] = at
+    s[nxt + at] = at
+    s[L[P_SSIZE] + 4 * at] = 1
+    s[L[P_PLC] + 4 * at] = 0
+    s[L[P_PLS] + 4 * at] = 0
+    s[L[P_PLQ] + 4 * at] = 0
+    s[L[P_SHASH] + at] = key
+    for q in (at - w, at - 1, at + 1, at + w):
+        v = s[cell + q]
+        if v == EMPTY:
+            _add_liberty(L, p, s, at, q)
+        elif v != BORDER:
+            _remove_liberty(L, p, s, s[head + q], at)
+    # Liberty sums only add up, so joining and capturing may come in any order.
+    mine = at
+    captured = 0
+    ko = -1
+    for q in (at - w, at - 1, at + 1, at + w):
+        v = s[cell + q]
+        if v == colour:
+            if s[head + q] != mine:
+                mine = _merge(L, p, s, mine, s[head + q])
+        elif v == other and s[L[P_PLC] + 4 * s[head + q]] == 0:
+            captured += _capture(L, p, s, s[head + q], other)
+            ko = q
+    if (
+        L[P_SUPERKO]
+        or captured != 1
+        or s[L[P_SSIZE] + 4 * mine] != 1
+        or s[L[P_PLC] + 4 * mine] != 1
+    ):
+        ko = -1  # not the ko shape: a lone stone that took one stone and has no other liberty
+    s[KO] = ko
+    return captured
+
+
+# --- rules -------------------------------------------------------------------------
+
+
+@_inline
+def _repeats(L, p, s, key, captures):  # type: ignore[no-untyped-def]
+    """Positional superko: whether the board hashed ``key`` occurred before."""
+    bit = key & L[P_BLOOM_MASK]
+    if not (s[L[P_BLOOM] + (bit >> 6)] >> (bit & 63)) & 1:
+        return False
+    # Without a capture the stone count is higher than in any board since the last one.
+    end = s[NHIST] if captures else s[RUNSTART]
+    hist = L[P_HIST]
+    for i in range(end):  # noqa: SIM110 (numba compiles no generators)
+        if s[hist + i] == key:
+            return True
+    return False
+
+
+@_inline
+def _legal(L, p, s, at, colour):  # type: ignore[no-untyped-def]
+    """Whether ``colour`` may put a stone on cell ``at``."""
+    cell, head = L[P_CELL], L[P_HEAD]
+    if s[cell + at] != EMPTY or at == s[KO]:
+        return False
+    w = L[P_W]
+    other = 3 - colour
+    superko = L[P_SUPERKO]
+    free = False
+    taken = 0  # Zobrist xor of the captured strings
+    h0 = h1 = h2 = -1  # the captured heads seen so far
+    for q in (at - w, at - 1, at + 1, at + w):
+        v = s[cell + q]
+        if v == EMPTY:
+            free = True
+        elif v == colour:
+            if not free and not _in_atari(L, p, s, s[head + q]):
+                free = True
+        elif v == other and (superko or not free):
+            h = s[head + q]
+            if _in_atari(L, p, s, h):
+                free = True
+                if h != h0 and h != h1 and h != h2:
+                    taken ^= s[L[P_SHASH] + h]
+                    if h0 < 0:
+                        h0 = h
+                    elif h1 < 0:
+                        h1 = h
+                    else:
+                        h2 = h
+    if not free:
+        return False
+    if not superko:
+        return True
+    key = s[HASH] ^ p[L[P_ZOB] + colour * L[P_NP] + at] ^ taken
+    return not _repeats(L, p, s, key, h0 >= 0)
+
+
+@_inline
+def _over(L, p, s):  # type: ignore[no-untyped-def]
+    return s[PASSES] >= 2 or s[PLY] >= L[P_MAXLEN]
+
+
+@_kernel
+def to_move(p, s):  # type: ignore[no-untyped-def]
+    return s[PLY] & 1
+
+
+@_kernel
+def legal_moves(p, s, out):  # type: ignore[no-untyped-def]
+    L = _layout(p)
+    if _over(L, p, s):
+        return 0
+    colour = (s[PLY] & 1) + 1
+    n = L[P_N]
+    idx = L[P_IDX]
+    count = 0
+    for point in range(n):
+        if _legal(L, p, s, p[idx + point], colour):
+            out[count] = point
+            count += 1
+    out[count] = n
+    return count + 1
+
+
+@_inline
+def _play(L, p, s, move):  # type: ignore[no-untyped-def]
+    ply = s[PLY]
+    s[L[P_MOVES] + ply] = move
+    s[PLY] = ply + 1
+    if move == L[P_N]:
+        s[PASSES] += 1
+        s[KO] = -1
+        return
+    s[PASSES] = 0
+    captured = _place(L, p, s, p[L[P_IDX] + move], (ply & 1) + 1)
+    if L[P_SUPERKO]:
+        key = s[HASH]
+        n = s[NHIST]
+        s[L[P_HIST] + n] = key
+        s[NHIST] = n + 1
+        if captured:
+            s[RUNSTART] = n
+        bit = key & L[P_BLOOM_MASK]
+        s[L[P_BLOOM] + (bit >> 6)] |= np.int64(1) << (bit & 63)
+
+
+@_kernel
+def play(p, s, move):  # type: ignore[no-untyped-def]
+    L = _layout(p)
+    _play(L, p, s, move)
+
+
+@_kernel
+def area_margin(p, s):  # type: ignore[no-untyped-def]
+    """Tromp-Taylor: Black's stones and empty regions reaching only Black, minus White's."""
+    L = _layout(p)
+    cell, w, n = L[P_CELL], L[P_W], L[P_N]
+    seen = L[P_SCRATCH]  # a mark per cell, then the stack
+    stack = seen + L[P_NP]
+    for i in range(L[P_NP]):
+        s[seen + i] = 0
+    margin = 0
+    for point in range(n):
+        at = p[L[P_IDX] + point]
+        v = s[cell + at]
+        if v == BLACK:
+            margin += 1
+        elif v == WHITE:
+            margin -= 1
+        elif not s[seen + at]:
+            s[seen + at] = 1
+            s[stack] = at
+            top = 1
+            size = 0
+            reaches = 0
+            while top:
+                top -= 1
+                x = s[stack + top]
+                size += 1
+                for q in (x - w, x - 1, x + 1, x + w):
+                    u = s[cell + q]
+                    if u == EMPTY:
+                        if not s[seen + q]:
+                            s[seen + q] = 1
+                            s[stack + top] = q
+                            top += 1
+                    elif u != BORDER:
+                        reaches |= u
+            if reaches == BLACK:
+                margin += size
+            elif reaches == WHITE:
+                margin -= size
+    return margin
+
+
+@_kernel
+def outcome(p, s):  # type: ignore[no-untyped-def]
+    L = _layout(p)
+    if not _over(L, p, s):
+        return ONGOING
+    margin = area_margin(p, s)
+    if margin > L[P_KOMI_LO]:
+        return 1
+    if margin < L[P_KOMI_HI]:
+        return -1
+    return 0
+
+
+# --- playouts -----------------------------------------------------------------------
+
+
+@_inline
+def _is_own_eye(L, p, s, at, colour):  # type: ignore[no-untyped-def]
+    """Every neighbour is own or edge, and the opposing diagonals are at most one
+    (none on the edge): filling it would only hurt."""
+    cell, w = L[P_CELL], L[P_W]
+    for q in (at - w, at - 1, at + 1, at + w):
+        v = s[cell + q]
+        if v != colour and v != BORDER:
+            return False
+    other = 3 - colour
+    bad = 0
+    edge = 0
+    for q in (at - w - 1, at - w + 1, at + w - 1, at + w + 1):
+        v = s[cell + q]
+        if v == other:
+            bad += 1
+        elif v == BORDER:
+            edge = 1
+    # One opposing diagonal is fine in the middle of the board, fatal on the edge.
+    return bad + edge < 2
+
+
+@_inline
+def _below(x, n):  # type: ignore[no-untyped-def]
+    """Step the xorshift generator ``x``; return it and a uniform integer in [0, n)
+    from its top 53 bits (the bias, below n / 2**53, is far beneath any test)."""
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    return x, np.int64(np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0) * n)
+
+
+@_inline
+def _draw(L, p, s, colour, x):  # type: ignore[no-untyped-def]
+    """A uniformly random legal move, and the generator's new state."""
+    empties, where = L[P_EMPTIES], L[P_WHERE]
+    untried = s[NEMPTY]
+    while True:
+        x, r = _below(x, untried + 1)
+        if r == untried:
+            return L[P_N], x
+        at = s[empties + r]
+        if _legal(L, p, s, at, colour):
+            return p[L[P_POINT] + at], x
+        untried -= 1
+        last = s[empties + untried]
+        s[empties + r] = last
+        s[where + last] = r
+        s[empties + untried] = at
+        s[where + at] = untried
+
+
+@_inline
+def _near(L, s, at):  # type: ignore[no-untyped-def]
+    """Whether a stone stands within two king steps of ``at``."""
+    cell, w = L[P_CELL], L[P_W]
+    for dr in (-2 * w, -w, 0, w, 2 * w):
+        for dc in (-2, -1, 0, 1, 2):
+            v = s[cell + at + dr + dc]
+            if v == BLACK or v == WHITE:  # noqa: SIM109 (numba)
+                return True
+    return False
+
+
+@_inline
+def _draw_rollout(L, p, s, colour, x):  # type: ignore[no-untyped-def]
+    """The rollout's move: uniform over the legal points within two king steps of a
+    stone (anywhere on an empty board) that fill no own eye; else over the legal
+    points that fill no own eye; else the pass."""
+    empties, where = L[P_EMPTIES], L[P_WHERE]
+    far = L[P_SCRATCH]  # points left for the second draw, unchecked
+    nfar = 0
+    anywhere = s[NEMPTY] == L[P_N]
+    untried = s[NEMPTY]
+    while untried:
+        x, r = _below(x, untried)
+        at = s[empties + r]
+        if not _is_own_eye(L, p, s, at, colour):
+            if not (anywhere or _near(L, s, at)):
+                s[far + nfar] = at
+                nfar += 1
+            elif _legal(L, p, s, at, colour):
+                return p[L[P_POINT] + at], x
+        untried -= 1
+        last = s[empties + untried]
+        s[empties + r] = last
+        s[where + last] = r
+        s[empties + untried] = at
+        s[where + at] = untried
+    while nfar:
+        x, r = _below(x, nfar)
+        at = s[far + r]
+        if _legal(L, p, s, at, colour):
+            return p[L[P_POINT] + at], x
+        nfar -= 1
+        s[far + r] = s[far + nfar]
+    return L[P_N], x
+
+
+@_kernel
+def _finish(p, s, eyes):  # type: ignore[no-untyped-def]
+    # One compiled loop for both policies (compiling it twice doubles the first-use wait).
+    # numba's np.random (seeded by ``seed``) seeds a xorshift generator per playout:
+    # a draw from it costs a fifth of one from the Mersenne twister.
+    L = _layout(p)
+    x = np.uint64(np.random.randint(1, 1 << 62))
+    while not _over(L, p, s):
+        if eyes:
+            move, x = _draw_rollout(L, p, s, (s[PLY] & 1) + 1, x)
+        else:
+            move, x = _draw(L, p, s, (s[PLY] & 1) + 1, x)
+        _play(L, p, s, move)
+
+
+@_kernel
+def playout(p, s):  # type: ignore[no-untyped-def]
+    _finish(p, s, False)
+    return outcome(p, s)
+
+
+@_kernel
+def rollout(p, s):  # type: ignore[no-untyped-def]
+    _finish(p, s, True)
+    return outcome(p, s)
+
+
+@_kernel
+def seed(n):  # type: ignore[no-untyped-def]
+    np.random.seed(n)
+
+
+# --- building positions ---------------------------------------------------------------
+
+
+@_kernel
+def _rebuild(p, s):  # type: ignore[no-untyped-def]
+    """Strings, liberties, the empty list and the hash, from the cells alone."""
+    L = _layout(p)
+    cell, head, nxt = L[P_CELL], L[P_HEAD], L[P_NEXT]
+    w, n, np_ = L[P_W], L[P_N], L[P_NP]
+    zob = L[P_ZOB]
+    s[NEMPTY] = 0
+    s[HASH] = 0
+    stones = L[P_SCRATCH]
+    for point in range(n):
+        at = p[L[P_IDX] + point]
+        v = s[cell + at]
+        if v == EMPTY:
+            k = s[NEMPTY]
+            s[L[P_EMPTIES] + k] = at
+            s[L[P_WHERE] + at] = k
+            s[NEMPTY] = k + 1
+        else:
+            s[head + at] = -1
+            s[HASH] ^= p[zob + v * np_ + at]
+    for point in range(n):
+        root = p[L[P_IDX] + point]
+        colour = s[cell + root]
+        if colour == EMPTY or s[head + root] >= 0:
+            continue
+        # Flood the string, then chain its stones and count its pseudo-liberties.
+        s[head + root] = root
+        s[stones] = root
+        count = 1
+        i = 0
+        while i < count:
+            x = s[stones + i]
+            i += 1
+            for q in (x - w, x - 1, x + 1, x + w):
+                if s[cell + q] == colour and s[head + q] < 0:
+                    s[head + q] = root
+                    s[stones + count] = q
+                    count += 1
+        s[L[P_SSIZE] + 4 * root] = count
+        s[L[P_PLC] + 4 * root] = 0
+        s[L[P_PLS] + 4 * root] = 0
+        s[L[P_PLQ] + 4 * root] = 0
+        key = 0
+        for i in range(count):
+            x = s[stones + i]
+            s[nxt + x] = s[stones + (i + 1) % count]
+            key ^= p[zob + colour * np_ + x]
+            for q in (x - w, x - 1, x + 1, x + w):
+                if s[cell + q] == EMPTY:
+                    _add_liberty(L, p, s, root, q)
+        s[L[P_SHASH] + root] = key
+
+
+def params(game: Go) -> np.ndarray:
+    """The parameter array ``p`` of ``game``: sizes, komi, rules, offsets and tables."""
+    size, n = game.size, game.points
+    w = size + 4  # two border rings: the rollout looks two points away
+    cells = w * w
+    history = game.maxlen + 1 if game.superko else 1
+    bloom_bits = 64
+    while bloom_bits < 16 * history and bloom_bits < 1 << 16:
+        bloom_bits *= 2
+    if not game.superko:
+        bloom_bits = 64
+    # A string's size and liberty count, sum and sum of squares sit together
+    # (``4 * head`` on), so a string is one cache line.
+    sections = [cells, cells, cells, 4 * cells, 0, 0, 0, cells, cells]
+    sections += [n, bloom_bits // 64, history, game.maxlen, cells + n]
+    offsets = [S_HEADER]
+    for length in sections:
+        offsets.append(offsets[-1] + length)
+    offsets[P_PLC - P_CELL : P_PLQ - P_CELL + 1] = [
+        offsets[P_SSIZE - P_CELL] + i for i in (1, 2, 3)
+    ]
+    zob = P_HEADER
+    idx = zob + 3 * cells
+    point = idx + n
+    p = np.zeros(point + cells, np.int64)
+    p[P_SIZE], p[P_N], p[P_W], p[P_NP] = size, n, w, cells
+    p[P_KOMI_LO], p[P_KOMI_HI] = np.floor(game.komi), np.ceil(game.komi)
+    p[P_SUPERKO], p[P_MAXLEN], p[P_BLOOM_MASK] = game.superko, game.maxlen, bloom_bits - 1
+    p[P_CELL : P_LEN + 1] = offsets
+    p[P_ZOB], p[P_IDX], p[P_POINT] = zob, idx, point
+    rng = np.random.default_rng(_ZOBRIST_SEED + size)
+    keys = rng.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max, 2 * cells, np.int64)
+    p[zob + cells : zob + 3 * cells] = keys  # colour 0 (empty) keeps zeros
+    p[point : point + cells] = -1
+    for q in range(n):
+        at = (q // size + 2) * w + q % size + 2
+        p[idx + q] = at
+        p[point + at] = q
+    return p
+
+
+def _bits(codes: int | tuple[int, ...], width: int) -> np.ndarray:
+    """The low ``width`` bits of each code (one row per code, lowest bit first)."""
+    codes = (codes,) if isinstance(codes, int) else codes
+    nbytes = (width + 7) // 8
+    raw = np.frombuffer(b"".join(c.to_bytes(nbytes, "little") for c in codes), np.uint8)
+    rows = np.unpackbits(raw.reshape(len(codes), nbytes), axis=1, bitorder="little")
+    return rows[:, :width].astype(np.int64)
+
+
+def _board_hashes(p: np.ndarray, codes: tuple[int, ...], n: int) -> np.ndarray:
+    """The Zobrist hashes of reference board codes (``black | white << n``)."""
+    if not codes:
+        return np.zeros(0, np.int64)
+    cells = int(p[P_NP])
+    at = p[p[P_IDX] : p[P_IDX] + n]
+    keys = np.concatenate([p[p[P_ZOB] + cells + at], p[p[P_ZOB] + 2 * cells + at]])
+    return np.bitwise_xor.reduce(np.where(_bits(codes, 2 * n) == 1, keys, 0), axis=1)
+
+
+def encode(p: np.ndarray, state: GoState) -> np.ndarray:
+    """The kernel position of ``state`` (a new array)."""
+    game = state.game
+    n = game.points
+    s = np.zeros(int(p[P_LEN]), np.int64)
+    cell = int(p[P_CELL])
+    s[cell : cell + p[P_NP]] = BORDER
+    at = p[p[P_IDX] : p[P_IDX] + n]
+    bits = _bits(state.code(), 2 * n)[0]
+    s[cell + at] = bits[:n] * BLACK + bits[n:] * WHITE
+    s[PLY], s[PASSES] = state.ply, state.passes
+    s[KO] = at[state.ko_point] if state.ko_point >= 0 else -1
+    _rebuild(p, s)
+    hashes = _board_hashes(p, state.earlier_boards(), n)
+    s[NHIST] = len(hashes)
+    s[RUNSTART] = len(hashes) - state.run_length()
+    hist = int(p[P_HIST])
+    s[hist : hist + len(hashes)] = hashes
+    bits = hashes & p[P_BLOOM_MASK]
+    np.bitwise_or.at(s, p[P_BLOOM] + (bits >> 6), np.left_shift(1, bits & 63))
+    moves = int(p[P_MOVES])
+    s[moves : moves + game.maxlen] = -1
+    if state.ply > 0:
+        s[moves + state.ply - 1] = state.last_move
+    return s
+
+
+def moves_played(k: Kernel, s: np.ndarray, start: int = 0) -> list[int]:
+    """The moves recorded in ``s`` from ply ``start`` on (-1 for moves made before
+    ``encode``), e.g. those of a playout."""
+    moves = int(k.params[P_MOVES])
+    return [int(m) for m in s[moves + start : moves + int(s[PLY])]]
+
+
+def kernel(game: Go) -> Kernel:
+    """The kernel of ``game`` (any size, komi, ko rule and maxlen)."""
+    p = params(game)
+    functions = {
+        "legal_moves": legal_moves,
+        "play": play,
+        "to_move": to_move,
+        "outcome": outcome,
+        "playout": playout,
+        "rollout": rollout,
+        "seed": seed,
+    }
+    return Kernel(
+        name=game.spec,
+        params=p,
+        max_moves=game.points + 1,
+        max_plies=game.maxlen,
+        encode=lambda state: encode(p, state),  # type: ignore[arg-type]
+        functions=functions,
+    )
