@@ -5,15 +5,15 @@ Tests: tests/agents/test_solver_agent.py
 Each move it first tries to solve the position exactly with part of its time
 (:mod:`arena.solvers`: compiled for Connect Four and Othello, generic for small
 games); when that does not finish, it searches with ``ids`` for the time left.
-``last_method`` says which answered (``"exact"`` or ``"ids"``), and the rows of
-``last_search`` say ``exact ...`` after a solve.
+``last_search.method`` (and ``last_method``) says which answered (``"exact"``
+or ``"ids"``), and the rows of ``last_search`` say ``exact ...`` after a solve.
 
 >>> import arena
 >>> game = arena.load_game("tictactoe")
 >>> agent = arena.load_agent("solver")
 >>> game.format_move(agent.choose(game.play_moves([0, 4, 8]), arena.Limit(time=2.0)))
 'b1'
->>> agent.last_method, agent.last_search.value
+>>> agent.last_search.method, agent.last_search.value
 ('exact', 0)
 """
 
@@ -72,4 +72,6 @@ class SolverAgent(Agent):
         left = max(0.001, seconds - (time.perf_counter() - start))
         move = self.fallback.choose(state, Limit(time=left))
         self.last_method, self.last_search = "ids", self.fallback.last_search
+        if self.last_search is not None:
+            self.last_search.method = "ids"
         return move

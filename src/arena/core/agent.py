@@ -47,6 +47,9 @@ class SearchInfo:
     """The root value for the player to move (search units; MCTS: win rate)."""
     root: list[dict[str, Any]] = field(default_factory=list)
     """Top root moves: ``{"move": str, ...}`` with visits / value / pv as the agent knows them."""
+    method: str = ""
+    """How the move was found, for agents with more than one way: ``exact`` (a
+    solved position, value in the solvers' score units) or ``ids``."""
 
 
 Listener = Callable[[SearchInfo], bool]

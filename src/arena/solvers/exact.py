@@ -107,7 +107,12 @@ def exact_move(state: State, seconds: float) -> ExactMove | None:
     for r in rows:
         r["text"] = _text(r["value"])
     info = SearchInfo(
-        seconds=time.perf_counter() - start, depth=0, nodes=nodes, value=root.score, root=rows
+        seconds=time.perf_counter() - start,
+        depth=0,
+        nodes=nodes,
+        value=root.score,
+        root=rows,
+        method="exact",
     )
     return ExactMove(best, root.score, info)
 
