@@ -309,7 +309,9 @@ def test_agents_on_a_clock_spend_it_and_get_the_increment(board: Board) -> None:
     assert end["result"] in ("draw", "X wins", "O wins") and end["clockRunning"] is None
     first, second = end["clocks"]
     assert 0 < first <= 2 + 0.5 * 5 and 0 < second <= 2 + 0.5 * 4
-    assert any(m["type"] == "state" and m["clocks"][0] < 2 for m in board.seen)
+    # The first player's clock moved: time spent, increments credited (how much depends on
+    # how the agent budgets its time, so only the change is certain).
+    assert any(m["type"] == "state" and m["clocks"][0] != 2 for m in board.seen)
 
 
 def test_the_clock_stops_while_looking_back(board: Board) -> None:
