@@ -46,7 +46,8 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--time",
         default=None,
         metavar="INITIAL+INC",
-        help="Fischer clock: seconds at the start + seconds added per move (default 15+1)",
+        help="Fischer clock: seconds at the start + seconds added per move (default 15+1); "
+        "move:SECONDS is a fixed time per move, as --move-time",
     )
     clock.add_argument(
         "--move-time",
@@ -213,6 +214,8 @@ def _run(
         raise ArenaError(f"--jobs must be >= 1, not {args.jobs}")
     if args.grace < 0:
         raise ArenaError(f"--grace must be >= 0, not {args.grace}")
+    if args.max_plies is not None and args.max_plies < 1:
+        raise ArenaError(f"--max-plies must be >= 1, not {args.max_plies}")
     sprt = SPRT.parse(args.sprt) if args.sprt else None
     if sprt is not None and len(specs) != 2:
         raise ArenaError("--sprt compares two agents: give exactly two")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import sys
 from collections.abc import Sequence
@@ -81,9 +82,36 @@ def _terminate(signum: int, _frame: object) -> None:
     raise Terminated(signum)
 
 
+def attach_negative_values(argv: Sequence[str]) -> list[str]:
+    """``--time -5+1`` as ``--time=-5+1``: argparse takes a value that starts with a dash
+    and is not a plain number for an option, and stops with "expected one argument";
+    joined to its option it reaches the option's own check, which says what is wrong.
+    No arena option starts with a dash and a digit, so such a token is always a value.
+
+    >>> attach_negative_values(["match", "--time", "-5+1", "--games", "-1", "--quiet"])
+    ['match', '--time=-5+1', '--games=-1', '--quiet']
+    """
+    out: list[str] = []
+    for token in argv:
+        if (
+            NEGATIVE.match(token)
+            and out
+            and out[-1].startswith("--")
+            and "=" not in out[-1]
+            and out[-1] != "--"
+        ):
+            out[-1] = f"{out[-1]}={token}"
+        else:
+            out.append(token)
+    return out
+
+
+NEGATIVE = re.compile(r"-\.?\d")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(attach_negative_values(sys.argv[1:] if argv is None else argv))
     # `timeout`, CI runners, service managers and Ray stop programs with SIGTERM, a closed
     # terminal sends SIGHUP: both must clean up like Ctrl-C instead of dying on the spot.
     for signum in (signal.SIGTERM, signal.SIGHUP):
