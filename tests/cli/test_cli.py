@@ -12,11 +12,41 @@ import pytest
 from arena.cli.main import main
 
 
-def run(*args: str) -> tuple[int, str, str]:
+def run(*args: str, cwd: str | None = None, stdin: str = "") -> tuple[int, str, str]:
     proc = subprocess.run(
-        [sys.executable, "-m", "arena.cli.main", *args], capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "arena.cli.main", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+        input=stdin,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
     )
     return proc.returncode, proc.stdout, proc.stderr
+
+
+MINE = """\
+class Plain:
+    def choose(self, state, limit):
+        return state.legal_moves()[0]
+
+
+class Boom:
+    def choose(self, state, limit):
+        raise ValueError("oops")
+
+
+class Text:
+    def choose(self, state, limit):
+        return "4"
+"""
+
+
+@pytest.fixture
+def mine(tmp_path) -> str:  # type: ignore[no-untyped-def]
+    """A directory holding the user's mine.py (the line numbers above matter)."""
+    (tmp_path / "mine.py").write_text(MINE)
+    return str(tmp_path)
 
 
 def test_games_lists_every_game_with_parameters(capsys: pytest.CaptureFixture[str]) -> None:
@@ -69,6 +99,12 @@ def test_random_is_deterministic_by_seed() -> None:
         (["play", "connect4", "random", "random", "--move-time", "0"], "--move-time must be > 0"),
         (["analyze", "tictactoe", "a1 a1", "random"], "move 2: illegal move a1"),
         (["analyze", "tictactoe", "a1 b1 a2 b2 a3", "ids"], "the game is over"),
+        (["analyze", "connect4", "", "mcts:rollouts=10", "--top", "0"], "--top must be >= 1"),
+        (["analyze", "connect4", "", "mcts:rollouts=10", "--top", "-3"], "--top must be >= 1"),
+        (["match", "connect4", "random", "random", "--max-plies", "0"], "--max-plies must be"),
+        (["match", "connect4", "random", "random", "--time", "-5+1"], "must be > 0, not -5"),
+        (["match", "connect4", "random", "random", "--budget", "rollouts=0"], "> 0, not 0"),
+        (["match", "connect4", "random", "random", "--budget", "time=1"], "move:SECONDS"),
         (["bench", "playouts", "--games", "chess"], "unknown benchmark game 'chess'"),
         (["bench", "timing", "--moves", "0"], "--moves must be >= 1"),
     ],
@@ -96,6 +132,43 @@ def test_analyze_explains_the_choice() -> None:
     assert out.splitlines()[-1].startswith("chosen: ")
     code, out, _ = run("analyze", "tictactoe", "a1 b1 a2 b2", "alphabeta:depth=3")
     assert code == 0 and "a3" in out and "win in 1" in out
+
+
+@pytest.mark.parametrize("how", ["quit\n", ""])
+def test_analyze_with_a_person_who_quits_is_no_traceback(how: str) -> None:
+    code, out, err = run("analyze", "connect4", "", "human", stdin=how)
+    assert code == 0 and "Traceback" not in err
+    assert "no analysis: human gave no move" in out.splitlines()[-1]
+
+
+def test_analyze_a_users_class_without_a_search(mine: str) -> None:
+    code, out, err = run("analyze", "connect4", "", "py:mine.py:Plain", cwd=mine)
+    assert (code, err) == (0, "")
+    assert "py:mine.py:Plain reports no search" in out and out.endswith("chosen: 1\n")
+
+
+def test_a_crashing_agent_is_one_line_at_the_users_frame(mine: str) -> None:
+    code, _, err = run("analyze", "connect4", "", "py:mine.py:Boom", cwd=mine)
+    assert code == 2
+    assert err == "arena: error: py:mine.py:Boom crashed: ValueError: oops at mine.py:8 in choose\n"
+    code, out, err = run("play", "connect4", "py:mine.py:Boom", "random", cwd=mine)
+    assert code == 0 and out.endswith(
+        "Red loses: crash (ValueError: oops at mine.py:8 in choose)\n"
+    )
+    assert "Traceback" not in err
+    # --debug, before or after the command: the whole traceback.
+    for args in (["--debug", "analyze", "connect4", ""], ["analyze", "connect4", "", "--debug"]):
+        code, _, err = run(*args, "py:mine.py:Boom", cwd=mine)
+        assert code == 1 and "Traceback" in err and 'mine.py", line 8, in choose' in err
+    code, _, err = run("play", "connect4", "py:mine.py:Boom", "random", "--debug", cwd=mine)
+    assert "Traceback" in err and 'mine.py", line 8, in choose' in err
+
+
+def test_an_answer_in_notation_is_explained(mine: str) -> None:
+    code, _, err = run("analyze", "connect4", "", "py:mine.py:Text", cwd=mine)
+    assert code == 2 and "it returned a str ('4'): use state.game.parse_move('4')" in err
+    code, out, _ = run("play", "connect4", "py:mine.py:Text", "random", cwd=mine)
+    assert "Red loses: illegal (choose() must return one of state.legal_moves()" in out
 
 
 def test_bench_playouts_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,6 +11,7 @@ Tests: tests/cli/test_cli.py
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import re
 import signal
@@ -63,10 +64,23 @@ def build_parser() -> argparse.ArgumentParser:
         "'arena COMMAND --help' explains one command.",
     )
     parser.add_argument("--version", action="version", version=f"arena {__version__}")
+    parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
         command.register(sub)
+    # Also after the command, where people type it (`arena play ... --debug`); SUPPRESS
+    # keeps a flag given before the command.
+    for command_parser in sub.choices.values():
+        command_parser.add_argument(
+            "--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP
+        )
     return parser
+
+
+DEBUG_HELP = (
+    "show whole tracebacks: of an agent that crashes (one line at its own file otherwise) "
+    "and of errors"
+)
 
 
 class Terminated(KeyboardInterrupt):
@@ -112,6 +126,13 @@ NEGATIVE = re.compile(r"-\.?\d")
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(attach_negative_values(sys.argv[1:] if argv is None else argv))
+    if args.debug:
+        # The referee logs every crash of an agent with its traceback at DEBUG.
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("arena: debug: %(message)s"))
+        logger = logging.getLogger("arena")
+        logger.addHandler(handler)
+        logger.setLevel(logging.DEBUG)
     # `timeout`, CI runners, service managers and Ray stop programs with SIGTERM, a closed
     # terminal sends SIGHUP: both must clean up like Ctrl-C instead of dying on the spot.
     for signum in (signal.SIGTERM, signal.SIGHUP):
@@ -119,6 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except ArenaError as exc:
+        if args.debug:
+            raise
         print(f"arena: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
