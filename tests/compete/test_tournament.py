@@ -301,12 +301,42 @@ def test_records_dir_and_replay(tmp_path: Path) -> None:
         (["tournament", "connect4", "random"], "at least two agents"),
         (["match", "connect4", "random", "greedy", "--openings", "nofile.txt"], "no such file"),
         (["match", "chess", "random", "greedy"], "unknown game 'chess'"),
+        (
+            ["match", "connect4", "random", "greedy", "--show-search", "--jobs", "2"],
+            "--show-search prints each move as it is played, so games run one at a time",
+        ),
+        (
+            ["tournament", "connect4", "random", "greedy", "--show-search", "--ray", "auto"],
+            "--show-search prints each move",
+        ),
     ],
 )
 def test_bad_input_is_one_line(args: list[str], message: str) -> None:
     out = cli(*args)
     assert out.returncode == 2, out.stdout
     assert message in out.stderr and out.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["match", "tournament"])
+def test_show_search_prints_each_move_and_its_search(command: str) -> None:
+    out = cli(
+        command, "tictactoe", "greedy:seed=1", "mcts:rollouts=30,seed=2", "--budget",
+        "rollouts=30", "--show-search", *(["--games", "2"] if command == "match" else []),
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    games = ("\n" + out.stdout).split("\ngame ")[1:]
+    assert len(games) == 2
+    assert games[0].startswith("1: greedy:seed=1 (X) vs mcts:rollouts=30,seed=2 (O)")
+    for text in games:
+        plies = int(text.split(" plies)")[0].rsplit(", ", 1)[1])  # from the result line
+        moves = [line for line in text.splitlines() if line.endswith(" ms")]
+        assert len(moves) == plies
+        # After every move, the search of the agent that made it.
+        summaries = [line for line in text.splitlines() if " in 0." in line and "/s)" in line]
+        assert len(summaries) == plies
+        for move, summary in zip(moves, summaries, strict=True):
+            kind = "simulations in" if "mcts" in move else "nodes in"
+            assert kind in summary
 
 
 @pytest.mark.slow

@@ -9,6 +9,7 @@ Tests: tests/compete/test_tournament.py
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -16,11 +17,14 @@ from typing import Any
 
 from arena.compete import tournament
 from arena.compete.openings import Openings
-from arena.compete.runner import cores
+from arena.cli.common import move_line, search_table
+from arena.compete.match import MoveHook
+from arena.compete.runner import Job, cores
 from arena.compete.schedule import unique_names
 from arena.compete.store import ResultsDB
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
+from arena.core.game import State
 from arena.core.limit import DEFAULT_GRACE
 from arena.formats.record import GameRecord
 from arena.formats.sgf import to_sgf
@@ -127,7 +131,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--show-search",
         action="store_true",
-        help="print every move's search table (use with --jobs 1)",
+        help="print every move and its search table (games one at a time: not with --jobs N "
+        "or --ray)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar or per-game lines")
     p.add_argument(
@@ -216,6 +221,11 @@ def _run(
         raise ArenaError(f"--grace must be >= 0, not {args.grace}")
     if args.max_plies is not None and args.max_plies < 1:
         raise ArenaError(f"--max-plies must be >= 1, not {args.max_plies}")
+    if args.show_search and (args.jobs > 1 or args.ray):
+        raise ArenaError(
+            "--show-search prints each move as it is played, so games run one at a time: "
+            "drop --jobs/--ray or --show-search"
+        )
     sprt = SPRT.parse(args.sprt) if args.sprt else None
     if sprt is not None and len(specs) != 2:
         raise ArenaError("--sprt compares two agents: give exactly two")
@@ -250,18 +260,40 @@ def _run(
         if records_out is not None:
             records_out.write(record)
         if not args.quiet:
-            line = _game_line(record, done, total)
+            show(_game_line(record, done, total))
             if progress is not None:
-                progress.console.print(line, highlight=False)
                 progress.update(task, completed=done, total=total)
-            else:
-                print(line, file=out, flush=True)
+
+    watched = itertools.count(1)
+
+    def watch(job: Job) -> MoveHook:
+        first, second = game.player_names
+        show(f"game {next(watched)}: {job.first} ({first}) vs {job.second} ({second})")
+
+        def on_move(state: State, move: int, seconds: float, info: Any) -> None:
+            mover = (job.first, job.second)[state.to_move]
+            show(move_line(state, move, seconds, mover))
+            show(search_table(info))
+
+        return on_move
+
+    def show(text: str) -> None:
+        if progress is not None:
+            progress.console.print(text, highlight=False, markup=False)
+        else:
+            print(text, file=out, flush=True)
 
     try:
         if progress is not None:
             progress.start()
         outcome = tournament.run(
-            settings, db, jobs=args.jobs, ray=args.ray, sprt=sprt, on_record=on_record
+            settings,
+            db,
+            jobs=args.jobs,
+            ray=args.ray,
+            sprt=sprt,
+            on_record=on_record,
+            watch=watch if args.show_search else None,
         )
     finally:
         if progress is not None:

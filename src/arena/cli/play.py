@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 
 from arena.agents import load_agent
-from arena.cli.common import add_game_argument
+from arena.cli.common import add_game_argument, move_line
 from arena.compete.match import play_game
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
@@ -57,11 +57,7 @@ def run(args: argparse.Namespace) -> int:
     human = any(a.spec.startswith("human") for a in agents)
 
     def on_move(state, move, seconds, info) -> None:  # type: ignore[no-untyped-def]
-        mover = state.to_move
-        print(
-            f"{state.ply + 1:>3}. {names[mover]:<8} {game.format_move(move):<8} "
-            f"{seconds * 1000:8.1f} ms"
-        )
+        print(move_line(state, move, seconds, names[state.to_move]))
         if args.show_search and info is not None and info.root:
             print(format_search(info, 5))
         if args.boards:

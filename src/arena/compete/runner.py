@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from multiprocessing import active_children, get_context
 from typing import Any
 
-from arena.compete.match import play_game
+from arena.compete.match import MoveHook, play_game
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
 from arena.formats.record import GameRecord
@@ -49,7 +49,11 @@ class Job:
     """Run built-in and py: agents in their own processes (``arena serve``)."""
 
 
-def play_job(job: Job) -> str:
+Watch = Callable[[Job], MoveHook]
+"""Called as a game starts, in this process: the hook that sees each of its moves."""
+
+
+def play_job(job: Job, on_move: MoveHook | None = None) -> str:
     """Play one planned game (in any process); the record as JSON."""
     game = load_game(job.game)
     specs = [job.first_spec, job.second_spec]
@@ -62,6 +66,7 @@ def play_job(job: Job) -> str:
         grace=job.grace,
         max_plies=job.max_plies,
         names=(job.first, job.second),
+        on_move=on_move,
     )
     record.game_id = job.game_id
     return record.to_json()
@@ -70,11 +75,14 @@ def play_job(job: Job) -> str:
 Stop = Callable[[], bool]
 
 
-def run_serial(jobs: Iterable[Job], stop: Stop) -> Iterator[tuple[Job, GameRecord]]:
+def run_serial(
+    jobs: Iterable[Job], stop: Stop, watch: Watch | None = None
+) -> Iterator[tuple[Job, GameRecord]]:
+    """One game at a time in this process; ``watch`` sees every move as it is played."""
     for job in jobs:
         if stop():
             return
-        yield job, GameRecord.from_json(play_job(job))
+        yield job, GameRecord.from_json(play_job(job, watch(job) if watch else None))
 
 
 def run_pool(jobs: Iterable[Job], workers: int, stop: Stop) -> Iterator[tuple[Job, GameRecord]]:
