@@ -15,10 +15,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from arena.compete import tournament
-from arena.compete.openings import Openings
 from arena.cli.common import move_line, search_table
+from arena.compete import tournament
 from arena.compete.match import MoveHook
+from arena.compete.openings import Openings
 from arena.compete.runner import Job, cores
 from arena.compete.schedule import unique_names
 from arena.compete.store import ResultsDB
