@@ -94,6 +94,47 @@ def test_a_database_from_another_tournament_is_refused(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "not a results database" in bad.stderr
 
 
+def foreign_files(tmp_path: Path) -> dict[str, Path]:
+    """Files arena did not make: empty, another program's SQLite database, text."""
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    notes = tmp_path / "notes.db"
+    with sqlite3.connect(notes) as conn:
+        conn.execute("CREATE TABLE notes (text TEXT)")
+        conn.execute("INSERT INTO notes VALUES ('mine')")
+    conn.close()
+    text = tmp_path / "text.db"
+    text.write_text("not a database at all")
+    return {"empty": empty, "notes": notes, "text": text}
+
+
+def test_reading_never_writes_to_a_file_arena_did_not_make(tmp_path: Path) -> None:
+    for name, path in foreign_files(tmp_path).items():
+        before = path.read_bytes()
+        out = cli("results", str(path))
+        assert out.returncode == 2 and "not a results database" in out.stderr, name
+        assert path.read_bytes() == before, f"{name} was changed"
+        assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(path.name)) == [
+            path.name
+        ], "no journal left beside it"
+
+
+def test_db_refuses_another_programs_database_untouched(tmp_path: Path) -> None:
+    files = foreign_files(tmp_path)
+    for name in ("notes", "text"):
+        before = files[name].read_bytes()
+        out = quick_match("tictactoe", "random", "greedy", 2, "--db", str(files[name]), "--quiet")
+        assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+        assert f"{files[name]}: not a results database" in out.stderr
+        assert files[name].read_bytes() == before, f"{name} was changed"
+    out = quick_match("tictactoe", "random", "greedy", 2, "--db", str(files["notes"]), "--quiet")
+    assert "(it holds notes); it is left as it is: give --db a new file" in out.stderr
+    # An empty file holds nothing to damage: it becomes a results database, as a new path does.
+    out = quick_match("tictactoe", "random", "greedy", 2, "--db", str(files["empty"]), "--quiet")
+    assert out.returncode == 0, out.stderr
+    assert len(ResultsDB(files["empty"], readonly=True).rows()) == 2
+
+
 def test_settings_are_stored_as_canonical_text_and_old_texts_still_resume(
     tmp_path: Path,
 ) -> None:
