@@ -380,6 +380,26 @@ def test_show_search_prints_each_move_and_its_search(command: str) -> None:
             assert kind in summary
 
 
+def test_no_ray_cluster_is_explained_in_arenas_options(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    ray = pytest.importorskip("ray")
+
+    def no_cluster(**_: object) -> None:  # what ray.init says with no cluster to join
+        raise ConnectionError(
+            "Could not find any running Ray instance. Please specify the one to connect to "
+            "by setting `--address` flag or `RAY_ADDRESS` environment variable."
+        )
+
+    monkeypatch.setattr(ray, "init", no_cluster)
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    with pytest.raises(ArenaError) as info:
+        run(ROUND_ROBIN, ray="auto")
+    assert str(info.value) == (
+        "no Ray cluster at auto: use --ray local to start one on this machine, "
+        "or RAY_ADDRESS / --ray ray://HOST:PORT to join a running one"
+    )
+
+
 @pytest.mark.slow
 def test_a_local_ray_run_gives_the_pool_s_results() -> None:
     pytest.importorskip("ray")

@@ -138,10 +138,7 @@ def run_ray(jobs: Iterable[Job], address: str, stop: Stop) -> Iterator[tuple[Job
     except ImportError:
         raise ArenaError("--ray needs Ray: pip install -e '.[ray]'") from None
     if not ray.is_initialized():
-        if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        connect_ray(ray, address)
     remote = ray.remote(play_job)
 
     def finished(running: list[Any]) -> list[tuple[Any, str]]:
@@ -155,6 +152,24 @@ def run_ray(jobs: Iterable[Job], address: str, stop: Stop) -> Iterator[tuple[Job
         finished=finished,
         stop=stop,
     )
+
+
+def connect_ray(ray: Any, address: str) -> None:
+    """Start Ray here (``local``) or join a cluster, with errors in arena's terms: Ray's own
+    advice names a ``--address`` flag that arena does not have."""
+    try:
+        if address == "local":
+            ray.init(include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    except ConnectionError:
+        where = os.environ.get("RAY_ADDRESS") or address
+        raise ArenaError(
+            f"no Ray cluster at {where}: use --ray local to start one on this machine, "
+            "or RAY_ADDRESS / --ray ray://HOST:PORT to join a running one"
+        ) from None
+    except ValueError as exc:  # e.g. ray:// without the ray[client] package
+        raise ArenaError(f"--ray {address}: {exc}") from None
 
 
 def _in_flight(
