@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -9,7 +10,7 @@ import sys
 
 import pytest
 
-from arena.cli.main import main
+from arena.cli.main import build_parser, main
 
 
 def run(*args: str, cwd: str | None = None, stdin: str = "") -> tuple[int, str, str]:
@@ -196,3 +197,41 @@ def test_bench_timing_json(capsys: pytest.CaptureFixture[str]) -> None:
     result = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert result["moves"] >= 12 and code == (1 if result["overruns"] else 0)
     assert 0 < result["used_over_limit"]["p50"] <= result["used_over_limit"]["max"]
+
+
+def every_parser() -> list[tuple[str, argparse.ArgumentParser]]:
+    """Every command's parser, sub-commands and experiments included, by its command line."""
+    found = []
+
+    def walk(parser: argparse.ArgumentParser, words: list[str]) -> None:
+        found.append((" ".join(words), parser))
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, [*words, name])
+
+    walk(build_parser(), ["arena"])
+    return found
+
+
+@pytest.mark.parametrize(("command", "parser"), every_parser(), ids=lambda x: str(x))
+def test_every_help_reads_as_written(command: str, parser: argparse.ArgumentParser) -> None:
+    text = parser.format_help()
+    assert "%%" not in text and "%(" not in text, command  # formatting escapes shown literally
+    description = (parser.description or "").strip()
+    assert description, f"{command} has no description"
+    first = description.split("\n\n")[0]
+    assert first[0].isupper() and first.endswith("."), f"{command}: {first!r}"
+
+
+def test_experiments_offer_jobs_only_when_they_play_games() -> None:
+    parsers = dict(every_parser())
+    options = {
+        command.split()[-1]: {o for a in p._actions for o in a.option_strings}
+        for command, p in parsers.items()
+        if command.startswith("arena experiment ")
+    }
+    searches = {"visits-vs-c", "heatmap", "iterations-vs-time", "depth-vs-time"}
+    assert len(options) == 8
+    for name, flags in options.items():
+        assert ("--jobs" in flags) is (name not in searches), name

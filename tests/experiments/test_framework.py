@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -99,12 +101,31 @@ def test_report_writes_csv_markdown_and_png(tmp_path: Path) -> None:
         report.table([], "Empty.", stem="empty")
 
 
-def test_quiet_progress_counts_nothing_and_lets_the_block_run(tmp_path: Path) -> None:
-    report = Report(tmp_path, "demo", "arena experiment demo", quiet=True)
+class _Terminal(io.StringIO):
+    """A stderr that says it is a terminal, so only ``quiet`` can keep the bar off it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("quiet", [True, False])
+def test_quiet_progress_counts_nothing_and_lets_the_block_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, quiet: bool
+) -> None:
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    report = Report(tmp_path, "demo", "arena experiment demo", quiet=quiet)
+    ran = 0
     with report.progress(3, "work") as advance:
         for _ in range(3):
             advance()
+            ran += 1
         advance(2)
+        ran += 1
+    assert ran == 4  # the block ran to its end; advancing past the total is harmless
+    # Quiet: not a character on the terminal; otherwise the bar was drawn there.
+    assert (terminal.getvalue() == "") is quiet
+    assert quiet or "work" in terminal.getvalue()
 
 
 # --- games ---------------------------------------------------------------------------------

@@ -148,7 +148,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="play N games between two agents, colours alternating",
         description="Play GAMES games between agents A and B with colours alternating (each "
         "starting position twice, colours swapped), under a clock with forfeits for time, "
-        "illegal moves and crashes, then print W/D/L, score, the Elo difference with its 95%% "
+        "illegal moves and crashes, then print W/D/L, score, the Elo difference with its 95% "
         "interval, forfeits and time per move.",
         epilog=MATCH_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -164,7 +164,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "tournament",
         help="round robin or gauntlet with Elo ratings",
         description="Every pairing plays one new position per round, once with each colour. "
-        "Prints standings with maximum-likelihood Elo and 95%% intervals (anchored at random = 0 "
+        "Prints standings with maximum-likelihood Elo and 95% intervals (anchored at random = 0 "
         "when random plays) and the head-to-head matrix.",
         epilog=TOURNAMENT_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
