@@ -192,3 +192,17 @@ def test_a_module_that_fails_to_import_is_a_one_line_error(
     assert err.count("\n") == 1 and "experiment broken is not available" in err
     assert not (tmp_path / "x").exists()
     assert main(["games"]) == 0  # the rest of the command line still works
+
+
+def test_without_matplotlib_an_experiment_fails_before_any_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = load("c-sweep")
+    ran: list[object] = []
+    monkeypatch.setattr(module, "run", lambda args, report: ran.append(args))
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if not installed
+    out = tmp_path / "out"
+    assert main(["experiment", "c-sweep", "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err == "arena: error: experiments draw with matplotlib: pip install 'arena[plot]'\n"
+    assert ran == [] and not out.exists()

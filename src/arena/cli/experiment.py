@@ -21,7 +21,7 @@ from types import ModuleType
 from arena.core.errors import ArenaError
 from arena.experiments import experiment_names, load
 from arena.experiments.options import count
-from arena.experiments.report import Report
+from arena.experiments.report import Report, pyplot
 
 _COMMON = ("out", "seed", "jobs", "quiet")
 
@@ -122,6 +122,7 @@ def _run(module: ModuleType, parser: argparse.ArgumentParser, args: argparse.Nam
     if plays_games(module):
         count(args.jobs, "--jobs")
     args.out = Path(args.out)
+    pyplot()  # every experiment draws: without matplotlib, fail now, not after its games
     report = Report(args.out, module.NAME, _command(parser, args), quiet=args.quiet)
     started = time.perf_counter()
     module.run(args, report)
