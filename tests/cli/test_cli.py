@@ -172,24 +172,54 @@ def test_an_answer_in_notation_is_explained(mine: str) -> None:
     assert "Red loses: illegal (choose() must return one of state.legal_moves()" in out
 
 
+def table_rates(table: str) -> dict[str, list[float]]:
+    """The ``N/s`` figures of each row of a bench table, by its first word."""
+    rows = {}
+    for line in table.splitlines()[1:]:
+        words = line.split()
+        rows[words[0]] = [float(w[:-2].replace(",", "")) for w in words if w.endswith("/s")]
+    return rows
+
+
 def test_bench_playouts_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert (
         main(["bench", "playouts", "--seconds", "0.05", "--games", "tictactoe", "go", "--json"])
         == 0
     )
-    result = json.loads(capsys.readouterr().out.splitlines()[-1])
-    assert set(result["playouts_per_s"]) == {"tictactoe", "go:size=5", "go:size=9"}
-    assert all(v > 0 for v in result["playouts_per_s"].values())
+    out, err = capsys.readouterr()
+    result = json.loads(out.splitlines()[-1])
+    rates = result["playouts_per_s"]
+    assert set(rates) == {"tictactoe", "go:size=5", "go:size=9"}
+    # Longer games cost more per playout: 9 moves at most, about 40, about 150.
+    assert rates["tictactoe"] > rates["go:size=5"] > rates["go:size=9"] > 0
+    # The JSON is what the table on stderr shows.
+    shown = table_rates(err)
+    for name, rate in rates.items():
+        assert shown[name][0] == pytest.approx(rate, abs=0.5)
     # The bench extra is installed by `make test`: under CI its absence is a failure.
     if os.environ.get("CI") or "openspiel_playouts_per_s" in result:
-        assert set(result["openspiel_playouts_per_s"]) == set(result["playouts_per_s"])
+        theirs = result["openspiel_playouts_per_s"]
+        assert set(theirs) == set(rates)
+        for name in rates:
+            assert result["ratio"][name] == pytest.approx(rates[name] / theirs[name], abs=0.01)
+            assert shown[name][1] == pytest.approx(theirs[name], abs=0.5)
 
 
 def test_bench_agents_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "agents", "--seconds", "0.05", "--games", "tictactoe", "--json"]) == 0
-    result = json.loads(capsys.readouterr().out.splitlines()[-1])
-    assert result["mcts_sims_per_s"]["tictactoe"] > 0
-    assert result["alphabeta_nodes_per_s"]["tictactoe"] > 0
+    out, err = capsys.readouterr()
+    result = json.loads(out.splitlines()[-1])
+    sims, nodes = (
+        result["mcts_sims_per_s"]["tictactoe"],
+        result["alphabeta_nodes_per_s"]["tictactoe"],
+    )
+    assert sims > 0 and nodes > 0
+    # The JSON is what the table on stderr shows: MCTS first, alpha-beta last.
+    shown = table_rates(err)["tictactoe"]
+    assert shown[0] == pytest.approx(sims, abs=0.5) and shown[-1] == pytest.approx(nodes, abs=0.5)
+    if "openspiel_python_mcts_sims_per_s" in result:
+        theirs = result["openspiel_python_mcts_sims_per_s"]["tictactoe"]
+        assert result["mcts_ratio"]["tictactoe"] == pytest.approx(sims / theirs, abs=0.01)
 
 
 def test_bench_timing_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,6 +19,8 @@ from arena.compete.schedule import plan
 from arena.compete.store import ResultsDB
 from arena.compete.tournament import Settings, run
 from arena.core.errors import ArenaError
+from arena.formats.record import GameRecord
+from arena.games import load_game
 from arena.stats.standings import standings
 
 
@@ -323,8 +325,21 @@ def test_records_dir_and_replay(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     lines = (tmp_path / "games.jsonl").read_text().splitlines()
     assert len(lines) == 2 and (tmp_path / "games.sgf").read_text().count("(;") == 2
+    # Replaying game 2 ends on the position its recorded moves lead to, with its result.
+    record = GameRecord.from_json(lines[1])
+    assert record.players == ("greedy", "random")  # colours swapped in the second game
+    game = load_game(record.game)
+    final = game.play_moves(game.parse_moves(record.moves))
     shown = cli("replay", str(tmp_path / "games.jsonl"), "--game", "2")
-    assert shown.returncode == 0 and "ply" in shown.stdout
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines()[1:3] == ["Black: greedy", "White: random"]
+    assert final.render() in shown.stdout
+    assert shown.stdout.splitlines()[-1] == f"ply {len(record.moves)}: {final.result_text()}"
+    # The SGF file holds the same two games: players and lengths.
+    listed = cli("replay", str(tmp_path / "games.sgf")).stdout.splitlines()[1:]
+    for row, text in zip(listed, lines, strict=True):
+        r = GameRecord.from_json(text)
+        assert row.split()[2:4] == list(r.players) and row.split()[-1] == str(len(r.moves))
 
 
 @pytest.mark.parametrize(
