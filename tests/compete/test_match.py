@@ -215,3 +215,23 @@ def test_a_crash_names_the_line_of_the_users_file(tmp_path, monkeypatch, caplog)
     assert (record.reason, record.detail) == ("crash", "ValueError: oops at mine.py:2 in helper")
     # The whole traceback is logged for `arena --debug`.
     assert "Traceback" in caplog.text and 'mine.py", line 6, in choose' in caplog.text
+
+
+@pytest.mark.parametrize("method", ["reset", "observe"])
+def test_a_users_reset_or_observe_that_raises_is_a_crash_not_a_traceback(
+    tmp_path, monkeypatch, method: str
+) -> None:
+    (tmp_path / "mine.py").write_text(
+        "class Mine:\n"
+        f"    def {method}(self, *args):\n"
+        "        raise KeyError('table')\n"
+        "\n"
+        "    def choose(self, state, limit):\n"
+        "        return state.legal_moves()[0]\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    for seat in (0, 1):
+        agents = ["py:mine.py:Mine", "random"] if seat == 0 else ["random", "py:mine.py:Mine"]
+        record = play_game(C4, agents, TimeControl.parse("rollouts=1"))
+        assert (record.reason, record.loser) == ("crash", seat)
+        assert record.detail == f"KeyError: 'table' at mine.py:3 in {method}"

@@ -6,6 +6,7 @@ Tests: tests/cli/test_cli.py
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from arena.agents import load_agent
 from arena.cli.common import add_game_argument
@@ -13,7 +14,7 @@ from arena.compete.match import answer_problem
 from arena.core.agent import Resign, end_game, start_game
 from arena.core.crash import crash_text
 from arena.core.errors import AgentFailure, ArenaError
-from arena.core.game import position
+from arena.core.game import Game, State, position
 from arena.core.limit import Limit
 from arena.games import load_game
 from arena.search.report import format_search
@@ -50,17 +51,8 @@ def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise ArenaError(f"--top must be >= 1, not {args.top}")
     agent = load_agent(args.agent)
-    # As in a match: a new game, then the moves so far (programs are told them).
-    start_game(agent, game, player=state.to_move, seed=args.seed)
-    observe = getattr(agent, "observe", None)
-    replay = game.initial_state(args.seed)
-    for move in game.parse_moves(args.moves) if observe is not None else ():
-        observe(replay, move)
-        replay = replay.play(move)
-    print(state.render())
-    print(f"{state.result_text()}; {agent.spec} searching")
     try:
-        move = agent.choose(state, Limit(time=args.time))
+        move = _search(agent, game, state, args)
     except Resign as stop:  # a person typed quit, or the input ended
         print(f"no analysis: {agent.spec} gave no move ({stop or 'quit'})")
         return 0
@@ -83,3 +75,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"({agent.spec} reports no search: set self.last_search to an arena.SearchInfo)")
     print(f"chosen: {game.format_move(move)}")
     return 0
+
+
+def _search(agent: Any, game: Game, state: State, args: argparse.Namespace) -> int:
+    """As in a match: a new game, the moves so far (programs are told them), the search."""
+    start_game(agent, game, player=state.to_move, seed=args.seed)
+    observe = getattr(agent, "observe", None)
+    replay = game.initial_state(args.seed)
+    for move in game.parse_moves(args.moves) if observe is not None else ():
+        observe(replay, move)
+        replay = replay.play(move)
+    print(state.render())
+    print(f"{state.result_text()}; {agent.spec} searching")
+    return agent.choose(state, Limit(time=args.time))

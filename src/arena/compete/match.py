@@ -111,7 +111,14 @@ def _play(
                         player.observe(before, move)
             except AgentFailure as exc:
                 return forfeit(seat, exc.reason, exc.detail)
+            except Exception as exc:  # a user's reset() or observe() raised
+                return crashed(seat, player, exc)
         return None
+
+    def crashed(seat: int, player: Any, exc: Exception) -> GameRecord:
+        # One line at the user's own frame; the whole traceback with `arena --debug`.
+        log.debug("%s crashed", _spec(player), exc_info=True)
+        return forfeit(seat, "crash", crash_text(exc))
 
     failed = rejoin()
     if failed is not None:
@@ -140,9 +147,7 @@ def _play(
         except AgentFailure as exc:  # a program timed out, crashed or answered garbage
             return forfeit(mover, exc.reason, exc.detail)
         except Exception as exc:  # any failure of the agent is its loss, never the arena's
-            # One line at the user's own frame; the whole traceback with `arena --debug`.
-            log.debug("%s crashed", _spec(agent), exc_info=True)
-            return forfeit(mover, "crash", crash_text(exc))
+            return crashed(mover, agent, exc)
         spent = time.perf_counter() - started
         over = _overrun(control, clock[mover], spent, grace)
         if over:
@@ -156,9 +161,14 @@ def _play(
         record.moves.append(game.format_move(move))
         record.seconds.append(round(spent, 6))
         record.nodes.append(getattr(info, "nodes", None) if info is not None else None)
-        for player in players:
+        for seat, player in enumerate(players):
             if hasattr(player, "observe"):
-                player.observe(state, move)
+                try:
+                    player.observe(state, move)
+                except AgentFailure as exc:
+                    return forfeit(seat, exc.reason, exc.detail)
+                except Exception as exc:
+                    return crashed(seat, player, exc)
         line.append((state, move))
         if on_move is not None:
             on_move(state, move, spent, info)
