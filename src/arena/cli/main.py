@@ -16,7 +16,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from arena import __version__
 from arena.cli import (
@@ -96,24 +96,18 @@ def _terminate(signum: int, _frame: object) -> None:
     raise Terminated(signum)
 
 
-def attach_negative_values(argv: Sequence[str]) -> list[str]:
+def attach_negative_values(argv: Sequence[str], takes_value: Collection[str]) -> list[str]:
     """``--time -5+1`` as ``--time=-5+1``: argparse takes a value that starts with a dash
     and is not a plain number for an option, and stops with "expected one argument";
-    joined to its option it reaches the option's own check, which says what is wrong.
-    No arena option starts with a dash and a digit, so such a token is always a value.
+    joined to its option (one of ``takes_value``) it reaches the option's own check,
+    which says what is wrong.
 
-    >>> attach_negative_values(["match", "--time", "-5+1", "--games", "-1", "--quiet"])
-    ['match', '--time=-5+1', '--games=-1', '--quiet']
+    >>> attach_negative_values(["match", "--time", "-5+1", "--quiet", "-1"], {"--time"})
+    ['match', '--time=-5+1', '--quiet', '-1']
     """
     out: list[str] = []
     for token in argv:
-        if (
-            NEGATIVE.match(token)
-            and out
-            and out[-1].startswith("--")
-            and "=" not in out[-1]
-            and out[-1] != "--"
-        ):
+        if NEGATIVE.match(token) and out and out[-1] in takes_value:
             out[-1] = f"{out[-1]}={token}"
         else:
             out.append(token)
@@ -123,9 +117,22 @@ def attach_negative_values(argv: Sequence[str]) -> list[str]:
 NEGATIVE = re.compile(r"-\.?\d")
 
 
+def value_options(parser: argparse.ArgumentParser) -> set[str]:
+    """The long options of ``parser`` and its sub-commands that take one value."""
+    found: set[str] = set()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found |= value_options(sub)
+        elif action.nargs is None and not isinstance(action, argparse._VersionAction):
+            found |= {o for o in action.option_strings if o.startswith("--")}
+    return found
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(attach_negative_values(sys.argv[1:] if argv is None else argv))
+    words = sys.argv[1:] if argv is None else argv
+    args = parser.parse_args(attach_negative_values(words, value_options(parser)))
     if args.debug:
         # The referee logs every crash of an agent with its traceback at DEBUG.
         handler = logging.StreamHandler(sys.stderr)
