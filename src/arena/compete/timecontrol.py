@@ -66,7 +66,7 @@ class TimeControl:
         >>> TimeControl.parse("time=1")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        arena.core.errors.SpecError: budget 'time=1': unknown parameter 'time'; ... move:SECONDS
+        arena.core.errors.SpecError: budget 'time=1': unknown parameter 'time'; ... move:SECONDS)
         >>> TimeControl.parse("-5+1")
         Traceback (most recent call last):
         ...
