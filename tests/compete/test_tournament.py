@@ -380,6 +380,8 @@ def test_show_search_prints_each_move_and_its_search(command: str) -> None:
         "rollouts=30", "--show-search", *(["--games", "2"] if command == "match" else []),
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
+    # The standings' title gives the budget in its own notation, not a Python repr.
+    assert "tictactoe, budget rollouts=30: 2 of 2 games" in out.stdout
     games = ("\n" + out.stdout).split("\ngame ")[1:]
     assert len(games) == 2
     assert games[0].startswith("1: greedy:seed=1 (X) vs mcts:rollouts=30,seed=2 (O)")
