@@ -15,7 +15,7 @@ own code (a bug in a built-in agent) shows its innermost frame.
 >>> text.startswith("ValueError: oops at ") and text.endswith(" in choose")
 True
 
-Tests: tests/core/test_crash.py
+Tests: tests/core/test_crash.py, tests/compete/test_match.py
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ _INSTALLED = tuple(
 
 def crash_text(exc: BaseException) -> str:
     """``ValueError: oops at mine.py:12 in choose``: the exception and where it was raised."""
-    what = traceback.format_exception_only(type(exc), exc)[-1].strip()
+    # The class's own name: a user's module is loaded under a generated name.
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    what = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
     frame = user_frame(exc)
     return what if frame is None else f"{what} at {frame}"
 
