@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from arena.cli.common import move_line, search_table
+from arena.cli.common import add_start_arguments, move_line, search_table, start_moves
 from arena.compete import tournament
 from arena.compete.match import MoveHook
 from arena.compete.openings import Openings
@@ -24,7 +24,7 @@ from arena.compete.schedule import unique_names
 from arena.compete.store import ResultsDB
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
-from arena.core.game import State
+from arena.core.game import Game, State
 from arena.core.limit import DEFAULT_GRACE
 from arena.formats.record import GameRecord
 from arena.formats.sgf import to_sgf
@@ -80,6 +80,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="random:plies=N|FILE",
         help="start from these positions, each played with both colours",
     )
+    add_start_arguments(p)
     p.add_argument(
         "--max-plies",
         type=int,
@@ -238,7 +239,7 @@ def _run(
         rounds=rounds,
         games_per_pair=games,
         gauntlet=gauntlet,
-        openings=Openings.parse(args.openings, game) if args.openings else None,
+        openings=_openings(args, game),
         grace=args.grace / 1000,
         max_plies=args.max_plies,
         seed=args.seed,
@@ -254,6 +255,7 @@ def _run(
         )
     db = ResultsDB(args.db) if args.db else None
     progress, task = _progress(args, out)
+    running = _RunningScore(names)
     records_out = _RecordsDir(args.records) if args.records else None
 
     def on_record(record: GameRecord, done: int, total: int) -> None:
@@ -262,7 +264,8 @@ def _run(
         if not args.quiet:
             show(_game_line(record, done, total))
             if progress is not None:
-                progress.update(task, completed=done, total=total)
+                running.add(record)
+                progress.update(task, completed=done, total=total, score=running.text())
 
     watched = itertools.count(1)
 
@@ -309,7 +312,12 @@ def _run(
         f"{f' ({outcome.played} played now)' if args.db else ''}"
     )
     print(format_standings(table, title), file=out)
+    named = program_names(outcome.records)
+    if named:
+        print("programs: " + "; ".join(f"{k} is {v!r}" for k, v in named.items()), file=out)
     result: dict[str, Any] = table.as_json()
+    if named:
+        result["programs"] = named
     if outcome.verdict is not None:
         v = outcome.verdict
         verdict = {
@@ -330,24 +338,77 @@ def _game_line(record: GameRecord, done: int, total: int) -> str:
     a, b = record.players
     score = {1: "1-0", -1: "0-1", 0: "1/2-1/2"}[record.returns[0]]
     why = record.reason if record.reason == "normal" else f"{record.reason}: {record.detail}"
-    return f"{done:>4}/{total} {a} vs {b}: {score} ({why}, {len(record.moves)} plies)"
+    notes = "".join(f"; note: {note}" for note in record.notes)
+    return f"{done:>4}/{total} {a} vs {b}: {score} ({why}, {len(record.moves)} plies{notes})"
+
+
+def program_names(records: list[GameRecord]) -> dict[str, str]:
+    """The names programs gave themselves (an Othello program's name line), by table name."""
+    named: dict[str, str] = {}
+    for record in records:
+        for player, name in zip(record.players, record.names or (), strict=False):
+            if name:
+                named[player] = name
+    return named
 
 
 def _progress(args: argparse.Namespace, out: Any) -> tuple[Any, Any]:
     if args.quiet or not getattr(out, "isatty", lambda: False)():
         return None, None
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     progress = Progress(
         "games",
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[score]}"),
         console=Console(file=out),
         transient=True,
     )
-    return progress, progress.add_task("games", total=None)
+    return progress, progress.add_task("games", total=None, score="")
+
+
+def _openings(args: argparse.Namespace, game: Game) -> Openings | None:
+    """``--openings``, or the one position ``--moves``/``--sgf`` name, or None."""
+    line = start_moves(game, args.moves, args.sgf)
+    if line and args.openings:
+        raise ArenaError("--openings and --moves/--sgf both say where games start: give one")
+    if line:
+        return Openings.line(game, line)
+    return Openings.parse(args.openings, game) if args.openings else None
+
+
+class _RunningScore:
+    """The score so far, for the progress line: ``ids 5.5-2.5 mcts``, or the leader."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self.points = dict.fromkeys(names, 0.0)
+        self.games = dict.fromkeys(names, 0)
+
+    def add(self, record: GameRecord) -> None:
+        for seat, name in enumerate(record.players):
+            if name in self.points:
+                self.points[name] += record.points(seat)
+                self.games[name] += 1
+
+    def text(self) -> str:
+        if len(self.names) == 2:
+            a, b = self.names
+            return f"{a} {self.points[a]:g}-{self.points[b]:g} {b}"
+        leader = max(self.names, key=lambda n: (self.points[n], -self.games[n]))
+        return f"leads: {leader} {self.points[leader]:g}/{self.games[leader]}"
 
 
 class _RecordsDir:

@@ -62,9 +62,8 @@ def play_game(
     specs = tuple(names or (_spec(p) for p in players))
     record = GameRecord(game=game.spec, players=specs, seed=seed)  # type: ignore[arg-type]
     try:
-        return _play(
-            game, players, control, record, seed, opening, grace, max_plies, allow_undo, on_move
-        )
+        _play(game, players, control, record, seed, opening, grace, max_plies, allow_undo, on_move)
+        return _told(record, players)
     finally:
         for player in players:
             end_game(player)  # programs in other processes end with the game
@@ -175,6 +174,16 @@ def _play(
         state = state.play(move)
     record.returns = state.returns()
     record.score = state.score()
+    return record
+
+
+def _told(record: GameRecord, players: list[Any]) -> GameRecord:
+    """The names programs gave themselves and the notes agents kept, in the record."""
+    names = tuple(getattr(p, "program_name", None) for p in players)
+    if any(names):
+        record.names = names  # type: ignore[assignment]
+    for player in players:
+        record.notes.extend(getattr(player, "record_notes", ()))
     return record
 
 

@@ -19,6 +19,7 @@ Tests: tests/compete/test_match.py, tests/compete/test_tournament.py
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
@@ -75,8 +76,27 @@ class Openings:
         )
 
     @classmethod
+    def line(cls, game: Game, moves: Sequence[int]) -> Openings:
+        """Every game starts after ``moves`` (``--moves``, ``--sgf``): spec ``moves:4 4 5 3``.
+
+        >>> import arena
+        >>> game = arena.load_game("connect4")
+        >>> book = Openings.line(game, game.parse_moves("4453"))
+        >>> book.spec, book.get(0) == book.get(1) == (3, 3, 4, 2)
+        ('moves:4 4 5 3', True)
+        >>> Openings.parse(book.spec, game) == book
+        True
+        """
+        game.play_moves(moves)  # raises IllegalMove for a line that cannot be played
+        text = " ".join(game.format_move(m) for m in moves)
+        return cls(game, spec=f"moves:{text}", fixed=(tuple(moves),))
+
+    @classmethod
     def parse(cls, text: str, game: Game) -> Openings:
-        """``random[:plies=N,seed=S,balance=B]`` or the path of a file of openings."""
+        """``random[:plies=N,seed=S,balance=B]``, ``moves:MOVES`` or the path of a file of
+        openings."""
+        if text.strip().lower().startswith("moves:"):
+            return cls.line(game, game.parse_moves(text.strip()[len("moves:") :]))
         if text.strip().lower().startswith("random"):
             name, raw = split_spec(text)
             if name != "random":

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.agents.registry import agent_class, agent_names, load_agent
+from arena.agents.registry import agent_class, agent_names, load_agent, prefixed
 from arena.compete.openings import Openings
 from arena.compete.runner import Job, Watch, run_pool, run_ray, run_serial
 from arena.compete.schedule import PlannedGame, plan, spec_of
@@ -123,9 +123,7 @@ def seeded_spec(spec: str, game_id: str, seat: int, base_seed: int) -> str:
     This makes a seeded tournament repeatable game by game (agents that stop
     on the clock still vary with the machine's speed).
     """
-    name, raw = (
-        split_spec(spec) if not spec.lower().startswith(("py:", "cmd:", "gtp:")) else ("", {})
-    )
+    name, raw = split_spec(spec) if not prefixed(spec) else ("", {})
     if name not in agent_names() or "seed" in raw:
         return spec
     if not any(p.name == "seed" for p in agent_class(name).params):

@@ -34,7 +34,11 @@ search. Each game's ``games/<game>/kernel.py`` provides:
   :class:`~arena.core.game.State` into a new ``s``.
 
 Generic compiled code (perft here, MCTS in ``arena.search``) receives the jitted
-functions as arguments, which numba specialises and caches per game.
+functions as arguments. Declared as first-class function types
+(:func:`signatures`), the generic code compiles once and its disk cache is hit
+by every later process; passed as plain dispatchers, numba would specialise it
+per function object, and such specialisations miss the disk cache in every new
+process.
 
 numba is imported only when a kernel is loaded, so ``import arena`` stays fast.
 ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain Python, to debug it with
@@ -45,6 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from arena.core.game import State
@@ -72,3 +77,111 @@ class Kernel:
     """``State`` -> a new position array ``s`` (1-D np.int64)."""
     functions: dict[str, Any]
     """The jitted functions by name (:data:`FUNCTIONS`)."""
+
+    def perft(self, state: State, depth: int) -> int:
+        """The number of move sequences of ``depth`` plies from ``state``, as
+        :func:`arena.core.perft.perft` counts them, by the compiled kernel."""
+        if depth < 0:
+            raise ValueError("perft depth must be >= 0")
+        f = self.functions
+        return int(
+            kernel_perft(
+                f["legal_moves"],
+                f["play"],
+                f["outcome"],
+                self.params,
+                self.encode(state),
+                depth,
+                self.max_moves,
+            )
+        )
+
+
+def signatures() -> dict[str, Any]:
+    """numba types of the contract functions (``FunctionType`` by name) and of ``p``/``s``."""
+    from numba import types
+
+    arr = types.int64[::1]
+    return {
+        "array": arr,
+        "legal_moves": types.FunctionType(types.int64(arr, arr, arr)),
+        "play": types.FunctionType(types.none(arr, arr, types.int64)),
+        "to_move": types.FunctionType(types.int64(arr, arr)),
+        "outcome": types.FunctionType(types.int64(arr, arr)),
+        "playout": types.FunctionType(types.int64(arr, arr)),
+        "rollout": types.FunctionType(types.int64(arr, arr)),
+        "seed": types.FunctionType(types.none(types.int64)),
+    }
+
+
+def _perft(legal_moves, play, states, moves, count, index, p):  # type: ignore[no-untyped-def]
+    # Depth-first without recursion over one state row and one move list per level
+    # (rows 0 of ``states`` is the start, not finished); plain Python that numba compiles.
+    depth = states.shape[0]
+    count[0] = legal_moves(p, states[0], moves[0])
+    if depth == 1:
+        return count[0]
+    total = 0
+    level = 0
+    index[0] = 0
+    while level >= 0:
+        if index[level] == count[level]:
+            level -= 1
+            continue
+        move = moves[level, index[level]]
+        index[level] += 1
+        child = level + 1
+        states[child, :] = states[level, :]
+        play(p, states[child], move)
+        n = legal_moves(p, states[child], moves[child])
+        if child == depth - 1:
+            total += n
+        else:
+            count[child] = n
+            index[child] = 0
+            level = child
+    return total
+
+
+def _repeat(playout, p, s, work, n):  # type: ignore[no-untyped-def]
+    total = 0
+    for _ in range(n):
+        work[:] = s
+        total += playout(p, work)
+    return total
+
+
+@cache
+def _compiled(name: str) -> Callable[..., int]:
+    """``_perft`` or ``_repeat`` compiled for every kernel at once (function-typed arguments)."""
+    import numba
+
+    sig = signatures()
+    arr, table = sig["array"], numba.types.int64[:, ::1]
+    if name == "perft":
+        types = (sig["legal_moves"], sig["play"], table, table, arr, arr, arr)
+        return numba.njit(numba.int64(*types), cache=True)(_perft)  # type: ignore[no-any-return]
+    types = (sig["playout"], arr, arr, arr, numba.int64)
+    return numba.njit(numba.int64(*types), cache=True)(_repeat)  # type: ignore[no-any-return]
+
+
+def kernel_perft(legal_moves, play, outcome, p, s, depth: int, max_moves: int) -> int:  # type: ignore[no-untyped-def]
+    """perft over any kernel's functions from position ``s`` (not changed); the
+    generic code compiles on first use, then loads from numba's disk cache."""
+    import numpy as np
+
+    if depth == 0:
+        return 1
+    if outcome(p, s) != ONGOING:
+        return 0
+    states = np.empty((depth, len(s)), np.int64)
+    states[0] = s
+    moves = np.empty((depth, max_moves), np.int64)
+    count, index = np.zeros(depth, np.int64), np.zeros(depth, np.int64)
+    return int(_compiled("perft")(legal_moves, play, states, moves, count, index, p))
+
+
+def kernel_playouts(playout, p, s, n: int) -> int:  # type: ignore[no-untyped-def]
+    """Run ``playout`` (or ``rollout``) ``n`` times from copies of ``s`` in compiled
+    code; return the first player's total return (for benchmarks)."""
+    return int(_compiled("playouts")(playout, p, s, s.copy(), n))

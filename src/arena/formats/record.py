@@ -54,10 +54,19 @@ class GameRecord:
     game_id: str = ""
     score: float | None = None
     """The game's margin for the first player at the end, where it has one."""
+    names: tuple[str | None, str | None] | None = None
+    """What programs called themselves (an Othello program's name line, a Colosseum
+    agent's ``name``); None for agents that have no such name."""
+    notes: list[str] = field(default_factory=list)
+    """What else happened, short of a forfeit (a failed step replaced by a random walk)."""
+    finished: bool = True
+    """False for a game saved while it was being played (``save FILE`` at the terminal)."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)  # type: ignore[assignment]
         self.returns = tuple(self.returns)  # type: ignore[assignment]
+        if self.names is not None:
+            self.names = tuple(self.names)  # type: ignore[assignment]
 
     @property
     def winner(self) -> int | None:
@@ -73,7 +82,10 @@ class GameRecord:
         return self.reason in FORFEITS
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        data = asdict(self)
+        if self.finished:
+            del data["finished"]  # finished games read exactly as before the field existed
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:

@@ -41,6 +41,9 @@ OPTIONS = (
 GAMES_DIR = "/usr/games"
 """Where Debian installs game engines (gnugo, gtp-rhino); not on everybody's PATH."""
 
+PROGRAM_PREFIXES = ("cmd:", "gtp:", "othello-ai:", "colosseum-agent:")
+"""Spec prefixes of agents that already run as programs in their own processes."""
+
 _OPTIONS_PREFIX = re.compile(r"^([a-z_]+=[^\s:,]*)(,[a-z_]+=[^\s:,]*)*:")
 
 
@@ -57,8 +60,8 @@ class ExternalAgent(Agent):
         if found:
             options = split_pairs(found.group(0)[:-1], self.prefix)
             body = body[found.end() :].strip()
-        self.argv = find_program(split_command(body))
-        self.config: dict[str, Any] = bind_params(self.prefix, OPTIONS, options)
+        self.config: dict[str, Any] = bind_params(self.prefix, self.params, options)
+        self.argv = self.command(body)
         self.spec = spec.strip()
         self.last_search = None
         self.grace = DEFAULT_GRACE
@@ -68,6 +71,13 @@ class ExternalAgent(Agent):
         self.line: State | None = None
         """The position after the observed moves (None once they stop following one line)."""
         self.moves: list[int] = []
+
+    cwd: str | None = None
+    """The program's working directory (None: the arena's)."""
+
+    def command(self, body: str) -> list[str]:
+        """The argv to run for the spec's text after the options (and ``self.config``)."""
+        return find_program(split_command(body))
 
     @property
     def label(self) -> str:
@@ -94,6 +104,7 @@ class ExternalAgent(Agent):
             label=self.label,
             memory_mb=self.config["memory"] or None,
             cpu_seconds=self.config["cpu"] or None,
+            cwd=self.cwd,
         )
         self.line = game.initial_state(seed)
         self.moves = []

@@ -1,0 +1,379 @@
+"""The compiled kernel shared by Tic-tac-toe, Gomoku and Connect Four (numba).
+
+The contract is :mod:`arena.core.kernel`; the rules are ``kinarow/rules.py``.
+Every size of Tic-tac-toe and Gomoku, and Connect Four boards too big for its
+bitboards (``connect4/kernel.py``), go through one representation: a padded
+mailbox (a border of sentinel cells around the board, ``cols + 2`` wide), so
+the test for a line after a move counts the mover's stones outward from the
+new stone in four directions, as the Python playouts do. Connect Four is the
+same board with gravity: its rows count from the bottom, the cell a stone
+drops to is ``height[col]``, and a column is legal while it is not full.
+
+``p`` (parameters): gravity (1 for Connect Four), rows, cols, k, exact
+(overline=nowin), mailbox width, cells, the offset of the mailbox in ``s``, the
+mailbox size, near (Gomoku's rollout samples near the stones), then each
+cell's square. ``s`` (position): to move, ply, outcome, the column heights
+(Connect Four), then the mailbox (0 empty, 1 and 2 the players' stones, 3 the
+border).
+
+``rollout`` takes an immediate win, else blocks one of the opponent's
+immediate wins at random, else plays at random — in Gomoku among the empty
+cells within two king steps of a stone, as its heuristic ``candidates`` — the
+policy of ``mcts:rollout=heuristic``. Winning cells are kept incrementally: a
+cell can only become winning for a player when that player extends a run that
+reaches it, so after each move only the first empty cell at either end of the
+four runs through the new stone needs a look.
+
+>>> import arena
+>>> game = arena.load_game("tictactoe")
+>>> k = kernel(game, gravity=False)
+>>> s = k.encode(game.play_moves(game.parse_moves("a1 b1 a2 b2")))
+>>> f = k.functions
+>>> out = np.empty(k.max_moves, np.int64)
+>>> [int(m) for m in out[: f["legal_moves"](k.params, s, out)]]
+[2, 5, 6, 7, 8]
+>>> f["play"](k.params, s, 6)
+>>> int(f["outcome"](k.params, s)), int(f["to_move"](k.params, s))
+(1, 1)
+
+Tests: tests/games/test_kinarow_kernel.py
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from arena.core.kernel import ONGOING, Kernel
+from arena.games.kinarow.rules import KInARowGame, KInARowState
+
+# Parameter array ``p``, then the square of every cell (from ``P_TABLE``).
+(P_GRAVITY, P_ROWS, P_COLS, P_K, P_EXACT, P_WIDTH, P_CELLS, P_BOARD, P_SQUARES, P_NEAR, P_TABLE) = (
+    range(11)
+)
+# Position array ``s``: header, then heights (``cols``), then the mailbox.
+S_TO_MOVE, S_PLY, S_OUTCOME, S_HEIGHT = range(4)
+EMPTY, BORDER = 0, 3
+
+
+@njit(cache=True)
+def square_of(p, cell):  # type: ignore[no-untyped-def]
+    """The mailbox square of a cell index ``row * cols + col``."""
+    return p[P_TABLE + cell]
+
+
+@njit(cache=True)
+def move_of(p, square):  # type: ignore[no-untyped-def]
+    """The move that puts a stone on ``square`` (its column under gravity)."""
+    width = p[P_WIDTH]
+    col = square % width - 1
+    if p[P_GRAVITY]:
+        return col
+    return (square // width - 1) * p[P_COLS] + col
+
+
+@njit(cache=True)
+def wins_at(p, s, square, stone):  # type: ignore[no-untyped-def]
+    """Whether ``stone`` on ``square`` (placed or not) makes a winning line through it."""
+    board = p[P_BOARD]
+    k = p[P_K]
+    width = p[P_WIDTH]
+    for i in range(4):
+        d = 1 if i == 0 else width - 2 + i  # 1, width - 1, width, width + 1
+        count = 1
+        x = square + d
+        while s[board + x] == stone:
+            count += 1
+            x += d
+        x = square - d
+        while s[board + x] == stone:
+            count += 1
+            x -= d
+        if count == k or (count > k and p[P_EXACT] == 0):
+            return True
+    return False
+
+
+@njit(cache=True)
+def target(p, s, move):  # type: ignore[no-untyped-def]
+    """The square ``move`` puts a stone on."""
+    if p[P_GRAVITY]:
+        return (s[S_HEIGHT + move] + 1) * p[P_WIDTH] + move + 1
+    return square_of(p, move)
+
+
+@njit(cache=True)
+def legal_moves(p, s, out):  # type: ignore[no-untyped-def]
+    if s[S_OUTCOME] != ONGOING:
+        return 0
+    n = 0
+    if p[P_GRAVITY]:
+        for col in range(p[P_COLS]):
+            if s[S_HEIGHT + col] < p[P_ROWS]:
+                out[n] = col
+                n += 1
+    else:
+        board = p[P_BOARD]
+        for cell in range(p[P_CELLS]):
+            if s[board + square_of(p, cell)] == EMPTY:
+                out[n] = cell
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def play(p, s, move):  # type: ignore[no-untyped-def]
+    square = target(p, s, move)
+    if p[P_GRAVITY]:
+        s[S_HEIGHT + move] += 1
+    mover = s[S_TO_MOVE]
+    s[p[P_BOARD] + square] = mover + 1
+    s[S_PLY] += 1
+    # A line needs k stones of the mover, so skip the test before 2k - 1 plies.
+    if s[S_PLY] >= 2 * p[P_K] - 1 and wins_at(p, s, square, mover + 1):
+        s[S_OUTCOME] = 1 - 2 * mover
+    elif s[S_PLY] == p[P_CELLS]:
+        s[S_OUTCOME] = 0
+    s[S_TO_MOVE] = 1 - mover
+
+
+@njit(cache=True)
+def to_move(p, s):  # type: ignore[no-untyped-def]
+    return s[S_TO_MOVE]
+
+
+@njit(cache=True)
+def outcome(p, s):  # type: ignore[no-untyped-def]
+    return s[S_OUTCOME]
+
+
+@njit(cache=True)
+def seed(n):  # type: ignore[no-untyped-def]
+    np.random.seed(n)
+
+
+@njit(cache=True)
+def add_threats(p, s, square, stone, marked, threats, count):  # type: ignore[no-untyped-def]
+    """Record the empty cells where ``stone`` now wins through the stone on ``square``:
+    the first empty cell past either end of each of its four runs."""
+    board = p[P_BOARD]
+    width = p[P_WIDTH]
+    k = p[P_K]
+    player = stone - 1
+    for i in range(4):
+        d = 1 if i == 0 else width - 2 + i
+        for step in (d, -d):
+            x = square + step
+            while s[board + x] == stone:
+                x += step
+            if s[board + x] != EMPTY or marked[player, x]:
+                continue
+            run = 1
+            y = x + d
+            while s[board + y] == stone:
+                run += 1
+                y += d
+            y = x - d
+            while s[board + y] == stone:
+                run += 1
+                y -= d
+            if run == k or (run > k and p[P_EXACT] == 0):
+                marked[player, x] = True
+                threats[player, count[player]] = x
+                count[player] += 1
+
+
+@njit(cache=True)
+def playable_threats(p, s, player, marked, threats, count, out):  # type: ignore[no-untyped-def]
+    """Write the squares where ``player`` wins at once if it moves there into ``out``
+    and return how many (at most ``limit`` = ``len(out)``); drops stale entries."""
+    board = p[P_BOARD]
+    width = p[P_WIDTH]
+    found = 0
+    i = 0
+    while i < count[player] and found < out.shape[0]:
+        x = threats[player, i]
+        # Occupied, or under overline=nowin grown into an overline: never winning again.
+        if s[board + x] != EMPTY or (p[P_EXACT] and not wins_at(p, s, x, player + 1)):
+            marked[player, x] = False
+            count[player] -= 1
+            threats[player, i] = threats[player, count[player]]
+            continue
+        if p[P_GRAVITY] == 0 or s[board + x - width] != EMPTY:
+            out[found] = x
+            found += 1
+        i += 1
+    return found
+
+
+@njit(cache=True)
+def playout(p, s):  # type: ignore[no-untyped-def]
+    if s[S_OUTCOME] != ONGOING:
+        return s[S_OUTCOME]
+    gravity = p[P_GRAVITY]
+    rows = p[P_ROWS]
+    pool = np.empty(p[P_COLS] if gravity else p[P_CELLS], np.int64)
+    n = legal_moves(p, s, pool)
+    while True:
+        # random() rather than randint: the same stream as numpy's when run without JIT.
+        i = int(np.random.random() * n)
+        move = pool[i]
+        play(p, s, move)
+        if s[S_OUTCOME] != ONGOING:
+            return s[S_OUTCOME]
+        if gravity == 0 or s[S_HEIGHT + move] == rows:
+            n -= 1
+            pool[i] = pool[n]
+
+
+@njit(cache=True)
+def add_near(p, s, cell, near, candidates, spot, n):  # type: ignore[no-untyped-def]
+    """A stone is on ``cell``: count it near the cells within two king steps, make the
+    empty ones candidates, drop ``cell`` itself; return the new number of candidates."""
+    board = p[P_BOARD]
+    rows, cols = p[P_ROWS], p[P_COLS]
+    if spot[cell] >= 0:
+        n -= 1
+        last = candidates[n]
+        candidates[spot[cell]] = last
+        spot[last] = spot[cell]
+        spot[cell] = -1
+    row = cell // cols
+    col = cell - row * cols
+    for r in range(max(row - 2, 0), min(row + 3, rows)):
+        for c in range(max(col - 2, 0), min(col + 3, cols)):
+            other = r * cols + c
+            near[other] += 1
+            if near[other] == 1 and s[board + square_of(p, other)] == EMPTY:
+                candidates[n] = other
+                spot[other] = n
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def rollout(p, s):  # type: ignore[no-untyped-def]
+    """Take a win, else block one of the opponent's wins (at random), else play at
+    random — in Gomoku among the empty cells within two king steps of a stone
+    when there are any — to the end: the policy of ``mcts:rollout=heuristic``."""
+    if s[S_OUTCOME] != ONGOING:
+        return s[S_OUTCOME]
+    gravity = p[P_GRAVITY]
+    board = p[P_BOARD]
+    cells = p[P_CELLS]
+    # The moves to sample from, with each move's index for removal in O(1).
+    size = p[P_COLS] if gravity else cells
+    pool = np.empty(size, np.int64)
+    where = np.empty(size, np.int64)
+    n = legal_moves(p, s, pool)
+    for i in range(n):
+        where[pool[i]] = i
+    # Each player's winning squares (playable or not yet, under gravity), marked
+    # to keep the lists free of repeats.
+    marked = np.zeros((2, p[P_SQUARES]), np.bool_)
+    threats = np.empty((2, cells), np.int64)
+    count = np.zeros(2, np.int64)
+    found = np.empty(size, np.int64)
+    # Gomoku's candidates: empty cells near stones (``near`` counts the stones).
+    near_only = p[P_NEAR] != 0
+    near = np.zeros(cells if near_only else 0, np.int64)
+    candidates = np.empty(cells if near_only else 0, np.int64)
+    spot = np.full(cells if near_only else 0, -1, np.int64)
+    n_candidates = 0
+    for cell in range(cells):
+        x = square_of(p, cell)
+        if s[board + x] == EMPTY:
+            for player in range(2):
+                if wins_at(p, s, x, player + 1):
+                    marked[player, x] = True
+                    threats[player, count[player]] = x
+                    count[player] += 1
+        elif near_only:
+            n_candidates = add_near(p, s, cell, near, candidates, spot, n_candidates)
+    while True:
+        mover = s[S_TO_MOVE]
+        if playable_threats(p, s, mover, marked, threats, count, found[:1]):
+            move = move_of(p, found[0])
+        else:
+            m = playable_threats(p, s, 1 - mover, marked, threats, count, found)
+            if m:
+                move = move_of(p, found[int(np.random.random() * m)])
+            elif n_candidates:
+                move = candidates[int(np.random.random() * n_candidates)]
+            else:
+                move = pool[int(np.random.random() * n)]
+        square = target(p, s, move)
+        play(p, s, move)
+        if s[S_OUTCOME] != ONGOING:
+            return s[S_OUTCOME]
+        if gravity == 0 or s[S_HEIGHT + move] == p[P_ROWS]:
+            n -= 1
+            last = pool[n]
+            pool[where[move]] = last
+            where[last] = where[move]
+        add_threats(p, s, square, mover + 1, marked, threats, count)
+        if near_only:
+            n_candidates = add_near(p, s, move, near, candidates, spot, n_candidates)
+
+
+FUNCTIONS = {
+    "legal_moves": legal_moves,
+    "play": play,
+    "to_move": to_move,
+    "outcome": outcome,
+    "playout": playout,
+    "rollout": rollout,
+    "seed": seed,
+}
+
+
+class BitReader:
+    """Reads a Python-int bitboard into one 0/1 entry per cell (for ``encode``)."""
+
+    def __init__(self, cell_bits: list[int]) -> None:
+        self.index = np.array([bit.bit_length() - 1 for bit in cell_bits], np.int64)
+        self.size = (int(self.index.max()) + 8) // 8
+
+    def cells(self, bits: int) -> np.ndarray:
+        raw = np.frombuffer(bits.to_bytes(self.size, "little"), np.uint8)
+        return np.unpackbits(raw, bitorder="little")[self.index].astype(np.int64)
+
+
+def kernel(game: KInARowGame, gravity: bool, near: bool = False) -> Kernel:
+    """The kernel of a k-in-a-row game (``gravity`` for Connect Four; ``near``: the
+    rollout samples near the stones, as Gomoku's heuristic ``candidates``)."""
+    rows, cols = game.rows, game.cols
+    width = cols + 2
+    squares = (rows + 2) * width
+    offset = S_HEIGHT + cols
+    table = [(cell // cols + 1) * width + cell % cols + 1 for cell in range(rows * cols)]
+    head = [int(gravity), rows, cols, game.k, int(game.exact), width, rows * cols, offset, squares]
+    head.append(int(near))
+    params = np.array(head + table, np.int64)
+    squares_of_cells = offset + np.array(table, np.int64)
+    reader = BitReader(game.lines.cell_bit)
+    col_of_cell = np.arange(rows * cols) % cols
+
+    def encode(state: KInARowState) -> np.ndarray:
+        s = np.full(offset + squares, BORDER, np.int64)
+        s[:offset] = 0
+        black, white = (reader.cells(bits) for bits in state.bits)
+        s[squares_of_cells] = black + 2 * white
+        if gravity:
+            s[S_HEIGHT:offset] = np.bincount(col_of_cell[(black | white) != 0], minlength=cols)
+        s[S_TO_MOVE] = state.to_move
+        s[S_PLY] = state.ply
+        s[S_OUTCOME] = state.returns()[0] if state.is_terminal() else ONGOING
+        return s
+
+    return Kernel(
+        name=game.spec,
+        params=params,
+        max_moves=cols if gravity else rows * cols,
+        max_plies=rows * cols,
+        encode=encode,  # type: ignore[arg-type]
+        functions=dict(FUNCTIONS),
+    )
+
+
+__all__ = ["FUNCTIONS", "kernel"]
