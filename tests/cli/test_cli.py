@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -9,14 +10,44 @@ import sys
 
 import pytest
 
-from arena.cli.main import main
+from arena.cli.main import build_parser, main
 
 
-def run(*args: str) -> tuple[int, str, str]:
+def run(*args: str, cwd: str | None = None, stdin: str = "") -> tuple[int, str, str]:
     proc = subprocess.run(
-        [sys.executable, "-m", "arena.cli.main", *args], capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "arena.cli.main", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+        input=stdin,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
     )
     return proc.returncode, proc.stdout, proc.stderr
+
+
+MINE = """\
+class Plain:
+    def choose(self, state, limit):
+        return state.legal_moves()[0]
+
+
+class Boom:
+    def choose(self, state, limit):
+        raise ValueError("oops")
+
+
+class Text:
+    def choose(self, state, limit):
+        return "4"
+"""
+
+
+@pytest.fixture
+def mine(tmp_path) -> str:  # type: ignore[no-untyped-def]
+    """A directory holding the user's mine.py (the line numbers above matter)."""
+    (tmp_path / "mine.py").write_text(MINE)
+    return str(tmp_path)
 
 
 def test_games_lists_every_game_with_parameters(capsys: pytest.CaptureFixture[str]) -> None:
@@ -69,6 +100,12 @@ def test_random_is_deterministic_by_seed() -> None:
         (["play", "connect4", "random", "random", "--move-time", "0"], "--move-time must be > 0"),
         (["analyze", "tictactoe", "a1 a1", "random"], "move 2: illegal move a1"),
         (["analyze", "tictactoe", "a1 b1 a2 b2 a3", "ids"], "the game is over"),
+        (["analyze", "connect4", "", "mcts:rollouts=10", "--top", "0"], "--top must be >= 1"),
+        (["analyze", "connect4", "", "mcts:rollouts=10", "--top", "-3"], "--top must be >= 1"),
+        (["match", "connect4", "random", "random", "--max-plies", "0"], "--max-plies must be"),
+        (["match", "connect4", "random", "random", "--time", "-5+1"], "must be > 0, not -5"),
+        (["match", "connect4", "random", "random", "--budget", "rollouts=0"], "> 0, not 0"),
+        (["match", "connect4", "random", "random", "--budget", "time=1"], "move:SECONDS"),
         (["bench", "playouts", "--games", "chess"], "unknown benchmark game 'chess'"),
         (["bench", "timing", "--moves", "0"], "--moves must be >= 1"),
     ],
@@ -103,26 +140,100 @@ def test_analyze_explains_the_choice() -> None:
     assert code == 0 and "a3" in out and "win in 1" in out
 
 
+@pytest.mark.parametrize("how", ["quit\n", ""])
+def test_analyze_with_a_person_who_quits_is_no_traceback(how: str) -> None:
+    code, out, err = run("analyze", "connect4", "", "human", stdin=how)
+    assert code == 0 and "Traceback" not in err
+    assert "no analysis: human gave no move" in out.splitlines()[-1]
+
+
+def test_analyze_a_users_class_without_a_search(mine: str) -> None:
+    code, out, err = run("analyze", "connect4", "", "py:mine.py:Plain", cwd=mine)
+    assert (code, err) == (0, "")
+    assert "py:mine.py:Plain reports no search" in out and out.endswith("chosen: 1\n")
+
+
+def test_a_crashing_agent_is_one_line_at_the_users_frame(mine: str) -> None:
+    code, _, err = run("analyze", "connect4", "", "py:mine.py:Boom", cwd=mine)
+    assert code == 2
+    assert err == "arena: error: py:mine.py:Boom crashed: ValueError: oops at mine.py:8 in choose\n"
+    code, out, err = run("play", "connect4", "py:mine.py:Boom", "random", cwd=mine)
+    assert code == 0 and out.endswith(
+        "Red (py:mine.py:Boom) loses: crash (ValueError: oops at mine.py:8 in choose)\n"
+    )
+    assert "Traceback" not in err
+    # --debug, before or after the command: the whole traceback.
+    for args in (["--debug", "analyze", "connect4", ""], ["analyze", "connect4", "", "--debug"]):
+        code, _, err = run(*args, "py:mine.py:Boom", cwd=mine)
+        assert code == 1 and "Traceback" in err and 'mine.py", line 8, in choose' in err
+    code, _, err = run("play", "connect4", "py:mine.py:Boom", "random", "--debug", cwd=mine)
+    assert "Traceback" in err and 'mine.py", line 8, in choose' in err
+
+
+def test_an_answer_in_notation_is_explained(mine: str) -> None:
+    code, _, err = run("analyze", "connect4", "", "py:mine.py:Text", cwd=mine)
+    assert code == 2 and "it returned a str ('4'): use state.game.parse_move('4')" in err
+    code, out, _ = run("play", "connect4", "py:mine.py:Text", "random", cwd=mine)
+    assert (
+        "Red (py:mine.py:Text) loses: illegal (choose() must return one of state.legal_moves()"
+        in out
+    )
+
+
+def table_rates(table: str) -> dict[str, list[float]]:
+    """The ``N/s`` figures of each row of a bench table, by its first word."""
+    rows = {}
+    for line in table.splitlines()[1:]:
+        words = line.split()
+        rows[words[0]] = [float(w[:-2].replace(",", "")) for w in words if w.endswith("/s")]
+    return rows
+
+
 def test_bench_playouts_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert (
         main(["bench", "playouts", "--seconds", "0.05", "--games", "tictactoe", "go", "--json"])
         == 0
     )
-    result = json.loads(capsys.readouterr().out.splitlines()[-1])
-    assert set(result["playouts_per_s"]) == {"tictactoe", "go:size=5", "go:size=9"}
-    assert all(v > 0 for v in result["playouts_per_s"].values())
-    assert "tictactoe" in result["kernel_playouts_per_s"]  # the compiled kernel's column
-    assert result["kernel_ratio"]["tictactoe"] > 0
+    out, err = capsys.readouterr()
+    result = json.loads(out.splitlines()[-1])
+    rates = result["playouts_per_s"]
+    assert set(rates) == {"tictactoe", "go:size=5", "go:size=9"}
+    # Longer games cost more per playout: 9 moves at most, about 40, about 150.
+    assert rates["tictactoe"] > rates["go:size=5"] > rates["go:size=9"] > 0
+    # The JSON is what the table on stderr shows.
+    shown = table_rates(err)
+    for name, rate in rates.items():
+        assert shown[name][0] == pytest.approx(rate, abs=0.5)
+    # The compiled kernel's column, and its ratio to the reference rules.
+    kernel = result["kernel_playouts_per_s"]
+    assert "tictactoe" in kernel
+    assert result["kernel_ratio"]["tictactoe"] == pytest.approx(
+        kernel["tictactoe"] / rates["tictactoe"], abs=0.05
+    )
     # The bench extra is installed by `make test`: under CI its absence is a failure.
     if os.environ.get("CI") or "openspiel_playouts_per_s" in result:
-        assert set(result["openspiel_playouts_per_s"]) == set(result["playouts_per_s"])
+        theirs = result["openspiel_playouts_per_s"]
+        assert set(theirs) == set(rates)
+        for name in rates:
+            assert result["ratio"][name] == pytest.approx(rates[name] / theirs[name], rel=0.01)
+            assert shown[name][-2] == pytest.approx(theirs[name], abs=0.5)  # OpenSpiel column
 
 
 def test_bench_agents_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "agents", "--seconds", "0.05", "--games", "tictactoe", "--json"]) == 0
-    result = json.loads(capsys.readouterr().out.splitlines()[-1])
-    assert result["mcts_sims_per_s"]["tictactoe"] > 0
-    assert result["alphabeta_nodes_per_s"]["tictactoe"] > 0
+    out, err = capsys.readouterr()
+    result = json.loads(out.splitlines()[-1])
+    sims, nodes = (
+        result["mcts_sims_per_s"]["tictactoe"],
+        result["alphabeta_nodes_per_s"]["tictactoe"],
+    )
+    assert sims > 0 and nodes > 0
+    # The JSON is what the table on stderr shows: MCTS first, alpha-beta last.
+    shown = table_rates(err)["tictactoe"]
+    assert shown[0] == pytest.approx(sims, abs=0.5) and shown[-1] == pytest.approx(nodes, abs=0.5)
+    if "openspiel_python_mcts_sims_per_s" in result:
+        theirs = result["openspiel_python_mcts_sims_per_s"]["tictactoe"]
+        assert result["mcts_ratio"]["tictactoe"] == pytest.approx(sims / theirs, abs=0.01)
 
 
 def test_bench_timing_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -130,3 +241,41 @@ def test_bench_timing_json(capsys: pytest.CaptureFixture[str]) -> None:
     result = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert result["moves"] >= 12 and code == (1 if result["overruns"] else 0)
     assert 0 < result["used_over_limit"]["p50"] <= result["used_over_limit"]["max"]
+
+
+def every_parser() -> list[tuple[str, argparse.ArgumentParser]]:
+    """Every command's parser, sub-commands and experiments included, by its command line."""
+    found = []
+
+    def walk(parser: argparse.ArgumentParser, words: list[str]) -> None:
+        found.append((" ".join(words), parser))
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, [*words, name])
+
+    walk(build_parser(), ["arena"])
+    return found
+
+
+@pytest.mark.parametrize(("command", "parser"), every_parser(), ids=lambda x: str(x))
+def test_every_help_reads_as_written(command: str, parser: argparse.ArgumentParser) -> None:
+    text = parser.format_help()
+    assert "%%" not in text and "%(" not in text, command  # formatting escapes shown literally
+    description = (parser.description or "").strip()
+    assert description, f"{command} has no description"
+    first = description.split("\n\n")[0]
+    assert first[0].isupper() and first.endswith("."), f"{command}: {first!r}"
+
+
+def test_experiments_offer_jobs_only_when_they_play_games() -> None:
+    parsers = dict(every_parser())
+    options = {
+        command.split()[-1]: {o for a in p._actions for o in a.option_strings}
+        for command, p in parsers.items()
+        if command.startswith("arena experiment ")
+    }
+    searches = {"visits-vs-c", "heatmap", "iterations-vs-time", "depth-vs-time"}
+    assert len(options) == 8
+    for name, flags in options.items():
+        assert ("--jobs" in flags) is (name not in searches), name

@@ -210,7 +210,33 @@ def test_bad_sgf_and_binary_files(capsys: pytest.CaptureFixture[str], tmp_path: 
     binary = tmp_path / "binary.jsonl"
     binary.write_bytes(b"\xff\xfe\x00")
     code, _, err = replay(capsys, binary)
-    assert code == 2 and "binary.jsonl: not text" in err
+    assert code == 2 and "binary.jsonl: not JSON game records: not text" in err
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        # The name decides, and the error names the format the file was read as.
+        ("notes.sgf", "hello\n", "notes.sgf: SGF line 1, column 1: unexpected 'h'"),
+        ("record.sgf", '{"game": "go"}\n', "record.sgf: SGF line 1, column 1: unexpected '{'"),
+        (
+            "games.jsonl",
+            "(;GM[1]SZ[5];B[cc])\n",
+            "games.jsonl, line 1: not a JSON game record (Expecting value) "
+            "(the file looks like SGF: name it .sgf)",
+        ),
+        # Another name: the content decides.
+        ("games.txt", "(;GM[1]SZ[5];B[cc]\n", "games.txt: SGF line 2, column 1"),
+        ("games.txt", '{"game": 1', "games.txt, line 1: not a JSON game record"),
+    ],
+)
+def test_the_format_is_decided_by_the_name_then_the_content(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, content: str, message: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    code, _, err = replay(capsys, path)
+    assert code == 2 and f"{tmp_path}/{message}" in err and err.count("\n") == 1
 
 
 def test_an_empty_file_has_no_games(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

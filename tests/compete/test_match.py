@@ -18,7 +18,7 @@ class Scripted:
     def __init__(
         self,
         delay: float = 0.0,
-        move: object = None,
+        move: object = ...,
         error: Exception | None = None,
         after: int = 0,
     ) -> None:
@@ -32,7 +32,7 @@ class Scripted:
         if self.moves > self.after:
             if self.error is not None:
                 raise self.error
-            if self.move is not None:
+            if self.move is not ...:
                 return self.move  # type: ignore[return-value]
         return state.legal_moves()[0]
 
@@ -71,9 +71,22 @@ def test_budget_games_have_no_clock() -> None:
     ("player", "reason", "detail"),
     [
         (Scripted(move=99), "illegal", "illegal move 99: no such column"),
-        (Scripted(move="4"), "illegal", "illegal move '4'"),
+        # Not an int: the type returned and how to read text, not the game's complaint.
+        (
+            Scripted(move="4"),
+            "illegal",
+            "must return one of state.legal_moves(), an int; it returned a str ('4'): "
+            "use state.game.parse_move('4')",
+        ),
+        (Scripted(move=None), "illegal", "it returned a NoneType (None)"),
+        (Scripted(move=3.0), "illegal", "it returned a float (3.0)"),
+        (Scripted(move=True), "illegal", "it returned a bool (True)"),
         (Scripted(move=0), "illegal", "the column is full"),  # both fill column 1
-        (Scripted(error=ZeroDivisionError("boom")), "crash", "ZeroDivisionError: boom"),
+        (
+            Scripted(error=ZeroDivisionError("boom")),
+            "crash",
+            "ZeroDivisionError: boom at tests/compete/test_match.py:",
+        ),
         (Scripted(error=Resign("resigned"), after=2), "resign", "resigned"),
     ],
 )
@@ -115,12 +128,31 @@ def test_allotment_never_exceeds_the_clock() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["15", "a+b", "move:0", "move:x", "rollouts=x", "speed=3", "-1+1", "15+-1"]
+    ("text", "message"),
+    [
+        ("15", "time control '15': expected INITIAL+INCREMENT (e.g. 15+1), move:SECONDS"),
+        ("a+b", "time control 'a+b': expected INITIAL+INCREMENT"),
+        ("move:0", "time control 'move:0': a move's time must be > 0, not 0"),
+        ("move:x", "time control 'move:x': expected move:SECONDS"),
+        # Each error says what is wrong with the form the user wrote, not the generic usage.
+        ("rollouts=x", "budget 'rollouts=x': rollouts must be a whole number > 0, not x"),
+        ("rollouts=0", "budget 'rollouts=0': rollouts must be a whole number > 0, not 0"),
+        ("depth=-2", "budget 'depth=-2': depth must be a whole number > 0, not -2"),
+        ("time=1", "budget 'time=1': unknown parameter 'time'"),
+        ("time=1", "for seconds per move use move:SECONDS"),
+        ("-1+1", "time control '-1+1': the initial time must be > 0, not -1"),
+        ("15+-1", "time control '15+-1': the increment must be >= 0, not -1"),
+    ],
 )
-def test_bad_time_controls(text: str) -> None:
+def test_bad_time_controls(text: str, message: str) -> None:
     with pytest.raises(arena.SpecError) as info:
         TimeControl.parse(text)
-    assert "time control" in str(info.value)
+    assert message in str(info.value)
+
+
+def test_a_budget_is_described_in_its_own_notation() -> None:
+    assert TimeControl.parse("rollouts=200").describe() == "budget rollouts=200"
+    assert TimeControl.parse("depth=2,nodes=50").describe() == "budget depth=2,nodes=50"
 
 
 @pytest.mark.parametrize(
@@ -165,3 +197,41 @@ def test_the_referee_ends_each_game_and_tells_the_grace(error: Exception | None)
     for seat, agent in enumerate(agents):
         assert agent.closed == 1
         assert agent.context == [{"player": seat, "seed": None, "grace": 0.25}]
+
+
+def test_a_crash_names_the_line_of_the_users_file(tmp_path, monkeypatch, caplog) -> None:
+    (tmp_path / "mine.py").write_text(
+        "def helper():\n"
+        "    raise ValueError('oops')\n"
+        "\n"
+        "class Mine:\n"
+        "    def choose(self, state, limit):\n"
+        "        return helper()\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    with caplog.at_level("DEBUG", logger="arena"):
+        record = play_game(C4, ["py:mine.py:Mine", "random"], TimeControl.parse("rollouts=1"))
+    # The innermost frame of the user's file, in one line; arena's frames are not shown.
+    assert (record.reason, record.detail) == ("crash", "ValueError: oops at mine.py:2 in helper")
+    # The whole traceback is logged for `arena --debug`.
+    assert "Traceback" in caplog.text and 'mine.py", line 6, in choose' in caplog.text
+
+
+@pytest.mark.parametrize("method", ["reset", "observe"])
+def test_a_users_reset_or_observe_that_raises_is_a_crash_not_a_traceback(
+    tmp_path, monkeypatch, method: str
+) -> None:
+    (tmp_path / "mine.py").write_text(
+        "class Mine:\n"
+        f"    def {method}(self, *args):\n"
+        "        raise KeyError('table')\n"
+        "\n"
+        "    def choose(self, state, limit):\n"
+        "        return state.legal_moves()[0]\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    for seat in (0, 1):
+        agents = ["py:mine.py:Mine", "random"] if seat == 0 else ["random", "py:mine.py:Mine"]
+        record = play_game(C4, agents, TimeControl.parse("rollouts=1"))
+        assert (record.reason, record.loser) == ("crash", seat)
+        assert record.detail == f"KeyError: 'table' at mine.py:3 in {method}"

@@ -19,6 +19,8 @@ from arena.compete.schedule import plan
 from arena.compete.store import ResultsDB
 from arena.compete.tournament import Settings, run
 from arena.core.errors import ArenaError
+from arena.formats.record import GameRecord
+from arena.games import load_game
 from arena.stats.standings import standings
 
 
@@ -92,6 +94,47 @@ def test_a_database_from_another_tournament_is_refused(tmp_path: Path) -> None:
     junk.write_text("not a database at all" * 100)
     bad = cli("results", str(junk))
     assert bad.returncode == 2 and "not a results database" in bad.stderr
+
+
+def foreign_files(tmp_path: Path) -> dict[str, Path]:
+    """Files arena did not make: empty, another program's SQLite database, text."""
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    notes = tmp_path / "notes.db"
+    with sqlite3.connect(notes) as conn:
+        conn.execute("CREATE TABLE notes (text TEXT)")
+        conn.execute("INSERT INTO notes VALUES ('mine')")
+    conn.close()
+    text = tmp_path / "text.db"
+    text.write_text("not a database at all")
+    return {"empty": empty, "notes": notes, "text": text}
+
+
+def test_reading_never_writes_to_a_file_arena_did_not_make(tmp_path: Path) -> None:
+    for name, path in foreign_files(tmp_path).items():
+        before = path.read_bytes()
+        out = cli("results", str(path))
+        assert out.returncode == 2 and "not a results database" in out.stderr, name
+        assert path.read_bytes() == before, f"{name} was changed"
+        assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(path.name)) == [
+            path.name
+        ], "no journal left beside it"
+
+
+def test_db_refuses_another_programs_database_untouched(tmp_path: Path) -> None:
+    files = foreign_files(tmp_path)
+    for name in ("notes", "text"):
+        before = files[name].read_bytes()
+        out = quick_match("tictactoe", "random", "greedy", 2, "--db", str(files[name]), "--quiet")
+        assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+        assert f"{files[name]}: not a results database" in out.stderr
+        assert files[name].read_bytes() == before, f"{name} was changed"
+    out = quick_match("tictactoe", "random", "greedy", 2, "--db", str(files["notes"]), "--quiet")
+    assert "(it holds notes); it is left as it is: give --db a new file" in out.stderr
+    # An empty file holds nothing to damage: it becomes a results database, as a new path does.
+    out = quick_match("tictactoe", "random", "greedy", 2, "--db", str(files["empty"]), "--quiet")
+    assert out.returncode == 0, out.stderr
+    assert len(ResultsDB(files["empty"], readonly=True).rows()) == 2
 
 
 def test_settings_are_stored_as_canonical_text_and_old_texts_still_resume(
@@ -282,8 +325,21 @@ def test_records_dir_and_replay(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     lines = (tmp_path / "games.jsonl").read_text().splitlines()
     assert len(lines) == 2 and (tmp_path / "games.sgf").read_text().count("(;") == 2
+    # Replaying game 2 ends on the position its recorded moves lead to, with its result.
+    record = GameRecord.from_json(lines[1])
+    assert record.players == ("greedy", "random")  # colours swapped in the second game
+    game = load_game(record.game)
+    final = game.play_moves(game.parse_moves(record.moves))
     shown = cli("replay", str(tmp_path / "games.jsonl"), "--game", "2")
-    assert shown.returncode == 0 and "ply" in shown.stdout
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines()[1:3] == ["Black: greedy", "White: random"]
+    assert final.render() in shown.stdout
+    assert shown.stdout.splitlines()[-1] == f"ply {len(record.moves)}: {final.result_text()}"
+    # The SGF file holds the same two games: players and lengths.
+    listed = cli("replay", str(tmp_path / "games.sgf")).stdout.splitlines()[1:]
+    for row, text in zip(listed, lines, strict=True):
+        r = GameRecord.from_json(text)
+        assert row.split()[2:4] == list(r.players) and row.split()[-1] == str(len(r.moves))
 
 
 @pytest.mark.parametrize(
@@ -301,12 +357,64 @@ def test_records_dir_and_replay(tmp_path: Path) -> None:
         (["tournament", "connect4", "random"], "at least two agents"),
         (["match", "connect4", "random", "greedy", "--openings", "nofile.txt"], "no such file"),
         (["match", "chess", "random", "greedy"], "unknown game 'chess'"),
+        (
+            ["match", "connect4", "random", "greedy", "--show-search", "--jobs", "2"],
+            "--show-search prints each move as it is played, so games run one at a time",
+        ),
+        (
+            ["tournament", "connect4", "random", "greedy", "--show-search", "--ray", "auto"],
+            "--show-search prints each move",
+        ),
     ],
 )
 def test_bad_input_is_one_line(args: list[str], message: str) -> None:
     out = cli(*args)
     assert out.returncode == 2, out.stdout
     assert message in out.stderr and out.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["match", "tournament"])
+def test_show_search_prints_each_move_and_its_search(command: str) -> None:
+    out = cli(
+        command, "tictactoe", "greedy:seed=1", "mcts:rollouts=30,seed=2", "--budget",
+        "rollouts=30", "--show-search", *(["--games", "2"] if command == "match" else []),
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    # The standings' title gives the budget in its own notation, not a Python repr.
+    assert "tictactoe, budget rollouts=30: 2 of 2 games" in out.stdout
+    games = ("\n" + out.stdout).split("\ngame ")[1:]
+    assert len(games) == 2
+    assert games[0].startswith("1: greedy:seed=1 (X) vs mcts:rollouts=30,seed=2 (O)")
+    for text in games:
+        plies = int(text.split(" plies)")[0].rsplit(", ", 1)[1])  # from the result line
+        moves = [line for line in text.splitlines() if line.endswith(" ms")]
+        assert len(moves) == plies
+        # After every move, the search of the agent that made it.
+        summaries = [line for line in text.splitlines() if " in 0." in line and "/s)" in line]
+        assert len(summaries) == plies
+        for move, summary in zip(moves, summaries, strict=True):
+            kind = "simulations in" if "mcts" in move else "nodes in"
+            assert kind in summary
+
+
+def test_no_ray_cluster_is_explained_in_arenas_options(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    ray = pytest.importorskip("ray")
+
+    def no_cluster(**_: object) -> None:  # what ray.init says with no cluster to join
+        raise ConnectionError(
+            "Could not find any running Ray instance. Please specify the one to connect to "
+            "by setting `--address` flag or `RAY_ADDRESS` environment variable."
+        )
+
+    monkeypatch.setattr(ray, "init", no_cluster)
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    with pytest.raises(ArenaError) as info:
+        run(ROUND_ROBIN, ray="auto")
+    assert str(info.value) == (
+        "no Ray cluster at auto: use --ray local to start one on this machine, "
+        "or RAY_ADDRESS / --ray ray://HOST:PORT to join a running one"
+    )
 
 
 @pytest.mark.slow

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -99,12 +101,31 @@ def test_report_writes_csv_markdown_and_png(tmp_path: Path) -> None:
         report.table([], "Empty.", stem="empty")
 
 
-def test_quiet_progress_counts_nothing_and_lets_the_block_run(tmp_path: Path) -> None:
-    report = Report(tmp_path, "demo", "arena experiment demo", quiet=True)
+class _Terminal(io.StringIO):
+    """A stderr that says it is a terminal, so only ``quiet`` can keep the bar off it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("quiet", [True, False])
+def test_quiet_progress_counts_nothing_and_lets_the_block_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, quiet: bool
+) -> None:
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    report = Report(tmp_path, "demo", "arena experiment demo", quiet=quiet)
+    ran = 0
     with report.progress(3, "work") as advance:
         for _ in range(3):
             advance()
+            ran += 1
         advance(2)
+        ran += 1
+    assert ran == 4  # the block ran to its end; advancing past the total is harmless
+    # Quiet: not a character on the terminal; otherwise the bar was drawn there.
+    assert (terminal.getvalue() == "") is quiet
+    assert quiet or "work" in terminal.getvalue()
 
 
 # --- games ---------------------------------------------------------------------------------
@@ -171,3 +192,17 @@ def test_a_module_that_fails_to_import_is_a_one_line_error(
     assert err.count("\n") == 1 and "experiment broken is not available" in err
     assert not (tmp_path / "x").exists()
     assert main(["games"]) == 0  # the rest of the command line still works
+
+
+def test_without_matplotlib_an_experiment_fails_before_any_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = load("c-sweep")
+    ran: list[object] = []
+    monkeypatch.setattr(module, "run", lambda args, report: ran.append(args))
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if not installed
+    out = tmp_path / "out"
+    assert main(["experiment", "c-sweep", "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err == "arena: error: experiments draw with matplotlib: pip install 'arena[plot]'\n"
+    assert ran == [] and not out.exists()

@@ -16,7 +16,7 @@ run = experiment("iterations-vs-time")
 
 def test_files_exist_and_counts_match(tmp_path: Path) -> None:
     out = tmp_path / "a"
-    assert run(out, *TINY, "--jobs", "2", "--repeats", "2") == 0  # --jobs: accepted, ignored
+    assert run(out, *TINY, "--repeats", "2") == 0
     assert (out / "iterations-vs-time.png").read_bytes().startswith(PNG)
     md = (out / "iterations-vs-time.md").read_text()
     assert md.startswith("```sh\narena experiment iterations-vs-time") and "one at a time" in md

@@ -129,9 +129,12 @@ def test_a_forfeit_is_written_with_its_reason() -> None:
     record = play_game(arena.load_game("go:size=5"), ["random:seed=1", Crasher()], BUDGET)
     assert record.reason == "crash"
     text = to_sgf(record)
-    assert "RE[B+F]" in text and "C[crash: RuntimeError: boom\\]]" in text
+    # The detail names the crashing line: "RuntimeError: boom] at tests/...:125 in choose".
+    assert record.detail.startswith("RuntimeError: boom] at ")
+    escaped = record.detail.replace("]", "\\]")
+    assert "RE[B+F]" in text and f"C[crash: {escaped}]" in text
     (sgf,) = read_sgf(text)
-    assert sgf.reason == "crash" and sgf.comment == "crash: RuntimeError: boom]"
+    assert sgf.reason == "crash" and sgf.comment == f"crash: {record.detail}"
     assert sgf.moves == record.moves and len(record.moves) == 1  # White crashed at once
 
 

@@ -106,11 +106,24 @@ def test_serve_answers_each_turn_and_follows_the_moves() -> None:
 
 
 def test_serve_restarts_when_the_moves_change_line() -> None:
+    # The third turn is not a continuation of the second: X wins at a3 there, must block c1 here.
+    turns = [[], ["a1", "b2", "a2", "c1"], ["c3", "b2", "b3", "a3"]]
     code, lines = run_serve(
         "alphabeta:depth=2",
-        "arena 1 tictactoe 0 -\nturn - \nturn - a1 b2\nturn - c3 b2\nquit\n",
+        "arena 1 tictactoe 0 -\n" + "".join(f"turn - {' '.join(t)}\n" for t in turns) + "quit\n",
     )
-    assert code == 0 and len(lines) == 4
+    assert code == 0 and lines[0].startswith("ready alphabeta")
+    # Each answer is the one a fresh agent gives in that turn's position: after the
+    # change of line the server searched the new line, not the old one or its tree.
+    game = load_game("tictactoe")
+    expected = []
+    for moves in turns:
+        state = game.play_moves(game.parse_moves(moves))
+        fresh = load_agent("alphabeta:depth=2")
+        fresh.reset(game)
+        expected.append(game.format_move(fresh.choose(state, Limit())))
+    assert lines[1:] == expected
+    assert expected[1:] == ["a3", "c1"]
 
 
 @pytest.mark.parametrize(

@@ -84,7 +84,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "engines",
         help="score against GNU Go (Go 5x5, 9x9) and GRhino (Othello) over GTP",
         description="Play our agents against real engines at a fixed time per move, colours "
-        "alternating, one game at a time, and print our score with its 95%% interval and the "
+        "alternating, one game at a time, and print our score with its 95% interval and the "
         "forfeits. Needs gnugo and gtp-rhino (Debian packages gnugo and grhino; "
         "scripts/install-engines installs them). Defaults: mcts:rollout=heuristic,reuse=1 for "
         "Go and ids for Othello; GNU Go at level 10, GRhino at level 3.",

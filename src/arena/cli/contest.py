@@ -9,20 +9,22 @@ Tests: tests/compete/test_tournament.py
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from arena.cli.common import add_start_arguments, start_moves
+from arena.cli.common import add_start_arguments, move_line, search_table, start_moves
 from arena.compete import tournament
+from arena.compete.match import MoveHook
 from arena.compete.openings import Openings
-from arena.compete.runner import cores
+from arena.compete.runner import Job, cores
 from arena.compete.schedule import unique_names
 from arena.compete.store import ResultsDB
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
-from arena.core.game import Game
+from arena.core.game import Game, State
 from arena.core.limit import DEFAULT_GRACE
 from arena.formats.record import GameRecord
 from arena.formats.sgf import to_sgf
@@ -48,7 +50,8 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--time",
         default=None,
         metavar="INITIAL+INC",
-        help="Fischer clock: seconds at the start + seconds added per move (default 15+1)",
+        help="Fischer clock: seconds at the start + seconds added per move (default 15+1); "
+        "move:SECONDS is a fixed time per move, as --move-time",
     )
     clock.add_argument(
         "--move-time",
@@ -129,7 +132,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--show-search",
         action="store_true",
-        help="print every move's search table (use with --jobs 1)",
+        help="print every move and its search table (games one at a time: not with --jobs N "
+        "or --ray)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar or per-game lines")
     p.add_argument(
@@ -145,7 +149,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="play N games between two agents, colours alternating",
         description="Play GAMES games between agents A and B with colours alternating (each "
         "starting position twice, colours swapped), under a clock with forfeits for time, "
-        "illegal moves and crashes, then print W/D/L, score, the Elo difference with its 95%% "
+        "illegal moves and crashes, then print W/D/L, score, the Elo difference with its 95% "
         "interval, forfeits and time per move.",
         epilog=MATCH_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -161,7 +165,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "tournament",
         help="round robin or gauntlet with Elo ratings",
         description="Every pairing plays one new position per round, once with each colour. "
-        "Prints standings with maximum-likelihood Elo and 95%% intervals (anchored at random = 0 "
+        "Prints standings with maximum-likelihood Elo and 95% intervals (anchored at random = 0 "
         "when random plays) and the head-to-head matrix.",
         epilog=TOURNAMENT_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -216,6 +220,13 @@ def _run(
         raise ArenaError(f"--jobs must be >= 1, not {args.jobs}")
     if args.grace < 0:
         raise ArenaError(f"--grace must be >= 0, not {args.grace}")
+    if args.max_plies is not None and args.max_plies < 1:
+        raise ArenaError(f"--max-plies must be >= 1, not {args.max_plies}")
+    if args.show_search and (args.jobs > 1 or args.ray):
+        raise ArenaError(
+            "--show-search prints each move as it is played, so games run one at a time: "
+            "drop --jobs/--ray or --show-search"
+        )
     sprt = SPRT.parse(args.sprt) if args.sprt else None
     if sprt is not None and len(specs) != 2:
         raise ArenaError("--sprt compares two agents: give exactly two")
@@ -251,19 +262,41 @@ def _run(
         if records_out is not None:
             records_out.write(record)
         if not args.quiet:
-            line = _game_line(record, done, total)
+            show(_game_line(record, done, total))
             if progress is not None:
                 running.add(record)
-                progress.console.print(line, highlight=False)
                 progress.update(task, completed=done, total=total, score=running.text())
-            else:
-                print(line, file=out, flush=True)
+
+    watched = itertools.count(1)
+
+    def watch(job: Job) -> MoveHook:
+        first, second = game.player_names
+        show(f"game {next(watched)}: {job.first} ({first}) vs {job.second} ({second})")
+
+        def on_move(state: State, move: int, seconds: float, info: Any) -> None:
+            mover = (job.first, job.second)[state.to_move]
+            show(move_line(state, move, seconds, mover))
+            show(search_table(info))
+
+        return on_move
+
+    def show(text: str) -> None:
+        if progress is not None:
+            progress.console.print(text, highlight=False, markup=False)
+        else:
+            print(text, file=out, flush=True)
 
     try:
         if progress is not None:
             progress.start()
         outcome = tournament.run(
-            settings, db, jobs=args.jobs, ray=args.ray, sprt=sprt, on_record=on_record
+            settings,
+            db,
+            jobs=args.jobs,
+            ray=args.ray,
+            sprt=sprt,
+            on_record=on_record,
+            watch=watch if args.show_search else None,
         )
     finally:
         if progress is not None:

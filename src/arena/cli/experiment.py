@@ -21,7 +21,7 @@ from types import ModuleType
 from arena.core.errors import ArenaError
 from arena.experiments import experiment_names, load
 from arena.experiments.options import count
-from arena.experiments.report import Report
+from arena.experiments.report import Report, pyplot
 
 _COMMON = ("out", "seed", "jobs", "quiet")
 
@@ -71,17 +71,34 @@ def _add_options(parser: argparse.ArgumentParser, module: ModuleType, name: str)
         "--out", metavar="DIR", default=f"experiments/{name}", help="directory for the files"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of every agent and game")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="games in parallel")
+    if plays_games(module):  # searches timed or counted one at a time have nothing to share
+        parser.add_argument("--jobs", type=int, default=1, metavar="N", help="games played at once")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     module.add_arguments(parser)
 
 
+def plays_games(module: ModuleType) -> bool:
+    """Whether the experiment plays games (and so takes ``--jobs``): ``PLAYS_GAMES``."""
+    return bool(getattr(module, "PLAYS_GAMES", True))
+
+
 def _description(module: ModuleType) -> str:
-    """The summary, then the module's docstring after its title line and before its first
-    example, without the reST quotes."""
-    doc = inspect.cleandoc(module.__doc__ or "").split(">>>")[0]
-    body = doc.partition("\n")[2].strip().replace("``", "")
-    return f"{module.SUMMARY}\n\n{body}" if body else module.SUMMARY
+    """The summary, then the module's docstring after its title paragraph (which may span
+    lines) and before its first example or its ``Tests:`` line, without the reST quotes."""
+    doc = inspect.cleandoc(module.__doc__ or "").split(">>>")[0].split("\nTests:")[0]
+    body = doc.partition("\n\n")[2].strip().replace("``", "")
+    summary = sentence(module.SUMMARY)
+    return f"{summary}\n\n{body}" if body else summary
+
+
+def sentence(summary: str) -> str:
+    """A one-line summary (lower case, as in a list of commands) as a sentence.
+
+    >>> sentence("time for 1k ... 128k MCTS iterations per game")
+    'Time for 1k ... 128k MCTS iterations per game.'
+    """
+    text = summary.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
 def _register_unavailable(
@@ -102,8 +119,10 @@ def _register_unavailable(
 
 
 def _run(module: ModuleType, parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    count(args.jobs, "--jobs")
+    if plays_games(module):
+        count(args.jobs, "--jobs")
     args.out = Path(args.out)
+    pyplot()  # every experiment draws: without matplotlib, fail now, not after its games
     report = Report(args.out, module.NAME, _command(parser, args), quiet=args.quiet)
     started = time.perf_counter()
     module.run(args, report)

@@ -15,6 +15,7 @@ from arena.cli.common import (
     add_game_argument,
     add_position_option,
     add_start_arguments,
+    move_line,
     position_from,
     start_moves,
 )
@@ -86,11 +87,7 @@ def run(args: argparse.Namespace) -> int:
         del played[state.ply :], seconds[state.ply :]  # an undo took moves back
         played.append(move)
         seconds.append(spent)
-        mover = state.to_move
-        print(
-            f"{state.ply + 1:>3}. {game.player_names[mover]:<8} {game.format_move(move):<8} "
-            f"{spent * 1000:8.1f} ms"
-        )
+        print(move_line(state, move, spent, game.player_names[state.to_move]))
         if args.show_search and info is not None and info.root:
             print(format_search(info, 5))
         if args.boards:

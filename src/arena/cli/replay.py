@@ -1,8 +1,9 @@
 """``arena replay FILE``: list the games of a records file, or replay one move by move.
 
 FILE is either JSON lines (one :class:`~arena.formats.record.GameRecord` per line, as
-matches write them) or SGF (:mod:`arena.formats.sgf`); the content decides, not the
-name. SGF keeps no times, so its moves are shown without them.
+matches write them) or SGF (:mod:`arena.formats.sgf`); the name decides (``.sgf``,
+``.jsonl``), else the content (:mod:`arena.formats.sniff`), and an error names the
+format the file was read as. SGF keeps no times, so its moves are shown without them.
 
 Tests: tests/cli/test_replay.py
 """
@@ -21,6 +22,7 @@ from arena.core.errors import ArenaError
 from arena.core.game import Game, State, margin_text
 from arena.formats.record import GameRecord
 from arena.formats.sgf import read_sgf
+from arena.formats.sniff import format_of, looks_like_sgf
 from arena.games import load_game
 
 _FIELDS = {f.name for f in dataclasses.fields(GameRecord)}
@@ -90,14 +92,21 @@ def run(args: argparse.Namespace) -> int:
 def load_entries(path: str) -> list[Entry]:
     """Every game of the file at ``path``; errors name the file and the line."""
     data = Path(path).read_bytes()
-    if data.lstrip()[:1] == b"(":
+    if format_of(path, data) == "SGF":
         # Names may be in another charset (CA); the moves are ASCII either way.
         return _sgf_entries(path, data.decode("utf-8", errors="replace"))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ArenaError(f"{path}: not text (byte {exc.start} is not UTF-8)") from None
-    return _json_entries(path, text)
+        raise ArenaError(
+            f"{path}: not JSON game records: not text (byte {exc.start} is not UTF-8)"
+        ) from None
+    try:
+        return _json_entries(path, text)
+    except ArenaError as exc:
+        if looks_like_sgf(data):  # a name that said JSON, a content that says SGF
+            raise ArenaError(f"{exc} (the file looks like SGF: name it .sgf)") from None
+        raise
 
 
 def _json_entries(path: str, text: str) -> list[Entry]:

@@ -17,18 +17,21 @@ Tests: tests/compete/test_match.py
 
 from __future__ import annotations
 
+import logging
 import time
-import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.agents import load_agent
 from arena.compete.timecontrol import TimeControl
 from arena.core.agent import Resign, Undo, end_game, start_game
+from arena.core.crash import crash_text
 from arena.core.errors import AgentFailure, ArenaError
 from arena.core.game import Game, State, returns_of_margin
 from arena.core.limit import DEFAULT_GRACE
 from arena.formats.record import GameRecord
+
+log = logging.getLogger(__name__)
 
 MoveHook = Callable[[State, int, float, Any], None]
 
@@ -123,7 +126,14 @@ def _play(
                         player.observe(before, move)
             except AgentFailure as exc:
                 return forfeit(seat, exc.reason, exc.detail)
+            except Exception as exc:  # a user's reset() or observe() raised
+                return crashed(seat, player, exc)
         return None
+
+    def crashed(seat: int, player: Any, exc: Exception) -> GameRecord:
+        # One line at the user's own frame; the whole traceback with `arena --debug`.
+        log.debug("%s crashed", _spec(player), exc_info=True)
+        return forfeit(seat, "crash", crash_text(exc))
 
     failed = rejoin()
     if failed is not None:
@@ -152,23 +162,28 @@ def _play(
         except AgentFailure as exc:  # a program timed out, crashed or answered garbage
             return forfeit(mover, exc.reason, exc.detail)
         except Exception as exc:  # any failure of the agent is its loss, never the arena's
-            tail = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            return forfeit(mover, "crash", tail)
+            return crashed(mover, agent, exc)
         spent = time.perf_counter() - started
         over = _overrun(control, clock[mover], spent, grace)
         if over:
             return forfeit(mover, "time", over)
         if clock[mover] is not None:
             clock[mover] = clock[mover] - spent + control.increment  # type: ignore[operator]
-        if not isinstance(move, int) or isinstance(move, bool) or move not in state.legal_moves():
-            return forfeit(mover, "illegal", f"illegal move {move!r}: {_why(state, move)}")
+        wrong = answer_problem(state, move)
+        if wrong:
+            return forfeit(mover, "illegal", wrong)
         info = getattr(agent, "last_search", None)
         record.moves.append(game.format_move(move))
         record.seconds.append(round(spent, 6))
         record.nodes.append(getattr(info, "nodes", None) if info is not None else None)
-        for player in players:
+        for seat, player in enumerate(players):
             if hasattr(player, "observe"):
-                player.observe(state, move)
+                try:
+                    player.observe(state, move)
+                except AgentFailure as exc:
+                    return forfeit(seat, exc.reason, exc.detail)
+                except Exception as exc:
+                    return crashed(seat, player, exc)
         line.append((state, move))
         if on_move is not None:
             on_move(state, move, spent, info)
@@ -196,12 +211,40 @@ def _overrun(control: TimeControl, remaining: float | None, spent: float, grace:
     return ""
 
 
-def _why(state: State, move: Any) -> str:
-    try:
-        state.play(move)
-    except ArenaError as exc:
-        return getattr(exc, "reason", str(exc))
-    return "not among the legal moves"
+def answer_problem(state: State, move: Any) -> str:
+    """What is wrong with ``move`` as an answer of ``choose(state, ...)``; "" when nothing.
+
+    A move is one of ``state.legal_moves()``, an int; text is the most common slip
+    in users' classes, and the game's notation is not what the referee takes:
+
+    >>> import arena
+    >>> state = arena.load_game("connect4").initial_state()
+    >>> answer_problem(state, 3)
+    ''
+    >>> answer_problem(state, "4")  # doctest: +NORMALIZE_WHITESPACE
+    "choose() must return one of state.legal_moves(), an int; it returned a str ('4'):
+    use state.game.parse_move('4') to read a move written in the game's notation"
+    >>> answer_problem(state, 9)
+    'illegal move 9: no such column (1..7)'
+    """
+    if isinstance(move, int) and not isinstance(move, bool):
+        if move in state.legal_moves():
+            return ""
+        try:
+            state.play(move)
+        except ArenaError as exc:
+            return f"illegal move {move!r}: {getattr(exc, 'reason', str(exc))}"
+        return f"illegal move {move!r}: not among the legal moves"
+    kind = type(move).__name__
+    hint = (
+        f": use state.game.parse_move({move!r}) to read a move written in the game's notation"
+        if isinstance(move, str)
+        else ""
+    )
+    return (
+        f"choose() must return one of state.legal_moves(), an int; "
+        f"it returned a {kind} ({move!r}){hint}"
+    )
 
 
 def _adjudicate(record: GameRecord, state: State) -> GameRecord:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from multiprocessing import active_children, get_context
 from typing import Any
 
-from arena.compete.match import play_game
+from arena.compete.match import MoveHook, play_game
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
 from arena.formats.record import GameRecord
@@ -49,7 +49,11 @@ class Job:
     """Run built-in and py: agents in their own processes (``arena serve``)."""
 
 
-def play_job(job: Job) -> str:
+Watch = Callable[[Job], MoveHook]
+"""Called as a game starts, in this process: the hook that sees each of its moves."""
+
+
+def play_job(job: Job, on_move: MoveHook | None = None) -> str:
     """Play one planned game (in any process); the record as JSON."""
     game = load_game(job.game)
     specs = [job.first_spec, job.second_spec]
@@ -62,6 +66,7 @@ def play_job(job: Job) -> str:
         grace=job.grace,
         max_plies=job.max_plies,
         names=(job.first, job.second),
+        on_move=on_move,
     )
     record.game_id = job.game_id
     return record.to_json()
@@ -70,11 +75,14 @@ def play_job(job: Job) -> str:
 Stop = Callable[[], bool]
 
 
-def run_serial(jobs: Iterable[Job], stop: Stop) -> Iterator[tuple[Job, GameRecord]]:
+def run_serial(
+    jobs: Iterable[Job], stop: Stop, watch: Watch | None = None
+) -> Iterator[tuple[Job, GameRecord]]:
+    """One game at a time in this process; ``watch`` sees every move as it is played."""
     for job in jobs:
         if stop():
             return
-        yield job, GameRecord.from_json(play_job(job))
+        yield job, GameRecord.from_json(play_job(job, watch(job) if watch else None))
 
 
 def run_pool(jobs: Iterable[Job], workers: int, stop: Stop) -> Iterator[tuple[Job, GameRecord]]:
@@ -130,10 +138,7 @@ def run_ray(jobs: Iterable[Job], address: str, stop: Stop) -> Iterator[tuple[Job
     except ImportError:
         raise ArenaError("--ray needs Ray: pip install -e '.[ray]'") from None
     if not ray.is_initialized():
-        if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        connect_ray(ray, address)
     remote = ray.remote(play_job)
 
     def finished(running: list[Any]) -> list[tuple[Any, str]]:
@@ -147,6 +152,24 @@ def run_ray(jobs: Iterable[Job], address: str, stop: Stop) -> Iterator[tuple[Job
         finished=finished,
         stop=stop,
     )
+
+
+def connect_ray(ray: Any, address: str) -> None:
+    """Start Ray here (``local``) or join a cluster, with errors in arena's terms: Ray's own
+    advice names a ``--address`` flag that arena does not have."""
+    try:
+        if address == "local":
+            ray.init(include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    except ConnectionError:
+        where = os.environ.get("RAY_ADDRESS") or address
+        raise ArenaError(
+            f"no Ray cluster at {where}: use --ray local to start one on this machine, "
+            "or RAY_ADDRESS / --ray ray://HOST:PORT to join a running one"
+        ) from None
+    except ValueError as exc:  # e.g. ray:// without the ray[client] package
+        raise ArenaError(f"--ray {address}: {exc}") from None
 
 
 def _in_flight(

@@ -6,6 +6,11 @@ the games in progress, and running the same command again plays only the
 games still missing. The file also keeps the tournament's settings; a run
 with other settings refuses it instead of mixing results.
 
+Nothing is ever written to a file arena did not make: a file is written only
+when it is new (absent or empty) or already holds exactly arena's tables; any
+other SQLite file, or a file that is not SQLite, is refused untouched. Reading
+(``arena results``) opens the file read-only.
+
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "t.db")
 >>> db = ResultsDB(path)
@@ -48,13 +53,24 @@ CREATE TABLE IF NOT EXISTS games (
 );
 """
 
+TABLES = frozenset({"tournament", "games"})
+
 COLUMNS = ("game_id", "game", "first", "second", "round", "result", "reason", "plies", "finished")
 
 
 class ResultsDB:
-    def __init__(self, path: str | Path) -> None:
+    """A results database: ``ResultsDB(path)`` to write games (the file is made when new),
+    ``ResultsDB(path, readonly=True)`` to read an existing one without changing a byte."""
+
+    def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = Path(path)
+        new = not self.path.exists() or (self.path.is_file() and self.path.stat().st_size == 0)
+        if readonly or not new:
+            self._check_tables(readonly)  # looking only: a foreign file is refused untouched
         try:
+            if readonly:
+                self.conn = _read_only(self.path)
+                return
             # Autocommit mode: each game is written in an explicit transaction of its own.
             self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
             self.conn.execute("PRAGMA journal_mode=WAL")
@@ -62,6 +78,26 @@ class ResultsDB:
             self.conn.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise ArenaError(f"{self.path}: not a results database ({exc})") from None
+
+    def _check_tables(self, readonly: bool) -> None:
+        """Refuse a file that is not arena's results database, looking only."""
+        if not self.path.is_file():
+            raise ArenaError(f"{self.path}: no such results database")
+        try:
+            conn = _read_only(self.path)
+            try:
+                found = {
+                    name
+                    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+                }
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError as exc:
+            raise ArenaError(f"{self.path}: not a results database ({exc})") from None
+        if found != TABLES:
+            held = ", ".join(sorted(found)) or "no tables"
+            advice = "" if readonly else "; it is left as it is: give --db a new file"
+            raise ArenaError(f"{self.path}: not a results database (it holds {held}){advice}")
 
     def settings(self) -> dict[str, Any] | None:
         row = self.conn.execute("SELECT settings FROM tournament WHERE id = 1").fetchone()
@@ -144,11 +180,16 @@ class ResultsDB:
         self.conn.close()
 
 
+def _read_only(path: Path) -> sqlite3.Connection:
+    """A connection that cannot write: SQLite's read-only URI mode."""
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+
+
 def open_existing(path: str | Path) -> ResultsDB:
-    """A database that must already exist (for reading results)."""
+    """A database that must already exist, opened read-only (for reading results)."""
     if not Path(path).is_file():
         raise ArenaError(f"{path}: no such results database")
-    db = ResultsDB(path)
+    db = ResultsDB(path, readonly=True)
     if db.settings() is None:
         raise ArenaError(f"{path}: not a results database (no tournament in it)")
     return db

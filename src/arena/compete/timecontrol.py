@@ -55,31 +55,80 @@ class TimeControl:
 
     @classmethod
     def parse(cls, text: str) -> TimeControl:
-        """Read ``15+1``, ``move:10`` or a budget such as ``rollouts=100``."""
+        """Read ``15+1``, ``move:10`` or a budget such as ``rollouts=100``.
+
+        An error names what is wrong with the form the text was written in:
+
+        >>> TimeControl.parse("rollouts=0")
+        Traceback (most recent call last):
+        ...
+        arena.core.errors.SpecError: budget 'rollouts=0': rollouts must be a whole number > 0, not 0
+        >>> TimeControl.parse("time=1")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        arena.core.errors.SpecError: budget 'time=1': unknown parameter 'time'; ... move:SECONDS)
+        >>> TimeControl.parse("-5+1")
+        Traceback (most recent call last):
+        ...
+        arena.core.errors.SpecError: time control '-5+1': the initial time must be > 0, not -5
+        """
         t = text.strip().lower()
+        if t.startswith("move:"):
+            return cls._parse_moving(text, t[5:])
+        if "=" in t:
+            return cls._parse_budget(text, t)
+        return cls._parse_fischer(text, t)
+
+    @classmethod
+    def _parse_moving(cls, text: str, seconds: str) -> TimeControl:
+        try:
+            value = float(seconds)
+        except ValueError:
+            raise SpecError(f"time control {text!r}: expected move:SECONDS, e.g. move:10") from None
+        if not value > 0:
+            raise SpecError(f"time control {text!r}: a move's time must be > 0, not {value:g}")
+        return cls.moving(value)
+
+    @classmethod
+    def _parse_budget(cls, text: str, t: str) -> TimeControl:
+        owner = f"budget {text!r}"
+        try:
+            fields = split_pairs(t, keys=_BUDGETS)
+        except SpecError as problem:
+            raise SpecError(
+                f"{owner}: {problem} (a budget counts work; for seconds per move use move:SECONDS)"
+            ) from None
+        counts = {}
+        for key, value in fields.items():
+            try:
+                counts[key] = int(value)
+            except ValueError:
+                counts[key] = 0
+            if counts[key] < 1:
+                raise SpecError(f"{owner}: {key} must be a whole number > 0, not {value}")
+        return cls.budgeted(Limit(**counts))
+
+    @classmethod
+    def _parse_fischer(cls, text: str, t: str) -> TimeControl:
         usage = (
             f"time control {text!r}: expected INITIAL+INCREMENT (e.g. 15+1), "
             "move:SECONDS or a budget such as rollouts=100"
         )
-        if "=" in t and not t.startswith("move:"):
-            try:
-                fields = split_pairs(t, keys=_BUDGETS)
-            except SpecError as problem:
-                raise SpecError(f"{usage}; {problem}") from None
+        # The sign of the initial time is not a separator: '-5+1' is -5 and 1.
+        base, plus, inc = t[1:].partition("+") if t.startswith("-") else t.partition("+")
+        if t.startswith("-"):
+            base = "-" + base
+        if not plus:
+            raise SpecError(usage)
         try:
-            if t.startswith("move:"):
-                return cls.moving(float(t[5:]))
-            if "=" in t:
-                return cls.budgeted(Limit(**{key: int(value) for key, value in fields.items()}))
-            base, plus, inc = t.partition("+")
-            if not plus:
-                raise ValueError
             initial, increment = float(base), float(inc)
-            if not initial > 0 or increment < 0:
-                raise ValueError
-            return cls(initial=initial, increment=increment)
-        except (ValueError, TypeError):
+        except ValueError:
             raise SpecError(usage) from None
+        if not initial > 0:
+            raise SpecError(f"time control {text!r}: the initial time must be > 0, not {base}")
+        if not increment >= 0:
+            raise SpecError(f"time control {text!r}: the increment must be >= 0, not {inc}")
+        return cls(initial=initial, increment=increment)
 
     def __str__(self) -> str:
         if self.budget is not None:
@@ -98,7 +147,7 @@ class TimeControl:
 
     def describe(self) -> str:
         if self.budget is not None:
-            return f"budget {self.budget!r}"
+            return f"budget {self}"
         if self.per_move is not None:
             return f"{self.per_move:g} s per move"
         return f"{self.initial:g} s + {self.increment:g} s per move"

@@ -17,7 +17,7 @@ from typing import Any
 
 from arena.agents.registry import agent_class, agent_names, load_agent, prefixed
 from arena.compete.openings import Openings
-from arena.compete.runner import Job, run_pool, run_ray, run_serial
+from arena.compete.runner import Job, Watch, run_pool, run_ray, run_serial
 from arena.compete.schedule import PlannedGame, plan, spec_of
 from arena.compete.store import ResultsDB
 from arena.compete.timecontrol import TimeControl
@@ -183,8 +183,15 @@ def run(
     ray: str | None = None,
     sprt: SPRT | None = None,
     on_record: Callable[[GameRecord, int, int], None] | None = None,
+    watch: Watch | None = None,
 ) -> Outcome:
-    """Play the games of ``settings`` that ``db`` does not hold yet."""
+    """Play the games of ``settings`` that ``db`` does not hold yet.
+
+    ``watch`` sees every move as it is played (a search table after each move):
+    only when the games run one at a time in this process.
+    """
+    if watch is not None and (ray or jobs > 1):
+        raise ArenaError("moves can be watched only when games run one at a time (jobs=1)")
     validate(settings)
     planned = settings.planned()
     records: list[GameRecord] = []
@@ -210,7 +217,7 @@ def run(
     elif jobs > 1:
         stream = run_pool(todo, jobs, stop)
     else:
-        stream = run_serial(todo, stop)
+        stream = run_serial(todo, stop, watch)
     played = 0
     for job, record in stream:
         if db is not None:

@@ -14,7 +14,7 @@ Positions: the start position, where every board size offers the same four
 moves, plus ``--positions - 1`` seeded random openings that fill ``--fill`` of
 the empty squares, so each board is searched at the same stage of its game
 (about 20 % in: 2 moves on 4x4, 12 on 8x8). Timings are measured one at a time in this process
-(``--jobs`` is ignored: parallel timings on shared cores lie), so the times,
+(parallel timings on shared cores lie, so there is no ``--jobs``), so the times,
 nodes per second and the deepest depths vary with the machine and its load;
 the node counts per depth do not.
 
@@ -40,6 +40,8 @@ from arena.search.values import describe, is_proven
 
 NAME = "depth-vs-time"
 SUMMARY = "deepest alpha-beta (ids) depth finished within a time limit, per Othello board size"
+PLAYS_GAMES = False
+"""Searches, not games: no ``--jobs`` (see the module's description)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -143,7 +145,7 @@ def run(args: argparse.Namespace, report: Report) -> None:
         f"finish each depth (log scale); the dashed line is the {limit} limit.",
     )
     report.text(
-        "Measured one search at a time, in one process (`--jobs` is ignored). The columns "
+        "Measured one search at a time, in one process. The columns "
         "`seconds` and `nodes_per_second` are measured times, and `deepest` and which depths "
         "appear depend on them: they vary with the machine and its load. `nodes` and `value` "
         "of a depth are the same on every run."

@@ -8,7 +8,7 @@ Colosseum Survival the destination cell of the walk (summed over the walls
 that can be put there); a pass is the square beside the board. The table has
 every move with its 95 % Wilson interval (the visits taken as the trials).
 Searches have budgets of simulations, so --seed fixes every number; they run
-in this process (--jobs is not used).
+one at a time in this process.
 
 Tests: tests/experiments/test_heatmap.py
 """
@@ -32,6 +32,8 @@ from arena.games import NAMES, load_game
 
 NAME = "heatmap"
 SUMMARY = "the board coloured by MCTS rollouts and win rate per move, for every board game"
+PLAYS_GAMES = False
+"""Searches, not games: no ``--jobs`` (see the module's description)."""
 
 _ANNOTATE_ALL = 100
 """Boards with more cells than this annotate only their most visited cells."""

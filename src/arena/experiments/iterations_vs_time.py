@@ -8,7 +8,7 @@ search down, never speed it up). The log-log plot shows each
 game's time against N beside a line of slope 1 (time proportional to N); the
 second panel shows the rate, which falls as the tree grows deeper.
 
-Measurements run one at a time in this process, whatever --jobs says:
+Measurements run one at a time in this process (there is no --jobs):
 timings taken side by side on shared cores would measure each other. The
 times depend on the machine; the tree each search builds (its depth) does
 not. Memory grows with N: 128k iterations of Gomoku or Colosseum hold
@@ -36,6 +36,8 @@ from arena.games import NAMES, load_game
 
 NAME = "iterations-vs-time"
 SUMMARY = "time for 1k ... 128k MCTS iterations per game: table and log-log plot"
+PLAYS_GAMES = False
+"""Searches, not games: no ``--jobs`` (see the module's description)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -5,8 +5,8 @@ with different seeds: the bars are the mean share of the root's simulations
 each move received, with a 95 % Student t interval across the seeds. A small C
 piles the visits on the move that looked best early; a large C spreads them
 towards uniform. The searches are budgets of simulations, not of time, so the
-same --seed gives the same numbers on any machine; they run in this process
-(--jobs is not used).
+same --seed gives the same numbers on any machine; they run one at a time in
+this process.
 
 Tests: tests/experiments/test_visits_vs_c.py
 """
@@ -26,6 +26,8 @@ from arena.experiments.stats import mean_interval, rate_interval
 
 NAME = "visits-vs-c"
 SUMMARY = "distribution of MCTS root visits over the moves of one position for several C"
+PLAYS_GAMES = False
+"""Searches, not games: no ``--jobs`` (see the module's description)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
