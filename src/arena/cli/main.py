@@ -128,7 +128,7 @@ def value_options(parser: argparse.ArgumentParser) -> set[str]:
         if isinstance(action, argparse._SubParsersAction):
             for sub in action.choices.values():
                 found |= value_options(sub)
-        elif action.nargs is None and not isinstance(action, argparse._VersionAction):
+        elif action.nargs is None and action.option_strings:
             found |= {o for o in action.option_strings if o.startswith("--")}
     return found
 
