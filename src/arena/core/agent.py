@@ -42,6 +42,8 @@ class SearchInfo:
     """The root value for the player to move (search units; MCTS: win rate)."""
     root: list[dict[str, Any]] = field(default_factory=list)
     """Top root moves: ``{"move": str, ...}`` with visits / value / pv as the agent knows them."""
+    engine: str | None = None
+    """Which implementation searched, where an agent has several (MCTS: fast or python)."""
 
 
 class Agent(ABC):
