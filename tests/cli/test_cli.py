@@ -105,6 +105,8 @@ def test_bench_playouts_json(capsys: pytest.CaptureFixture[str]) -> None:
     result = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert set(result["playouts_per_s"]) == {"tictactoe", "go:size=5", "go:size=9"}
     assert all(v > 0 for v in result["playouts_per_s"].values())
+    assert "tictactoe" in result["kernel_playouts_per_s"]  # the compiled kernel's column
+    assert result["kernel_ratio"]["tictactoe"] > 0
     if "openspiel_playouts_per_s" in result:  # the bench extra is installed in CI
         assert set(result["openspiel_playouts_per_s"]) == set(result["playouts_per_s"])
 

@@ -10,7 +10,11 @@ figure by a factor of three to five:
 
 Our figure is ``Game.playout`` from the initial state: uniformly random legal
 moves to the end under the same rules (Go: passes are moves, game length capped
-at 2·size², as OpenSpiel's default).
+at 2·size², as OpenSpiel's default). For games with a compiled kernel
+(``games/<game>/kernel.py``), the ``kernel`` column is its ``playout`` run in
+batches from compiled code, as a compiled search calls it, and ``×`` its ratio
+to ``Game.playout``; compilation happens (or the disk cache loads) before the
+measurement starts.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.bench.measure import rate
-from arena.games import load_game
+from arena.core.kernel import kernel_playouts
+from arena.games import load_game, load_kernel
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,20 @@ def ours(spec: str, seconds: float, seed: int = 0) -> float:
     rng = random.Random(seed)
     playout = game.playout
     return rate(lambda: playout(start, rng), seconds)
+
+
+def kernel_rate(spec: str, seconds: float, seed: int = 0) -> float | None:
+    """Compiled kernel playouts per second from the initial state (None: no kernel)."""
+    game = load_game(spec)
+    kernel = load_kernel(game)
+    if kernel is None:
+        return None
+    p, s = kernel.params, kernel.encode(game.initial_state(seed))
+    playout = kernel.functions["playout"]
+    kernel.functions["seed"](seed)
+    # Batches long enough that the call from Python costs nothing, short enough for ``rate``.
+    batch = max(1, 200_000 // kernel.max_plies)
+    return rate(lambda: kernel_playouts(playout, p, s, batch), seconds) * batch
 
 
 def openspiel_loops(name: str, seconds: float, seed: int = 0) -> dict[str, float]:
@@ -82,7 +101,12 @@ def have_openspiel() -> bool:
 def run(seconds: float, only: list[str] | None = None, report=print) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     """Measure every case; ``report`` receives one line per game as it finishes."""
     spiel = have_openspiel()
-    result: dict[str, Any] = {"playouts_per_s": {}, "seconds_per_measure": seconds}
+    result: dict[str, Any] = {
+        "playouts_per_s": {},
+        "kernel_playouts_per_s": {},
+        "kernel_ratio": {},
+        "seconds_per_measure": seconds,
+    }
     if spiel:
         result["openspiel_playouts_per_s"] = {}
         result["openspiel_python_random_playouts_per_s"] = {}
@@ -90,13 +114,20 @@ def run(seconds: float, only: list[str] | None = None, report=print) -> dict[str
         result["ratio_vs_python_random"] = {}
     cases = [c for c in CASES if not only or c.spec in only or c.spec.split(":")[0] in only]
     report(
-        f"{'game':<18}{'arena':>11}"
+        f"{'game':<18}{'arena':>11}{'kernel':>13}{'×':>7}"
         + (f"{'OpenSpiel':>12}{'ratio':>8}{'OS(py rng)':>12}{'ratio':>8}" if spiel else "")
     )
     for case in cases:
         mine = ours(case.spec, seconds)
         result["playouts_per_s"][case.spec] = round(mine, 1)
         line = f"{case.spec:<18}{mine:>9,.0f}/s"
+        compiled = kernel_rate(case.spec, seconds)
+        if compiled is None:
+            line += f"{'-':>13}{'':>7}"
+        else:
+            result["kernel_playouts_per_s"][case.spec] = round(compiled, 1)
+            result["kernel_ratio"][case.spec] = round(compiled / mine, 1)
+            line += f"{compiled:>11,.0f}/s{compiled / mine:>6.1f}x"
         if spiel and case.openspiel:
             theirs = openspiel_loops(case.openspiel, seconds)
             result["openspiel_playouts_per_s"][case.spec] = round(theirs["numpy"], 1)

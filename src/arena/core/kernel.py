@@ -34,7 +34,11 @@ search. Each game's ``games/<game>/kernel.py`` provides:
   :class:`~arena.core.game.State` into a new ``s``.
 
 Generic compiled code (perft here, MCTS in ``arena.search``) receives the jitted
-functions as arguments, which numba specialises and caches per game.
+functions as arguments. Declared as first-class function types
+(:func:`signatures`), the generic code compiles once and its disk cache is hit
+by every later process; passed as plain dispatchers, numba would specialise it
+per function object, and such specialisations miss the disk cache in every new
+process.
 
 numba is imported only when a kernel is loaded, so ``import arena`` stays fast.
 ``NUMBA_DISABLE_JIT=1`` runs every kernel as plain Python, to debug it with
@@ -45,6 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from arena.core.game import State
@@ -72,3 +77,74 @@ class Kernel:
     """``State`` -> a new position array ``s`` (1-D np.int64)."""
     functions: dict[str, Any]
     """The jitted functions by name (:data:`FUNCTIONS`)."""
+
+    def perft(self, state: State, depth: int) -> int:
+        """The number of move sequences of ``depth`` plies from ``state``, as
+        :func:`arena.core.perft.perft` counts them, by the compiled kernel."""
+        if depth < 0:
+            raise ValueError("perft depth must be >= 0")
+        f = self.functions
+        return int(
+            kernel_perft(
+                f["legal_moves"],
+                f["play"],
+                f["outcome"],
+                self.params,
+                self.encode(state),
+                depth,
+                self.max_moves,
+            )
+        )
+
+
+def signatures() -> dict[str, Any]:
+    """numba types of the contract functions (``FunctionType`` by name) and of ``p``/``s``."""
+    from numba import types
+
+    arr = types.int64[::1]
+    return {
+        "array": arr,
+        "legal_moves": types.FunctionType(types.int64(arr, arr, arr)),
+        "play": types.FunctionType(types.none(arr, arr, types.int64)),
+        "to_move": types.FunctionType(types.int64(arr, arr)),
+        "outcome": types.FunctionType(types.int64(arr, arr)),
+        "playout": types.FunctionType(types.int64(arr, arr)),
+        "rollout": types.FunctionType(types.int64(arr, arr)),
+        "seed": types.FunctionType(types.none(types.int64)),
+    }
+
+
+@cache
+def _compiled_perft() -> Callable[..., int]:
+    import numba
+
+    from arena.core import perft_kernel
+
+    sig = signatures()
+    arr = sig["array"]
+    types = (sig["legal_moves"], sig["play"], sig["outcome"], arr, arr, numba.int64, numba.int64)
+    return numba.njit(numba.int64(*types), cache=True)(perft_kernel.perft)  # type: ignore[no-any-return]
+
+
+def kernel_perft(legal_moves, play, outcome, p, s, depth: int, max_moves: int) -> int:  # type: ignore[no-untyped-def]
+    """perft over any kernel's functions from position ``s`` (the generic code is
+    compiled on first use, then loaded from numba's disk cache)."""
+    return _compiled_perft()(legal_moves, play, outcome, p, s, depth, max_moves)  # type: ignore[no-any-return]
+
+
+@cache
+def _compiled_playouts() -> Callable[..., int]:
+    import numba
+
+    from arena.core import perft_kernel
+
+    sig = signatures()
+    arr = sig["array"]
+    types = (sig["playout"], arr, arr, numba.int64)
+    return numba.njit(numba.int64(*types), cache=True)(perft_kernel.repeat_playouts)  # type: ignore[no-any-return]
+
+
+def kernel_playouts(playout, p, s, n: int) -> int:  # type: ignore[no-untyped-def]
+    """Run ``playout`` (or ``rollout``) ``n`` times from copies of ``s`` in compiled
+    code; return the first player's total return (for benchmarks)."""
+    return _compiled_playouts()(playout, p, s, n)  # type: ignore[no-any-return]

@@ -25,6 +25,7 @@ from importlib import import_module
 from arena.core.errors import SpecError
 from arena.core.evaluation import Evaluate
 from arena.core.game import Game, State
+from arena.core.kernel import Kernel
 from arena.core.spec import split_spec
 
 _WHERE = {
@@ -78,6 +79,22 @@ class Knowledge:
     evaluate: Evaluate
     immediate_wins: Callable[[State, int], Sequence[int]] | None = None
     candidates: Callable[[State, tuple[int, ...]], tuple[int, ...]] | None = None
+
+
+def load_kernel(game: Game) -> Kernel | None:
+    """The compiled kernel of ``game`` (``arena/games/<name>/kernel.py``), or None for a
+    game without one. Imports numba; the kernel's functions compile on first call.
+
+    >>> load_kernel(load_game("connect4")).max_moves
+    7
+    """
+    try:
+        module = import_module(f"arena.games.{game.name}.kernel")
+    except ModuleNotFoundError as error:
+        if error.name != f"arena.games.{game.name}.kernel":
+            raise
+        return None
+    return module.kernel(game)  # type: ignore[no-any-return]
 
 
 def preload() -> None:

@@ -8,6 +8,8 @@ stones once and stores the outcome in the new state.
 Random playouts use a padded mailbox list instead: placing a stone and
 counting the run through it in four directions touches a few list cells,
 which in Python is cheaper than whole-board shifts on every ply.
+
+Tests: tests/games/test_kinarow.py
 """
 
 from __future__ import annotations
@@ -104,6 +106,23 @@ class KInARowState(State):
             outcome,
         )
         return s
+
+    @property
+    def game(self) -> KInARowGame:
+        return self._game
+
+    @property
+    def bits(self) -> tuple[int, int]:
+        """The first and the second player's stones, as bitboards in the game's
+        :class:`~arena.core.bitboard.LineBoard` layout (``game.lines``).
+
+        >>> import arena
+        >>> game = arena.load_game("tictactoe")
+        >>> x, o = game.play_moves(game.parse_moves("a1 b2 b1")).bits
+        >>> game.lines.cells_of_bits(x), game.lines.cells_of_bits(o)
+        ([0, 1], [4])
+        """
+        return self._bits
 
     def _bit_of(self, move: int) -> int:
         """The bit the move puts a stone on; raises IllegalMove when it cannot."""

@@ -1,0 +1,313 @@
+"""The compiled kernel shared by Tic-tac-toe, Gomoku and Connect Four (numba).
+
+The contract is :mod:`arena.core.kernel`; the rules are ``kinarow/rules.py``.
+Every size the games accept goes through one representation: a padded
+mailbox (a border of sentinel cells around the board, ``cols + 2`` wide), so
+the test for a line after a move counts the mover's stones outward from the
+new stone in four directions, as the Python playouts do. Connect Four is the
+same board with gravity: its rows count from the bottom, the cell a stone
+drops to is ``height[col]``, and a column is legal while it is not full.
+
+``p`` (parameters): gravity (1 for Connect Four), rows, cols, k, exact
+(overline=nowin), mailbox width, cells, the offset of the mailbox in ``s`` and
+the mailbox size. ``s`` (position): to move, ply, outcome, the
+column heights (Connect Four), then the mailbox (0 empty, 1 and 2 the
+players' stones, 3 the border).
+
+``rollout`` takes an immediate win, else blocks the opponent's immediate win,
+else plays at random. Winning cells are kept incrementally: a cell can only
+become winning for a player when that player extends a run that reaches it,
+so after each move only the first empty cell at either end of the four runs
+through the new stone needs a look.
+
+>>> import arena
+>>> game = arena.load_game("tictactoe")
+>>> k = kernel(game, gravity=False)
+>>> s = k.encode(game.play_moves(game.parse_moves("a1 b1 a2 b2")))
+>>> f = k.functions
+>>> out = np.empty(k.max_moves, np.int64)
+>>> [int(m) for m in out[: f["legal_moves"](k.params, s, out)]]
+[2, 5, 6, 7, 8]
+>>> f["play"](k.params, s, 6)
+>>> int(f["outcome"](k.params, s)), int(f["to_move"](k.params, s))
+(1, 1)
+
+Tests: tests/games/test_kinarow_kernel.py
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from arena.core.kernel import ONGOING, Kernel
+from arena.games.kinarow.rules import KInARowGame, KInARowState
+
+# Parameter array ``p``.
+P_GRAVITY, P_ROWS, P_COLS, P_K, P_EXACT, P_WIDTH, P_CELLS, P_BOARD, P_SQUARES = range(9)
+# Position array ``s``: header, then heights (``cols``), then the mailbox.
+S_TO_MOVE, S_PLY, S_OUTCOME, S_HEIGHT = range(4)
+EMPTY, BORDER = 0, 3
+
+
+@njit(cache=True)
+def square_of(p, cell):  # type: ignore[no-untyped-def]
+    """The mailbox square of a cell index ``row * cols + col``."""
+    row = cell // p[P_COLS]
+    return (row + 1) * p[P_WIDTH] + cell - row * p[P_COLS] + 1
+
+
+@njit(cache=True)
+def move_of(p, square):  # type: ignore[no-untyped-def]
+    """The move that puts a stone on ``square`` (its column under gravity)."""
+    width = p[P_WIDTH]
+    col = square % width - 1
+    if p[P_GRAVITY]:
+        return col
+    return (square // width - 1) * p[P_COLS] + col
+
+
+@njit(cache=True)
+def wins_at(p, s, square, stone):  # type: ignore[no-untyped-def]
+    """Whether ``stone`` on ``square`` (placed or not) makes a winning line through it."""
+    board = p[P_BOARD]
+    k = p[P_K]
+    width = p[P_WIDTH]
+    for i in range(4):
+        d = 1 if i == 0 else width - 2 + i  # 1, width - 1, width, width + 1
+        count = 1
+        x = square + d
+        while s[board + x] == stone:
+            count += 1
+            x += d
+        x = square - d
+        while s[board + x] == stone:
+            count += 1
+            x -= d
+        if count == k or (count > k and p[P_EXACT] == 0):
+            return True
+    return False
+
+
+@njit(cache=True)
+def target(p, s, move):  # type: ignore[no-untyped-def]
+    """The square ``move`` puts a stone on."""
+    if p[P_GRAVITY]:
+        return (s[S_HEIGHT + move] + 1) * p[P_WIDTH] + move + 1
+    return square_of(p, move)
+
+
+@njit(cache=True)
+def legal_moves(p, s, out):  # type: ignore[no-untyped-def]
+    if s[S_OUTCOME] != ONGOING:
+        return 0
+    n = 0
+    if p[P_GRAVITY]:
+        for col in range(p[P_COLS]):
+            if s[S_HEIGHT + col] < p[P_ROWS]:
+                out[n] = col
+                n += 1
+    else:
+        board = p[P_BOARD]
+        for cell in range(p[P_CELLS]):
+            if s[board + square_of(p, cell)] == EMPTY:
+                out[n] = cell
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def play(p, s, move):  # type: ignore[no-untyped-def]
+    square = target(p, s, move)
+    if p[P_GRAVITY]:
+        s[S_HEIGHT + move] += 1
+    mover = s[S_TO_MOVE]
+    s[p[P_BOARD] + square] = mover + 1
+    s[S_PLY] += 1
+    # A line needs k stones of the mover, so skip the test before 2k - 1 plies.
+    if s[S_PLY] >= 2 * p[P_K] - 1 and wins_at(p, s, square, mover + 1):
+        s[S_OUTCOME] = 1 - 2 * mover
+    elif s[S_PLY] == p[P_CELLS]:
+        s[S_OUTCOME] = 0
+    s[S_TO_MOVE] = 1 - mover
+
+
+@njit(cache=True)
+def to_move(p, s):  # type: ignore[no-untyped-def]
+    return s[S_TO_MOVE]
+
+
+@njit(cache=True)
+def outcome(p, s):  # type: ignore[no-untyped-def]
+    return s[S_OUTCOME]
+
+
+@njit(cache=True)
+def seed(n):  # type: ignore[no-untyped-def]
+    np.random.seed(n)
+
+
+@njit(cache=True)
+def add_threats(p, s, square, stone, marked, threats, count):  # type: ignore[no-untyped-def]
+    """Record the empty cells where ``stone`` now wins through the stone on ``square``:
+    the first empty cell past either end of each of its four runs."""
+    board = p[P_BOARD]
+    width = p[P_WIDTH]
+    k = p[P_K]
+    player = stone - 1
+    for i in range(4):
+        d = 1 if i == 0 else width - 2 + i
+        for step in (d, -d):
+            x = square + step
+            while s[board + x] == stone:
+                x += step
+            if s[board + x] != EMPTY or marked[player, x]:
+                continue
+            run = 1
+            y = x + d
+            while s[board + y] == stone:
+                run += 1
+                y += d
+            y = x - d
+            while s[board + y] == stone:
+                run += 1
+                y -= d
+            if run == k or (run > k and p[P_EXACT] == 0):
+                marked[player, x] = True
+                threats[player, count[player]] = x
+                count[player] += 1
+
+
+@njit(cache=True)
+def playable_threat(p, s, player, marked, threats, count):  # type: ignore[no-untyped-def]
+    """A square where ``player`` wins at once if it moves there, or -1; drops stale entries."""
+    board = p[P_BOARD]
+    width = p[P_WIDTH]
+    i = 0
+    while i < count[player]:
+        x = threats[player, i]
+        # Occupied, or under overline=nowin grown into an overline: never winning again.
+        if s[board + x] != EMPTY or (p[P_EXACT] and not wins_at(p, s, x, player + 1)):
+            marked[player, x] = False
+            count[player] -= 1
+            threats[player, i] = threats[player, count[player]]
+            continue
+        if p[P_GRAVITY] == 0 or s[board + x - width] != EMPTY:
+            return x
+        i += 1
+    return -1
+
+
+@njit(cache=True)
+def playout(p, s):  # type: ignore[no-untyped-def]
+    if s[S_OUTCOME] != ONGOING:
+        return s[S_OUTCOME]
+    gravity = p[P_GRAVITY]
+    rows = p[P_ROWS]
+    pool = np.empty(p[P_COLS] if gravity else p[P_CELLS], np.int64)
+    n = legal_moves(p, s, pool)
+    while True:
+        # random() rather than randint: the same stream as numpy's when run without JIT.
+        i = int(np.random.random() * n)
+        move = pool[i]
+        play(p, s, move)
+        if s[S_OUTCOME] != ONGOING:
+            return s[S_OUTCOME]
+        if gravity == 0 or s[S_HEIGHT + move] == rows:
+            n -= 1
+            pool[i] = pool[n]
+
+
+@njit(cache=True)
+def rollout(p, s):  # type: ignore[no-untyped-def]
+    """Take a win, else block the opponent's win, else play at random, to the end."""
+    if s[S_OUTCOME] != ONGOING:
+        return s[S_OUTCOME]
+    gravity = p[P_GRAVITY]
+    board = p[P_BOARD]
+    # The moves to sample from, with each move's index for removal in O(1).
+    size = p[P_COLS] if gravity else p[P_CELLS]
+    pool = np.empty(size, np.int64)
+    where = np.empty(size, np.int64)
+    n = legal_moves(p, s, pool)
+    for i in range(n):
+        where[pool[i]] = i
+    # Each player's winning squares (playable or not yet, under gravity), marked
+    # to keep the lists free of repeats.
+    marked = np.zeros((2, p[P_SQUARES]), np.bool_)
+    threats = np.empty((2, p[P_CELLS]), np.int64)
+    count = np.zeros(2, np.int64)
+    for cell in range(p[P_CELLS]):
+        x = square_of(p, cell)
+        if s[board + x] == EMPTY:
+            for player in range(2):
+                if wins_at(p, s, x, player + 1):
+                    marked[player, x] = True
+                    threats[player, count[player]] = x
+                    count[player] += 1
+    while True:
+        mover = s[S_TO_MOVE]
+        x = playable_threat(p, s, mover, marked, threats, count)
+        if x < 0:
+            x = playable_threat(p, s, 1 - mover, marked, threats, count)
+        move = move_of(p, x) if x >= 0 else pool[int(np.random.random() * n)]
+        square = target(p, s, move)
+        play(p, s, move)
+        if s[S_OUTCOME] != ONGOING:
+            return s[S_OUTCOME]
+        if gravity == 0 or s[S_HEIGHT + move] == p[P_ROWS]:
+            n -= 1
+            last = pool[n]
+            pool[where[move]] = last
+            where[last] = where[move]
+        add_threats(p, s, square, mover + 1, marked, threats, count)
+
+
+FUNCTIONS = {
+    "legal_moves": legal_moves,
+    "play": play,
+    "to_move": to_move,
+    "outcome": outcome,
+    "playout": playout,
+    "rollout": rollout,
+    "seed": seed,
+}
+
+
+def kernel(game: KInARowGame, gravity: bool) -> Kernel:
+    """The kernel of a k-in-a-row game (``gravity`` for Connect Four)."""
+    rows, cols = game.rows, game.cols
+    width = cols + 2
+    squares = (rows + 2) * width
+    offset = S_HEIGHT + cols
+    params = np.array(
+        [int(gravity), rows, cols, game.k, int(game.exact), width, rows * cols, offset, squares],
+        np.int64,
+    )
+    bits = game.lines.cell_bit
+
+    def encode(state: KInARowState) -> np.ndarray:
+        s = np.zeros(offset + squares, np.int64)
+        s[offset : offset + squares] = BORDER
+        black, white = state.bits
+        for cell, bit in enumerate(bits):
+            square = (cell // cols + 1) * width + cell % cols + 1
+            s[offset + square] = 1 if black & bit else 2 if white & bit else EMPTY
+            if gravity and (black | white) & bit:
+                s[S_HEIGHT + cell % cols] += 1
+        s[S_TO_MOVE] = state.to_move
+        s[S_PLY] = state.ply
+        s[S_OUTCOME] = state.returns()[0] if state.is_terminal() else ONGOING
+        return s
+
+    return Kernel(
+        name=game.spec,
+        params=params,
+        max_moves=cols if gravity else rows * cols,
+        max_plies=rows * cols,
+        encode=encode,  # type: ignore[arg-type]
+        functions=dict(FUNCTIONS),
+    )
+
+
+__all__ = ["FUNCTIONS", "kernel"]

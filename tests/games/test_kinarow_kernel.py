@@ -1,0 +1,222 @@
+"""The compiled kernels of Connect Four, Tic-tac-toe and Gomoku against the State API."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import arena
+from arena.core.kernel import kernel_playouts
+from arena.games.kinarow import kernel as kinarow
+from kernel_checks import (
+    assert_playout_uniform,
+    assert_rollout_reachable,
+    compare_random_games,
+    load_kernel,
+    perfts,
+    random_start,
+    run_without_jit,
+    seeded_ends,
+)
+
+# (spec, random games): several sizes of each game, both overline rules, and
+# Connect Four boards too big for a 64-bit bitboard.
+RANDOM_GAMES = [
+    ("connect4", 1500),
+    ("connect4:rows=4,cols=5", 2000),
+    ("connect4:rows=4,cols=4,k=3", 2000),
+    ("connect4:rows=9,cols=8,k=5", 300),
+    ("connect4:rows=20,cols=20,k=6", 20),
+    ("tictactoe", 3000),
+    ("tictactoe:m=4,n=4,k=3", 2000),
+    ("tictactoe:m=5,n=3,k=4", 1000),
+    ("tictactoe:m=1,n=1,k=1", 10),
+    ("gomoku", 150),
+    ("gomoku:overline=nowin", 150),
+    ("gomoku:size=9", 600),
+    ("gomoku:size=9,overline=nowin", 600),
+    ("gomoku:size=5,k=3,overline=nowin", 2000),
+    ("gomoku:size=6,k=4,overline=win", 1500),
+]
+
+
+@pytest.mark.parametrize(("spec", "games"), RANDOM_GAMES)
+def test_kernel_agrees_with_the_rules_move_for_move(spec: str, games: int) -> None:
+    game, kernel = load_kernel(spec)
+    assert compare_random_games(game, kernel, games, seed=len(spec)) > games
+
+
+@pytest.mark.parametrize(
+    ("spec", "figures"),
+    [
+        ("tictactoe", [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]),
+        ("connect4", [7, 49, 343, 2401, 16807, 117649]),
+        ("gomoku", [225, 50400]),
+    ],
+)
+def test_perft_equals_the_published_figures(spec: str, figures: list[int]) -> None:
+    game, kernel = load_kernel(spec)
+    assert perfts(kernel, game.initial_state(), len(figures)) == figures
+
+
+@pytest.mark.parametrize(
+    ("spec", "ply", "depth"),
+    [
+        ("tictactoe:m=4,n=4,k=3", 0, 4),
+        ("tictactoe:m=4,n=4,k=3", 6, 5),
+        ("tictactoe:m=5,n=4,k=4", 3, 3),
+        ("connect4:rows=4,cols=5", 0, 6),
+        ("connect4:rows=4,cols=5", 9, 6),
+        ("connect4:rows=9,cols=8,k=5", 0, 4),
+        ("gomoku:size=9,overline=nowin", 0, 2),
+        ("gomoku:size=5,k=3,overline=nowin", 12, 5),
+    ],
+)
+def test_perft_equals_the_reference_perft(spec: str, ply: int, depth: int) -> None:
+    game, kernel = load_kernel(spec)
+    state = random_start(game, lambda s: s.ply == ply, seed=ply)
+    assert perfts(kernel, state, depth) == [arena.perft(state, d) for d in range(1, depth + 1)]
+
+
+def test_perft_of_a_finished_game_is_zero_and_of_depth_zero_one() -> None:
+    game, kernel = load_kernel("connect4")
+    over = game.play_moves(game.parse_moves("4455667"))
+    assert perfts(kernel, over, 3) == [0, 0, 0]
+    assert kernel.perft(over, 0) == kernel.perft(game.initial_state(), 0) == 1
+    with pytest.raises(ValueError, match="depth"):
+        kernel.perft(over, -1)
+
+
+@pytest.mark.parametrize(
+    ("spec", "left"),
+    [
+        ("tictactoe", 6),
+        ("tictactoe:m=4,n=4,k=3", 7),
+        ("connect4", 7),
+        ("connect4:rows=4,cols=5", 8),
+        ("gomoku:size=5,k=3,overline=nowin", 6),
+        ("gomoku:size=5,k=4", 7),
+    ],
+)
+def test_playout_follows_the_law_of_uniform_random_moves(spec: str, left: int) -> None:
+    """The end positions of the kernel playout against their exact probabilities
+    under uniformly random moves (chi-squared, p > 0.001)."""
+    game, kernel = load_kernel(spec)
+    cells = kernel.max_plies
+    state = random_start(game, lambda s: s.ply == cells - left, seed=left)
+    assert_playout_uniform(kernel, state, trials=20000, seed=left)
+    assert_rollout_reachable(kernel, state, trials=2000, seed=left)
+
+
+@pytest.mark.parametrize(
+    ("spec", "line"),
+    [
+        ("connect4", "445566"),
+        ("connect4:rows=9,cols=8,k=5", "1 2 1 2 1 2 1 3"),
+        ("tictactoe", "a1 b2 a2 c3"),
+        ("gomoku", "H8 A1 J8 A2 K8 A3 L8 A4"),
+        # A8 wins with exactly five; F8 would make six, which does not win.
+        ("gomoku:overline=nowin", "B8 A1 C8 A2 D8 A3 E8 A5 G8 A10"),
+    ],
+)
+def test_rollout_takes_an_immediate_win(spec: str, line: str) -> None:
+    game, kernel = load_kernel(spec)
+    state = game.play_moves(game.parse_moves(line))
+    win = 1 - 2 * state.to_move
+    f, p, s = kernel.functions, kernel.params, kernel.encode(state)
+    f["seed"](1)
+    assert kernel_playouts(f["rollout"], p, s, 300) == 300 * win
+    # A random playout misses it sometimes: the test can tell the two apart.
+    assert kernel_playouts(f["playout"], p, s, 300) != 300 * win
+
+
+@pytest.mark.parametrize(
+    ("spec", "line", "loss_ply"),
+    [
+        ("connect4", "1 2 1 2 1", 7),  # Red threatens column 1 once.
+        ("tictactoe", "a1 b2 b1", 5),  # X threatens c1, O cannot win yet.
+        ("gomoku:size=7,k=4", "C4 A1 D4 A7 E4", 7),  # an open three: O blocks one end.
+    ],
+)
+def test_rollout_blocks_an_immediate_loss(spec: str, line: str, loss_ply: int) -> None:
+    """The side to move has no win and the opponent one winning cell (two for the open
+    three): rollouts never lose at the next ply when there is one, random playouts do."""
+    game, kernel = load_kernel(spec)
+    state = game.play_moves(game.parse_moves(line))
+    loss = 2 * state.to_move - 1
+
+    def lost_next(function: str) -> int:
+        kernel.functions["seed"](3)
+        lost = 0
+        for _ in range(400):
+            s = kernel.encode(state)
+            result = kernel.functions[function](kernel.params, s)
+            lost += result == loss and s[kinarow.S_PLY] == loss_ply
+        return lost
+
+    assert lost_next("playout") > 0
+    assert lost_next("rollout") == (400 if spec.startswith("gomoku") else 0)
+
+
+@pytest.mark.parametrize("spec", ["connect4", "gomoku:size=7,k=4,overline=nowin", "tictactoe"])
+def test_winning_cells_kept_incrementally_equal_a_full_scan(spec: str) -> None:
+    """The rollout's bookkeeping: after every move, the recorded winning cells that are
+    still empty and winning are exactly the empty cells where a stone would win."""
+    game, kernel = load_kernel(spec)
+    p = kernel.params
+    rng = random.Random(5)
+    board = int(p[kinarow.P_BOARD])
+    cells = [int(kinarow.square_of(p, c)) for c in range(int(p[kinarow.P_CELLS]))]
+    for _ in range(60):
+        state = game.initial_state()
+        s = kernel.encode(state)
+        marked = np.zeros((2, p[kinarow.P_SQUARES]), np.bool_)
+        threats = np.empty((2, len(cells)), np.int64)
+        count = np.zeros(2, np.int64)
+        while not state.is_terminal():
+            move = rng.choice(state.legal_moves())
+            square = int(kinarow.target(p, s, move))
+            mover = state.to_move
+            state = state.play(move)
+            kernel.functions["play"](p, s, move)
+            kinarow.add_threats(p, s, square, mover + 1, marked, threats, count)
+            for player in range(2):
+                full = {
+                    x for x in cells if s[board + x] == 0 and kinarow.wins_at(p, s, x, player + 1)
+                }
+                kept = {
+                    int(x)
+                    for x in threats[player, : count[player]]
+                    if s[board + x] == 0 and kinarow.wins_at(p, s, x, player + 1)
+                }
+                assert kept == full, (state.render(), player)
+
+
+def test_kernels_run_as_plain_python_with_the_same_results() -> None:
+    """NUMBA_DISABLE_JIT=1 runs the same functions as Python: the checks pass and
+    seeded playouts and rollouts end in the same positions as compiled ones."""
+    code = """
+from kernel_checks import *
+for spec, games in [("tictactoe", 40), ("connect4:rows=4,cols=5", 15),
+                    ("gomoku:size=5,k=3,overline=nowin", 15)]:
+    game, kernel = load_kernel(spec)
+    compare_random_games(game, kernel, games, seed=1)
+game, kernel = load_kernel("tictactoe")
+assert perfts(kernel, game.initial_state(), 4) == [9, 72, 504, 3024]
+state = random_start(game, lambda s: s.ply == 3, seed=3)
+assert_playout_uniform(kernel, state, trials=2000, seed=1)
+assert_rollout_reachable(kernel, state, trials=200, seed=1)
+"""
+    ends = "print(seeded_ends(*load_kernel({!r}), {!r}, 30, seed=7))"
+    cases = [
+        (spec, function)
+        for spec in ("connect4", "gomoku:size=9")
+        for function in ("playout", "rollout")
+    ]
+    code += "\n".join(ends.format(spec, function) for spec, function in cases)
+    plain = run_without_jit(code).split()
+    assert plain == [
+        seeded_ends(*load_kernel(spec), function, 30, seed=7) for spec, function in cases
+    ]
