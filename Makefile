@@ -34,7 +34,7 @@ lint: install-test
 
 # The whole suite, slow tests included (CI runs exactly this).
 test: lint engines
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 bench: install-test
 	$(BIN)/arena bench playouts

@@ -13,9 +13,10 @@ from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.perft import perft
 from arena.core.playout import random_playout
+from arena.core.version import VERSION
 from arena.games import load_game
 
-__version__ = "0.1.0"
+__version__ = VERSION
 
 __all__ = [
     "Agent",

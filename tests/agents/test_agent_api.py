@@ -98,11 +98,55 @@ def test_human_reprompts_on_bad_input_and_plays_a_legal_move() -> None:
     assert text.count("your move>") == 6
 
 
-@pytest.mark.parametrize(("lines", "error"), [("quit\n", Resign), ("", Resign), ("undo\n", Undo)])
-def test_human_quits_and_undoes(lines: str, error: type) -> None:
+@pytest.mark.parametrize("lines", ["quit\n", ""])
+def test_human_quits(lines: str) -> None:
     agent, _ = human(lines)
-    with pytest.raises(error):
+    with pytest.raises(Resign):
         agent.choose(arena.load_game("connect4").initial_state(), arena.Limit())
+
+
+def test_human_undo_takes_back_only_what_they_played() -> None:
+    game = arena.load_game("connect4")
+    agent, out = human("undo\n4\nundo\n")
+    state = game.initial_state()
+    assert agent.choose(state, arena.Limit()) == 3  # undo before any move of theirs: refused
+    assert "nothing to undo" in out.getvalue()
+    with pytest.raises(Undo):  # after their move and a reply, undo goes to the match
+        agent.choose(state.play(3).play(0), arena.Limit())
+
+
+def test_human_help_explains_the_notation_of_the_game_at_hand() -> None:
+    for spec, example in [("connect4", "4"), ("go:size=9", "F5"), ("othello", "f5")]:
+        game = arena.load_game(spec)
+        agent, out = human("help\nquit\n")
+        with pytest.raises(Resign):
+            agent.choose(game.initial_state(), arena.Limit())
+        text = out.getvalue()
+        assert game.notation in text and f"for example {example}" in text
+
+
+def test_human_hears_the_rules_reason_for_an_illegal_move() -> None:
+    game = arena.load_game("connect4")
+    state = game.play_moves(game.parse_moves("1 1 1 1 1 1"))
+    agent, out = human("1\n2\n")
+    assert agent.choose(state, arena.Limit()) == 1
+    assert "1 is not legal here: " + str(_illegal(state, 0)) in out.getvalue()
+
+
+def _illegal(state: arena.State, move: int) -> Exception:
+    with pytest.raises(arena.IllegalMove) as caught:
+        state.play(move)
+    return caught.value
+
+
+def test_human_prompt_counts_long_move_lists_instead_of_printing_them() -> None:
+    agent, out = human("quit\n")
+    with pytest.raises(Resign):
+        agent.choose(arena.load_game("go:size=9").initial_state(), arena.Limit())
+    text = out.getvalue()
+    assert (
+        "82 legal moves (type moves to list them)" in text and "J9" not in text.split("to move")[1]
+    )
 
 
 def test_limit_is_a_small_immutable_value() -> None:

@@ -79,11 +79,11 @@ def test_the_verdict_is_exactly_a_win_in_one(spec: str) -> None:
 @pytest.mark.parametrize("spec", SPECS)
 def test_may_cut_sides_is_the_games_corner_test_for_every_free_side(spec: str) -> None:
     for state in live_states(spec, 150, seed=6):
-        board = state._board()
-        risky = may_cut_sides(board, state._walls)
+        board = state.board()
+        risky = may_cut_sides(board, state.walls)
         for bit in range(4 * state.game.stride**2):  # type: ignore[attr-defined]
-            if board.on_board(bit >> 2) and not state._walls >> bit & 1:
-                walled = state._walls | board.wall(bit)
+            if board.on_board(bit >> 2) and not state.walls >> bit & 1:
+                walled = state.walls | board.wall(bit)
                 assert bool(risky >> bit & 1) == board.may_cut(walled, bit)
 
 

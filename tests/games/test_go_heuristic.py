@@ -36,12 +36,12 @@ def position(game: Game, picture: list[str], to_move: int = 0, ko: int = -1) -> 
 
 def swapped(state: GoState) -> GoState:
     """The same position with colours, the side to move and the sign of komi swapped."""
-    game = state._game
+    game = state.game
     ko = "positional" if game.superko else "simple"
     other = arena.load_game(f"go:size={game.size},komi={-game.komi},ko={ko},maxlen={game.maxlen}")
     assert isinstance(other, Go)
     return GoState._make(
-        other, state.ply + 1, state._white, state._black, state._passes, state._ko,
+        other, state.ply + 1, state.white, state.black, state._passes, state.ko,
         state._past, state._run, state._last,
     )  # fmt: skip
 
@@ -72,8 +72,8 @@ def neighbours(size: int, p: int) -> list[int]:
 
 def colours(state: GoState) -> list[int]:
     """0 empty, 1 Black, 2 White for every point."""
-    b, w = state._black, state._white
-    return [1 if b >> p & 1 else 2 if w >> p & 1 else 0 for p in range(state._game.points)]
+    b, w = state.black, state.white
+    return [1 if b >> p & 1 else 2 if w >> p & 1 else 0 for p in range(state.game.points)]
 
 
 def distances(size: int, board: list[int], colour: int) -> list[float]:
@@ -106,7 +106,7 @@ def region(size: int, board: list[int], p: int) -> tuple[set[int], set[int]]:
 
 def reference_area(state: GoState) -> tuple[int, int]:
     """The area estimate, and how many points of it came from enclosures."""
-    size, n = state._game.size, state._game.points
+    size, n = state.game.size, state.game.points
     board = colours(state)
     to_black, to_white = distances(size, board, 1), distances(size, board, 2)
     margin = board.count(1) - board.count(2)
@@ -126,7 +126,7 @@ def reference_area(state: GoState) -> tuple[int, int]:
 
 
 def reference_shortage(state: GoState) -> float:
-    size = state._game.size
+    size = state.game.size
     board = colours(state)
     mover = state.to_move + 1
     total, done = 0.0, set()
@@ -144,7 +144,7 @@ def reference_shortage(state: GoState) -> float:
         done |= stones
         eyes = {q for q in libs if all(board[r] == c for r in neighbours(size, q))}
         if len(libs) == 1:
-            can_take = c != mover and libs != {state._ko}
+            can_take = c != mover and libs != {state.ko}
             weight = h._CAPTURE if can_take else h._ATARI
         elif len(libs) == 2 and libs != eyes:
             weight = h._TWO
@@ -155,7 +155,7 @@ def reference_shortage(state: GoState) -> float:
 
 
 def reference_candidates(state: GoState, moves: tuple[int, ...]) -> tuple[int, ...]:
-    size = state._game.size
+    size = state.game.size
     board = colours(state)
     me, enemy = state.to_move + 1, 2 - state.to_move
     stones = [divmod(p, size) for p, c in enumerate(board) if c]
@@ -211,7 +211,7 @@ def test_area_estimate_matches_a_point_by_point_reference(spec: str, count: int)
     enclosed = 0
     for state in live_states(spec, count, seed=1) + sparse_positions(spec, count, seed=2):
         margin, from_enclosures = reference_area(state)
-        assert h.area_estimate(state._game, state._black, state._white) == margin
+        assert h.area_estimate(state.game, state.black, state.white) == margin
         enclosed += from_enclosures
     if "size=19" in spec:  # (smaller boards hardly have enclosures out of reach)
         assert enclosed > 20
@@ -278,15 +278,15 @@ def test_a_lone_stone_does_not_own_a_large_board(monkeypatch: pytest.MonkeyPatch
     assert isinstance(game, Go)
     one = game.play_moves(game.parse_moves("k10"))
     assert one.score() == 361  # the plain count gives Black the whole board
-    assert h.area_estimate(game, one._black, one._white) == 41  # the stone and 40 points in reach
+    assert h.area_estimate(game, one.black, one.white) == 41  # the stone and 40 points in reach
     # Black walls off a 6x6 corner; its 2x2 innermost points are five steps from the wall.
     wall = ["......X" + "." * 12] * 6 + ["XXXXXXX" + "." * 12] + ["." * 19] * 11 + ["." * 18 + "O"]
     state = position(game, wall)
-    with_enclosures = h.area_estimate(game, state._black, state._white)
+    with_enclosures = h.area_estimate(game, state.black, state.white)
     assert with_enclosures == reference_area(state)[0]
     monkeypatch.setattr(h, "_BOARDS", {})
     monkeypatch.setattr(h, "_ENCLOSED", 1000)  # no region is small enough
-    assert h.area_estimate(game, state._black, state._white) == with_enclosures - 4
+    assert h.area_estimate(game, state.black, state.white) == with_enclosures - 4
 
 
 def test_groups_short_of_liberties() -> None:

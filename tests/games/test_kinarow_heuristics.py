@@ -45,7 +45,7 @@ def grid(state: KInARowState) -> list[list[int | None]]:
     game = state.game
     rows, cols = game.rows, game.cols  # type: ignore[attr-defined]
     bit = game.lines.cell_bit  # type: ignore[attr-defined]
-    b0, b1 = state._bits
+    b0, b1 = state.bits
     return [
         [
             0 if b0 & bit[r * cols + c] else 1 if b1 & bit[r * cols + c] else None
@@ -96,13 +96,13 @@ def reference_wins(state: KInARowState, player: int) -> list[int]:
 
 def with_bits(state: KInARowState, bits: tuple[int, int], to_move: int) -> KInARowState:
     """A state of the same game with other stones or another side to move."""
-    return type(state)._make(state._game, bits, to_move, state._ply, state._last, ONGOING)
+    return type(state)._make(state.game, bits, to_move, state.ply, state._last, ONGOING)
 
 
 def mirrored(state: KInARowState) -> KInARowState:
     """The same position with the colours of all stones and the side to move swapped."""
-    b0, b1 = state._bits
-    return with_bits(state, (b1, b0), 1 - state._to_move)
+    b0, b1 = state.bits
+    return with_bits(state, (b1, b0), 1 - state.to_move)
 
 
 def arbitrary_states(game: Game, count: int, seed: int) -> list[KInARowState]:
@@ -208,7 +208,7 @@ def test_window_counts_match_a_window_by_window_count(spec: str) -> None:
     assert tables(game) is t  # built once per game
     for state in live_states(game, 40, seed=3) + arbitrary_states(game, 20, seed=4):
         for player in (0, 1):
-            own, opp = state._bits[player], state._bits[1 - player]
+            own, opp = state.bits[player], state.bits[1 - player]
             got = scan(t, own, opp, game.exact, shapes=True)  # type: ignore[attr-defined]
             assert (got.counts, got.open_threes) == reference_scan(state, player)
 
@@ -237,12 +237,12 @@ def test_quiet_positions_ignore_the_side_to_move(spec: str) -> None:
     t = tables(game)
     quiet = 0
     for state in live_states(game, 200, seed=6):
-        b0, b1 = state._bits
+        b0, b1 = state.bits
         s0, s1 = scan(t, b0, b1, shapes=True), scan(t, b1, b0, shapes=True)
         if s0.wins or s1.wins or s0.open_threes or s1.open_threes:
             continue
         quiet += 1
-        swapped = with_bits(state, (b1, b0), state._to_move)
+        swapped = with_bits(state, (b1, b0), state.to_move)
         assert module.evaluate(swapped) == -module.evaluate(state)
     assert quiet > 20
 

@@ -35,7 +35,7 @@ def othello(spec: str) -> Othello:
 def swapped(state: OthelloState) -> OthelloState:
     """The same position with the colours of all discs and the side to move swapped."""
     return OthelloState._make(
-        state._game, state._white, state._black, 1 - state._to_move, state._ply, -1
+        state.game, state.white, state.black, 1 - state.to_move, state.ply, -1
     )
 
 
@@ -87,11 +87,11 @@ def stable_cells(game: Othello, bits: int) -> list[str]:
 def test_stable_discs_grow_from_corners_along_edges() -> None:
     game = othello("othello:size=6")
     s = game.state_from_discs("a1 b1 c1 e1 f1 a2 b2 a3", "d1 c2")
-    assert stable_cells(game, s._black) == ["a1", "a2", "a3", "b1", "b2", "c1", "e1", "f1"]
-    assert stable_cells(game, s._white) == []  # d1 sits between Black's runs but no corner
+    assert stable_cells(game, s.black) == ["a1", "a2", "a3", "b1", "b2", "c1", "e1", "f1"]
+    assert stable_cells(game, s.white) == []  # d1 sits between Black's runs but no corner
     # Without the corner nothing is anchored.
     t = game.state_from_discs("b1 c1 a2 b2 a3", "d1")
-    assert stable_cells(game, t._black) == []
+    assert stable_cells(game, t.black) == []
 
 
 @pytest.mark.parametrize("spec", ["othello:size=6", "othello", "othello:size=6,rule=nomove-ends"])
@@ -102,15 +102,15 @@ def test_stable_discs_are_never_flipped(spec: str) -> None:
     rng = random.Random(5)
     checked = 0
     for state in live(spec, 400, seed=3)[::3]:
-        stable = (h._stable(b, state._black), h._stable(b, state._white))
+        stable = (h._stable(b, state.black), h._stable(b, state.white))
         checked += stable[0].bit_count() + stable[1].bit_count()
         for _ in range(3):
             s: State = state
             while not s.is_terminal():
                 s = s.play(rng.choice(s.legal_moves()))
                 assert isinstance(s, OthelloState)
-                assert s._black & stable[0] == stable[0], s.render()
-                assert s._white & stable[1] == stable[1], s.render()
+                assert s.black & stable[0] == stable[0], s.render()
+                assert s.white & stable[1] == stable[1], s.render()
     assert checked > 200  # enough stable discs were tested
 
 
@@ -159,8 +159,8 @@ def test_mobility_counts_more_than_discs_early() -> None:
     # them in seven places, White has one placement (e5). Fewer discs, better off.
     for mover in (0, 1):
         s = game.state_from_discs("d4", "c3 d3 e3 c4 e4 c5 d5", to_move=mover)
-        black = game.placements(s._black, s._white).bit_count()
-        white = game.placements(s._white, s._black).bit_count()
+        black = game.placements(s.black, s.white).bit_count()
+        white = game.placements(s.white, s.black).bit_count()
         assert black > 3 * white
         assert h.evaluate(s) > 0
 

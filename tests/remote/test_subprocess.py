@@ -184,6 +184,13 @@ def test_a_program_that_never_says_ready_loses_before_the_game(tmp_path: Path) -
     record = play_game(C4, ["random:seed=1", agent], FAST)
     assert (record.reason, record.loser) == ("time", 1)
     assert "'ready'" in record.detail and record.moves == []
+    # The forfeit names the option that gives a slow starter more time.
+    assert "startup=0.5 s" in record.detail and "cmd:startup=SECONDS:COMMAND" in record.detail
+
+
+def test_the_default_startup_wait_is_proportionate() -> None:
+    # 30 s per game made a mute program cost minutes; 10 s still fits a slow interpreter.
+    assert load_agent("cmd:true").config["startup"] == 10.0
 
 
 def test_children_a_program_forks_are_killed_with_it(tmp_path: Path) -> None:

@@ -47,13 +47,39 @@ def test_bounds_formula() -> None:
 
 
 def test_llr_formula_by_hand() -> None:
+    s0, s1 = 0.5, 1 / (1 + 10 ** (-20 / 400))
+    # Only wins: the best trinomial with mean s is w = s, l = 1 - s (no draws).
+    assert STANDARD.llr(3, 0, 0) == pytest.approx(3 * math.log(s1 / s0))
+    # Only draws: d = 2(1 - s) above an even score, d = 1 at it.
+    assert STANDARD.llr(0, 5, 0) == pytest.approx(5 * math.log(2 * (1 - s1)))
+
+
+def test_llr_maximises_the_trinomial_likelihood_under_each_hypothesis() -> None:
+    # Brute force over the one free parameter w (l = w - (2s - 1), d = 2(s - w)).
+    def best(w_count: int, d_count: int, l_count: int, s: float) -> float:
+        low, high = max(0.0, 2 * s - 1), s
+        grid = (low + (high - low) * i / 20_000 for i in range(1, 20_000))
+        return max(
+            w_count * math.log(w)
+            + d_count * math.log(2 * (s - w))
+            + l_count * math.log(w - 2 * s + 1)
+            for w in grid
+        )
+
+    s0, s1 = 0.5, expected_score(20)
+    for counts in [(180, 100, 120), (10, 5, 30), (7, 1, 2)]:
+        by_grid = best(*counts, s1) - best(*counts, s0)
+        assert STANDARD.llr(*counts) == pytest.approx(by_grid, abs=1e-3)
+
+
+def test_llr_agrees_with_the_normal_approximation_to_second_order() -> None:
     w, d, losses = 180, 100, 120
     n = w + d + losses
     mean = (w + d / 2) / n
     var = (w * (1 - mean) ** 2 + d * (0.5 - mean) ** 2 + losses * mean**2) / n
-    s0, s1 = 0.5, 1 / (1 + 10 ** (-20 / 400))
-    expected = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
-    assert STANDARD.llr(w, d, losses) == pytest.approx(expected)
+    s0, s1 = 0.5, expected_score(20)
+    approximation = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+    assert STANDARD.llr(w, d, losses) == pytest.approx(approximation, rel=0.05)
 
 
 def test_llr_is_zero_at_the_midpoint_and_antisymmetric_around_it() -> None:
@@ -67,12 +93,26 @@ def test_llr_grows_with_the_number_of_games() -> None:
     assert STANDARD.llr(60, 20, 40) * 10 == pytest.approx(STANDARD.llr(600, 200, 400))
 
 
-def test_degenerate_counts_give_zero() -> None:
-    for counts in [(0, 0, 0), (0, 25, 0), (25, 0, 0), (0, 0, 25)]:
-        assert STANDARD.llr(*counts) == 0.0
-        assert STANDARD.status(*counts).decision is None
-    # Variance appears with the first different result.
-    assert STANDARD.llr(0, 25, 1) < 0 < STANDARD.llr(1, 25, 0)
+def test_no_games_give_zero() -> None:
+    assert STANDARD.llr(0, 0, 0) == 0.0
+    assert STANDARD.status(0, 0, 0).decision is None
+
+
+@pytest.mark.parametrize(
+    ("counts", "decision"),
+    [((40, 0, 0), "H1"), ((0, 0, 40), "H0"), ((0, 40, 0), "H0"), ((25, 0, 1), "H1")],
+)
+def test_clean_sweeps_and_all_draws_decide(counts: tuple[int, int, int], decision: str) -> None:
+    # A sweep has zero variance: the normal approximation stayed at LLR 0 for ever.
+    assert SPRT(0, 200).status(*counts).decision == decision
+
+
+def test_all_draws_accept_equal_strength() -> None:
+    # Draws are evidence for H0 (elo 0) against H1 (elo 20), slowly: 60 draws decide it.
+    assert STANDARD.status(0, 20, 0).decision is None
+    assert STANDARD.status(0, 60, 0).decision == "H0"
+    # With hypotheses symmetric around an even score, draws say nothing.
+    assert SPRT(-10, 10).llr(0, 60, 0) == pytest.approx(0.0, abs=1e-9)
 
 
 def test_status_decides_at_the_bounds() -> None:

@@ -7,6 +7,8 @@ An immediate win is always taken (a won position outranks every evaluation).
 >>> state = game.play_moves(game.parse_moves("112233"))
 >>> game.format_move(arena.load_agent("greedy").choose(state, arena.Limit()))
 '4'
+
+Tests: tests/search/test_search.py
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ The prompt shows the board and the legal moves and asks again on bad
 input. ``help`` lists the commands, ``moves`` the legal moves, ``undo``
 takes back your last move and the reply (where the match allows it), and
 ``quit`` resigns the game.
+
+Tests: tests/agents/test_agent_api.py
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import TextIO
 
 from arena.core.agent import Agent, Resign, SearchInfo, Undo
 from arena.core.errors import ArenaError
-from arena.core.game import State
+from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.spec import Param
 
@@ -32,19 +34,24 @@ class HumanAgent(Agent):
         super().__init__(**params)
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
+        self._my_plies: list[int] = []
+        """The plies at which this person moved, to know whether ``undo`` can take one back."""
 
     def _say(self, text: str) -> None:
         print(text, file=self.stdout, flush=True)
 
+    def reset(self, game: Game | None = None) -> None:
+        self._my_plies = []
+
     def choose(self, state: State, limit: Limit) -> int:
         game = state.game
         legal = state.legal_moves()
+        plies = self._my_plies
+        while plies and plies[-1] >= state.ply:  # the match took those moves back
+            plies.pop()
         if self.config["board"]:
             self._say(state.render())
-        self._say(
-            f"{game.player_names[state.to_move]} to move; legal: "
-            + " ".join(game.format_move(m) for m in legal)
-        )
+        self._say(f"{game.player_names[state.to_move]} to move; {self._legal_text(state, legal)}")
         while True:
             self.stdout.write("your move> ")
             self.stdout.flush()
@@ -57,7 +64,8 @@ class HumanAgent(Agent):
             if text in ("quit", "resign", "exit"):
                 raise Resign("resigned")
             if text in ("help", "?"):
-                self._say(HELP)
+                example = game.format_move(legal[len(legal) // 2]) if legal else "-"
+                self._say(f"{HELP}\nmoves: {game.notation}; for example {example}")
                 continue
             if text == "moves":
                 self._say(" ".join(game.format_move(m) for m in legal))
@@ -66,6 +74,9 @@ class HumanAgent(Agent):
                 self._say(state.render())
                 continue
             if text == "undo":
+                if not plies:
+                    self._say("nothing to undo: you have not moved yet in this game")
+                    continue
                 raise Undo
             try:
                 move = game.parse_move(text)
@@ -74,9 +85,29 @@ class HumanAgent(Agent):
                 continue
             if move not in legal:
                 self._say(
-                    f"{game.format_move(move)} is not legal here; legal: "
-                    + " ".join(game.format_move(m) for m in legal)
+                    f"{game.format_move(move)} is not legal here: {_why_illegal(state, move)}"
                 )
                 continue
             self.last_search = SearchInfo()
+            plies.append(state.ply)
             return move
+
+    @staticmethod
+    def _legal_text(state: State, legal: tuple[int, ...]) -> str:
+        # 82 moves of Go 9x9 or 225 of Gomoku at every prompt drown the board.
+        if len(legal) <= LIST_AT_MOST:
+            return "legal: " + " ".join(state.game.format_move(m) for m in legal)
+        return f"{len(legal)} legal moves (type moves to list them)"
+
+
+LIST_AT_MOST = 20
+"""Legal moves listed at the prompt; more are counted, and ``moves`` lists them."""
+
+
+def _why_illegal(state: State, move: int) -> str:
+    """The rules' own reason ("the column is full", "suicide", "ko")."""
+    try:
+        state.play(move)
+    except ArenaError as exc:
+        return str(exc)
+    return "not among the legal moves"

@@ -3,6 +3,8 @@
 The class needs a ``choose(state, limit)`` method; ``reset`` and ``observe``
 are optional. If it subclasses :class:`arena.Agent`, parameters may follow
 as usual (``py:my.py:Mine:depth=3``); a plain class is called without them.
+
+Tests: tests/agents/test_agent_api.py
 """
 
 from __future__ import annotations

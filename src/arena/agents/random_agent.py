@@ -1,4 +1,7 @@
-"""``random``: a uniformly random legal move — the baseline every agent must beat."""
+"""``random``: a uniformly random legal move — the baseline every agent must beat.
+
+Tests: tests/agents/test_agent_api.py
+"""
 
 from __future__ import annotations
 

@@ -10,6 +10,8 @@ position. On Connect Four it is also timed against easyAI's ``Negamax`` at
 the same depth 6 (easyAI's own Connect Four, which scores only wins and
 losses, so ours runs with ``eval=utility`` for the like-for-like ratio and
 with its defaults — heuristic, table, ordering — for the figure users get).
+
+Tests: tests/cli/test_cli.py
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ not share a core with other games), and reports our score with its 95 %
 interval (:func:`arena.experiments.games.score_row`) and the forfeits.
 GNU Go runs with Chinese (area) rules and ``--capture-all-dead``, so the
 game's Tromp-Taylor count agrees with how it plays the end of the game.
+
+Tests: tests/remote/gtp/test_client.py
 """
 
 from __future__ import annotations

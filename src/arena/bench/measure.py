@@ -1,4 +1,7 @@
-"""Timing loops shared by the benchmarks."""
+"""Timing loops shared by the benchmarks.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 

@@ -2,6 +2,8 @@
 
 Fixed-budget games (no clock), so the figure is pure throughput: the games
 and their results are the same in both runs, only the wall time differs.
+
+Tests: tests/compete/test_tournament.py (the parallel runner it times)
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ at 2·size², as OpenSpiel's default). For games with a compiled kernel
 batches from compiled code, as a compiled search calls it, and ``×`` its ratio
 to ``Game.playout``; compilation happens (or the disk cache loads) before the
 measurement starts.
+
+Tests: tests/cli/test_cli.py
 """
 
 from __future__ import annotations

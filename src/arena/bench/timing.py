@@ -4,6 +4,8 @@ Each agent answers positions taken from random games of every game, at
 limits from 20 ms to 1 s; the benchmark counts the moves that took longer
 than the limit (the target is none) and the distribution of time used over
 time allowed. It runs minutes by design: overruns are rare events.
+
+Tests: tests/cli/test_cli.py
 """
 
 from __future__ import annotations

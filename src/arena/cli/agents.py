@@ -1,10 +1,15 @@
-"""``arena agents``: every agent with its parameters and defaults."""
+"""``arena agents``: every agent with its parameters and defaults.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from arena.agents.registry import agent_class, agent_names
+from arena.remote.command import CommandAgent
+from arena.remote.gtp.client import GTPAgent
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,9 +30,6 @@ def run(args: argparse.Namespace) -> int:
         for param in cls.params:
             print(f"    {param.describe()}")
     print("py:FILE.py:CLASS: your own class with a choose(state, limit) method")
-    from arena.remote.command import CommandAgent
-    from arena.remote.gtp.client import GTPAgent
-
     for program in (CommandAgent, GTPAgent):
         print(f"{program.prefix}:[OPTIONS:]COMMAND: {program.summary}")
     print("    options (e.g. cmd:memory=512,cpu=60:python my_agent.py):")

@@ -1,13 +1,17 @@
-"""``arena analyze GAME "MOVES" AGENT``: what an agent thinks of a position, and why."""
+"""``arena analyze GAME "MOVES" AGENT``: what an agent thinks of a position, and why.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from arena.agents import load_agent
-from arena.cli.common import add_game_argument, position
+from arena.cli.common import add_game_argument
 from arena.core.agent import start_game
 from arena.core.errors import ArenaError
+from arena.core.game import position
 from arena.core.limit import Limit
 from arena.games import load_game
 from arena.search.report import format_search

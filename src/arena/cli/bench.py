@@ -1,11 +1,17 @@
-"""``arena bench``: speed figures (benchmarks, never tests)."""
+"""``arena bench``: speed figures (benchmarks, never tests).
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from importlib import import_module
 
+from arena.agents import load_agent
+from arena.bench import engines, parallel, timing
 from arena.core.errors import ArenaError
 
 
@@ -105,8 +111,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_parallel(args: argparse.Namespace) -> int:
-    from arena.bench import parallel
-
     if args.jobs < 2:
         raise ArenaError(f"--jobs must be >= 2 to compare with one process, not {args.jobs}")
     report = (lambda line: print(line, file=sys.stderr)) if args.json else print
@@ -117,9 +121,6 @@ def run_parallel(args: argparse.Namespace) -> int:
 
 
 def run_engines(args: argparse.Namespace) -> int:
-    from arena.agents import load_agent
-    from arena.bench import engines
-
     ours = {k: v for k, v in (("go", args.go), ("othello", args.othello)) if v}
     for spec in ours.values():
         load_agent(spec)
@@ -143,8 +144,6 @@ def run_engines(args: argparse.Namespace) -> int:
 
 
 def run_timing(args: argparse.Namespace) -> int:
-    from arena.bench import timing
-
     if args.moves < 1:
         raise ArenaError(f"--moves must be >= 1, not {args.moves}")
     report = (lambda line: print(line, file=sys.stderr)) if args.json else print
@@ -155,8 +154,6 @@ def run_timing(args: argparse.Namespace) -> int:
 
 
 def run_kind(args: argparse.Namespace) -> int:
-    from importlib import import_module
-
     bench = import_module(f"arena.bench.{args.module}")
     if args.seconds <= 0:
         raise ArenaError(f"--seconds must be > 0, not {args.seconds}")

@@ -2,6 +2,8 @@
 
 Both take the same clock, opening, database and parallelism options; a match
 is a tournament of two agents with ``--games N``.
+
+Tests: tests/compete/test_tournament.py
 """
 
 from __future__ import annotations
@@ -9,12 +11,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
+from arena.compete import tournament
+from arena.compete.runner import cores
 from arena.compete.schedule import unique_names
+from arena.compete.store import ResultsDB
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
 from arena.formats.record import GameRecord
+from arena.formats.sgf import to_sgf
+from arena.stats.sprt import SPRT
 from arena.stats.standings import format_standings, standings
 
 MATCH_EXAMPLES = """examples:
@@ -199,11 +207,6 @@ def run_tournament(args: argparse.Namespace) -> int:
 def _run(
     args: argparse.Namespace, specs: list[str], rounds: int, games: int | None, gauntlet: bool
 ) -> int:
-    from arena.compete import tournament
-    from arena.compete.runner import cores
-    from arena.compete.store import ResultsDB
-    from arena.stats.sprt import SPRT
-
     if args.jobs < 1:
         raise ArenaError(f"--jobs must be >= 1, not {args.jobs}")
     if args.grace < 0:
@@ -315,8 +318,6 @@ class _RecordsDir:
     """``DIR/games.jsonl`` (every game) and ``DIR/games.sgf`` (games SGF can hold)."""
 
     def __init__(self, path: str) -> None:
-        from pathlib import Path
-
         self.dir = Path(path)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.jsonl = open(self.dir / "games.jsonl", "a")  # noqa: SIM115 - kept open for the run
@@ -326,8 +327,6 @@ class _RecordsDir:
         self.jsonl.write(record.to_json() + "\n")
         self.jsonl.flush()
         if record.game.split(":")[0] in ("go", "gomoku", "othello"):
-            from arena.formats.sgf import to_sgf
-
             if self.sgf is None:
                 self.sgf = open(self.dir / "games.sgf", "a")  # noqa: SIM115
             self.sgf.write(to_sgf(record) + "\n")

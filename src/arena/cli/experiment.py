@@ -4,6 +4,8 @@ One sub-command per experiment (``arena experiment c-sweep --help`` lists its
 options with their defaults). An experiment whose module cannot be imported
 still appears, and running it says why in one line, so one broken module never
 breaks the rest of the command line.
+
+Tests: tests/experiments/test_framework.py
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""``arena games``: every game with its parameters and defaults."""
+"""``arena games``: every game with its parameters and defaults.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""``arena gtp GAME AGENT``: serve an agent as a GTP engine on stdin and stdout."""
+"""``arena gtp GAME AGENT``: serve an agent as a GTP engine on stdin and stdout.
+
+Tests: tests/remote/gtp/test_engines.py
+"""
 
 from __future__ import annotations
 

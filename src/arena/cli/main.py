@@ -4,12 +4,15 @@ Every command module exposes ``register(subparsers)``, which adds its parser
 and sets ``func``. Errors from bad input (``ArenaError``, unreadable files)
 become one line on stderr and exit status 2; nothing the user types should
 produce a traceback.
+
+Tests: tests/cli/test_cli.py
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -65,9 +68,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived: stop as for Ctrl-C (agents killed, the database write
+    finished or rolled back), then exit with 128 + the signal's number."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum: int, _frame: object) -> None:
+    raise Terminated(signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # `timeout`, CI runners, service managers and Ray stop programs with SIGTERM, a closed
+    # terminal sends SIGHUP: both must clean up like Ctrl-C instead of dying on the spot.
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _terminate)
     try:
         return int(args.func(args) or 0)
     except ArenaError as exc:
@@ -83,6 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    except Terminated as stop:
+        print(f"arena: stopped by {signal.Signals(stop.signum).name}", file=sys.stderr)
+        return 128 + stop.signum
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)
         return 130

@@ -1,11 +1,16 @@
-"""``arena perft GAME DEPTH``: count move sequences, the check every move generator must pass."""
+"""``arena perft GAME DEPTH``: count move sequences, the check every move generator must pass.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 
 import argparse
 import time
 
-from arena.cli.common import add_game_argument, position
+from arena.cli.common import add_game_argument
+from arena.core.errors import ArenaError
+from arena.core.game import position
 from arena.core.perft import perft
 from arena.games import load_game
 
@@ -32,8 +37,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.core.errors import ArenaError
-
     if args.depth < 0:
         raise ArenaError(f"DEPTH must be >= 0, not {args.depth}")
     state = position(load_game(args.game), args.moves, args.seed)

@@ -1,4 +1,7 @@
-"""``arena play GAME A B``: one game between two agents, move by move."""
+"""``arena play GAME A B``: one game between two agents, move by move.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from arena.cli.common import add_game_argument
 from arena.compete.match import play_game
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
+from arena.core.limit import Limit
 from arena.games import load_game
 from arena.search.report import format_search
 
@@ -100,6 +104,4 @@ class _Limited:
         return getattr(self.agent, name)
 
     def choose(self, state, limit):  # type: ignore[no-untyped-def]
-        from arena.core.limit import Limit
-
         return self.agent.choose(state, Limit(time=self.seconds))

@@ -1,4 +1,7 @@
-"""``arena random GAME``: play and print one game of uniformly random moves."""
+"""``arena random GAME``: play and print one game of uniformly random moves.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 

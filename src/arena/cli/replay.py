@@ -3,6 +3,8 @@
 FILE is either JSON lines (one :class:`~arena.formats.record.GameRecord` per line, as
 matches write them) or SGF (:mod:`arena.formats.sgf`); the content decides, not the
 name. SGF keeps no times, so its moves are shown without them.
+
+Tests: tests/cli/test_replay.py
 """
 
 from __future__ import annotations

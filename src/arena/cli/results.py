@@ -1,4 +1,7 @@
-"""``arena results DB``: read a results database back."""
+"""``arena results DB``: read a results database back.
+
+Tests: tests/compete/test_tournament.py
+"""
 
 from __future__ import annotations
 

@@ -1,10 +1,14 @@
-"""``arena serve AGENT``: an agent as a program speaking the arena's line protocol."""
+"""``arena serve AGENT``: an agent as a program speaking the arena's line protocol.
+
+Tests: tests/remote/test_subprocess.py
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from arena.agents import load_agent
+from arena.remote.serve import serve
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,6 +26,4 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.remote.serve import serve
-
     return serve(load_agent(args.agent))

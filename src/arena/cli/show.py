@@ -1,10 +1,14 @@
-"""``arena show GAME [MOVES...]``: the board after some moves, whose move, or the result."""
+"""``arena show GAME [MOVES...]``: the board after some moves, whose move, or the result.
+
+Tests: tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 
 import argparse
 
-from arena.cli.common import add_game_argument, position
+from arena.cli.common import add_game_argument
+from arena.core.game import position
 from arena.games import load_game
 
 

@@ -11,6 +11,8 @@ raises. Every such end is recorded with its reason.
 ...                    TimeControl.parse("rollouts=1"))
 >>> record.reason, record.winner in (None, 1)
 ('normal', True)
+
+Tests: tests/compete/test_match.py
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.agents import load_agent
-from arena.compete.timecontrol import DEFAULT_GRACE, TimeControl
+from arena.compete.timecontrol import TimeControl
 from arena.core.agent import Resign, Undo, start_game
 from arena.core.errors import AgentFailure, ArenaError
 from arena.core.game import Game, State
+from arena.core.limit import DEFAULT_GRACE
 from arena.formats.record import GameRecord
 from arena.remote.external import ExternalAgent
 

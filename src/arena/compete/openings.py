@@ -11,6 +11,8 @@ A FILE holds one opening per line in the game's notation (``#`` comments).
 [2, 2, 2]
 >>> book.get(0) == Openings.parse("random:plies=2", arena.load_game("connect4")).get(0)
 True
+
+Tests: tests/compete/test_match.py, tests/compete/test_tournament.py
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.core.errors import ArenaError, SpecError
+from arena.core.evaluation import SCALE
 from arena.core.game import Game
 from arena.core.spec import Param, bind_params, split_spec
+from arena.games import knowledge
 
 _RANDOM_PARAMS = (
     Param("plies", int, 4, "random moves per opening", low=1, high=200),
@@ -94,9 +98,6 @@ class Openings:
 
     def _draw(self, index: int, taken: set[tuple[int, ...]]) -> tuple[int, ...]:
         """A balanced opening not in ``taken`` (a repeat only when none other is found)."""
-        from arena.core.evaluation import SCALE
-        from arena.games import knowledge
-
         evaluate = knowledge(self.game).evaluate
         rng = random.Random(f"{self.game.spec}/{self.seed}/{index}")
         best: tuple[float, tuple[int, ...]] | None = None

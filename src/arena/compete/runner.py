@@ -3,15 +3,21 @@
 Workers only play: each receives a self-contained :class:`Job` and returns
 the finished game's record as JSON. The coordinator alone writes the
 database, so a crash of a worker can never corrupt it.
+
+Tests: tests/compete/test_tournament.py
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
+import signal
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
-from multiprocessing import get_context
+from multiprocessing import active_children, get_context
 
 from arena.compete.match import play_game
 from arena.compete.timecontrol import TimeControl
@@ -77,7 +83,10 @@ def run_pool(jobs: Iterable[Job], workers: int, stop: Stop) -> Iterator[tuple[Jo
     """Keep ``workers`` games in flight; yield each as it finishes."""
     pending = iter(jobs)
     # spawn: a clean interpreter per worker, no locks inherited from this process's threads.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=get_context("spawn"), initializer=die_with_parent
+    )
+    try:
         running: dict[Future[str], Job] = {}
 
         def refill() -> None:
@@ -96,9 +105,29 @@ def run_pool(jobs: Iterable[Job], workers: int, stop: Stop) -> Iterator[tuple[Jo
                     yield job, GameRecord.from_json(future.result())
                 refill()
         except BaseException:
-            for future in running:
-                future.cancel()
+            # Interrupted (Ctrl-C, SIGTERM): games in flight are abandoned, not awaited. Their
+            # workers are stopped now; each one's guardian then kills its agent programs.
+            pool.shutdown(wait=False, cancel_futures=True)
+            for child in active_children():
+                child.terminate()
             raise
+    finally:
+        pool.shutdown(wait=True)
+
+
+def die_with_parent() -> None:
+    """In a worker: be killed when the coordinator dies, even by SIGKILL (Linux only)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        # The coordinator may have died before the call: then nobody will signal us.
+        if os.getppid() == 1:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+PR_SET_PDEATHSIG = 1
 
 
 def run_ray(jobs: Iterable[Job], address: str, stop: Stop) -> Iterator[tuple[Job, GameRecord]]:

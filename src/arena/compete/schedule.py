@@ -10,6 +10,8 @@ game has a stable ``game_id`` — the results database uses it to resume.
 (6, 'a|b|round=0|first=a')
 >>> [(g.first, g.second) for g in plan(["a", "b"], rounds=1)]
 [('a', 'b'), ('b', 'a')]
+
+Tests: tests/compete/test_tournament.py
 """
 
 from __future__ import annotations

@@ -12,6 +12,8 @@ with other settings refuses it instead of mixing results.
 >>> db.bind({"game": "connect4", "agents": ["a", "b"]})
 >>> db.done_ids()
 set()
+
+Tests: tests/compete/test_tournament.py
 """
 
 from __future__ import annotations

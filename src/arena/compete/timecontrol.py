@@ -14,6 +14,8 @@ Limit(rollouts=100)
 Traceback (most recent call last):
 ...
 arena.core.errors.SpecError: time control '15': expected INITIAL+INCREMENT (e.g. 15+1), ...
+
+Tests: tests/compete/test_match.py
 """
 
 from __future__ import annotations
@@ -24,9 +26,6 @@ from arena.core.errors import SpecError
 from arena.core.limit import Limit
 
 _BUDGETS = ("rollouts", "depth", "nodes")
-
-DEFAULT_GRACE = 0.05
-"""Seconds a move may exceed the clock before it loses on time (process overhead)."""
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,8 @@ One function serves ``arena match`` (two agents, N games) and ``arena
 tournament`` (round robin or gauntlet): the settings name the games to play,
 the database (when given) says which of them are done, and the runner plays
 the rest in this process, in worker processes or on Ray.
+
+Tests: tests/compete/test_tournament.py
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from arena.agents.registry import agent_class, agent_names
+from arena.agents.registry import agent_class, agent_names, load_agent
 from arena.compete.openings import Openings
 from arena.compete.runner import Job, run_pool, run_ray, run_serial
 from arena.compete.schedule import PlannedGame, plan, spec_of
@@ -109,8 +111,6 @@ def validate(settings: Settings) -> None:
     """Load everything once up front, so bad input fails before any game starts."""
     load_game(settings.game)
     TimeControl.parse(settings.control)
-    from arena.agents import load_agent
-
     for name in settings.agents:
         load_agent(spec_of(name))
     if len(settings.agents) < 2:

@@ -8,6 +8,8 @@ referee's vocabulary, raised by people and engines alike.
 
 Agents by name live in :mod:`arena.agents` (``load_agent``); tests in
 ``tests/agents/test_agent_api.py``.
+
+Tests: tests/agents/test_agent_api.py
 """
 
 from __future__ import annotations

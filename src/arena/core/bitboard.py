@@ -9,6 +9,8 @@ shifts and ands per direction.
 >>> stones = b.bits_of_cells([b.cell(5, c) for c in range(3, 7)])
 >>> b.has_run(stones, 4), b.has_run(stones, 5)
 (True, False)
+
+Tests: tests/games/test_kinarow.py
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""The errors arena raises for bad input. The CLI prints any of them as one line."""
+"""The errors arena raises for bad input. The CLI prints any of them as one line.
+
+Tests: tests/core/test_game_api.py, tests/cli/test_cli.py
+"""
 
 from __future__ import annotations
 

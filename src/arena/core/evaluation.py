@@ -7,6 +7,8 @@ Each game's heuristic (``arena.games.<game>.heuristic``) evaluates within
 >>> state = arena.load_game("othello:size=6").initial_state()
 >>> utility(state)
 0.0
+
+Tests: tests/games/test_kinarow_heuristics.py
 """
 
 from __future__ import annotations

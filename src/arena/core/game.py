@@ -18,6 +18,8 @@ order; each game turns them to and from its standard notation.
 Traceback (most recent call last):
 ...
 arena.core.errors.SpecError: connect4: rows=2 is out of range (4..20)
+
+Tests: tests/core/test_game_api.py
 """
 
 from __future__ import annotations
@@ -27,10 +29,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
-from arena.core.errors import IllegalMove, MoveSyntaxError, SpecError
+from arena.core.errors import ArenaError, IllegalMove, MoveSyntaxError, SpecError
 from arena.core.spec import Param, bind_params, format_spec
 
-__all__ = ["Game", "IllegalMove", "MoveSyntaxError", "Returns", "SpecError", "State"]
+__all__ = ["Game", "IllegalMove", "MoveSyntaxError", "Returns", "SpecError", "State", "position"]
 
 Returns = tuple[int, int]
 
@@ -43,6 +45,8 @@ class Game(ABC):
     summary: ClassVar[str]
     params: ClassVar[tuple[Param, ...]] = ()
     player_names: ClassVar[tuple[str, str]] = ("first player", "second player")
+    notation: ClassVar[str] = "the game's own move notation"
+    """How a move is written, for people (``help`` at the terminal shows it with an example)."""
 
     def __init__(self, **params: Any) -> None:
         values = bind_params(self.name, self.params, params)
@@ -197,6 +201,27 @@ class State(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self._game.spec} ply={self._ply} {self.result_text()}>"
+
+
+def position(game: Game, moves: Sequence[str], seed: int | None = None) -> State:
+    """The state after ``moves`` (notation tokens) from the initial state of ``seed``;
+    an error names the move that failed by its number in the sequence.
+
+    >>> import arena
+    >>> position(arena.load_game("tictactoe"), ["b2", "a1"]).ply
+    2
+    >>> position(arena.load_game("tictactoe"), ["b2", "b2"])
+    Traceback (most recent call last):
+    ...
+    arena.core.errors.ArenaError: move 2: illegal move b2: the cell is occupied
+    """
+    state = game.initial_state(seed)
+    for number, move in enumerate(game.parse_moves(list(moves)), 1):
+        try:
+            state = state.play(move)
+        except ArenaError as exc:
+            raise ArenaError(f"move {number}: {exc}") from None
+    return state
 
 
 def _margin_text(margin: float) -> str:

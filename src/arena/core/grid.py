@@ -12,6 +12,8 @@ Gomoku, where the letter I is skipped).
 True
 >>> Grid(3, 3).format_cell(5)
 'c2'
+
+Tests: tests/core/test_game_api.py
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ move: the key is computed once, on demand, and cached by the state.
 True
 >>> 0 <= hash_ints(1 << 300) < 1 << 64
 True
+
+Tests: tests/core/test_game_api.py
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ Limit(time=0.5, depth=4)
 Traceback (most recent call last):
 ...
 arena.core.errors.SpecError: Limit: time must be > 0, not -1
+
+Tests: tests/agents/test_agent_api.py, tests/compete/test_match.py
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from arena.core.errors import SpecError
+
+DEFAULT_GRACE = 0.05
+"""Seconds a move may exceed its hard bound before it loses on time (process overhead).
+The referee (compete) and agents in other processes (remote) both use it."""
 
 
 @dataclass(frozen=True)

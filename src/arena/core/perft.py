@@ -7,6 +7,8 @@ figures checks a move generator end to end.
 >>> import arena
 >>> [perft(arena.load_game("tictactoe").initial_state(), d) for d in range(1, 5)]
 [9, 72, 504, 3024]
+
+Tests: tests/games/test_kinarow.py, tests/games/test_othello.py, tests/games/test_go.py
 """
 
 from __future__ import annotations

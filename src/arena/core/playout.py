@@ -5,6 +5,8 @@
 >>> r0, r1 = random_playout(game.initial_state(), random.Random(1))
 >>> r0 + r1
 0
+
+Tests: tests/core/test_game_api.py
 """
 
 from __future__ import annotations

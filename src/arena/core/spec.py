@@ -12,6 +12,8 @@ reads the same way and lists what would have been valid.
 Traceback (most recent call last):
 ...
 arena.core.errors.SpecError: connect4: rows=99 is out of range (4..20)
+
+Tests: tests/core/test_game_api.py
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ cell (``None``).
 >>> view = board_view(game.play_moves(game.parse_moves("44")))
 >>> view.rows, view.cols, view.cell_of(3), view.pieces[5][3], view.pieces[4][3]
 (6, 7, (3, 3), 'X', 'O')
+
+Tests: tests/experiments/test_heatmap.py
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ colours alternating, with the same number of simulations per move for both
 the machine). The default baseline is MCTS with the textbook C = √2, so the
 point at C = 1.41 is a self-play check near 50 % and the curve shows which C
 beats the default at this budget.
+
+Tests: tests/experiments/test_c_sweep.py
 """
 
 from __future__ import annotations

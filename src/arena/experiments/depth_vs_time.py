@@ -17,6 +17,8 @@ the empty squares, so each board is searched at the same stage of its game
 (``--jobs`` is ignored: parallel timings on shared cores lie), so the times,
 nodes per second and the deepest depths vary with the machine and its load;
 the node counts per depth do not.
+
+Tests: tests/experiments/test_depth_vs_time.py
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ True
 >>> wins, draws, losses = tally(records, "random")
 >>> wins, draws + losses
 (0, 4)
+
+Tests: tests/experiments/test_framework.py
 """
 
 from __future__ import annotations
@@ -15,12 +17,12 @@ from collections.abc import Callable
 from typing import Any
 
 from arena.agents import load_agent
-from arena.compete.match import DEFAULT_GRACE
 from arena.compete.runner import Job, run_pool, run_serial
 from arena.compete.schedule import unique_names
 from arena.compete.timecontrol import TimeControl
 from arena.compete.tournament import seeded_spec
 from arena.core.errors import ArenaError
+from arena.core.limit import DEFAULT_GRACE
 from arena.experiments.stats import score_interval
 from arena.formats.record import GameRecord
 from arena.games import load_game

@@ -9,6 +9,8 @@ that can be put there); a pass is the square beside the board. The table has
 every move with its 95 % Wilson interval (the visits taken as the trials).
 Searches have budgets of simulations, so --seed fixes every number; they run
 in this process (--jobs is not used).
+
+Tests: tests/experiments/test_heatmap.py
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ table or move ordering returns minimax's value for every root move it keeps,
 and searching the moves in the same order it keeps the same (first) best move,
 so only the node count differs. The default is plain minimax, as the course
 states the experiment.
+
+Tests: tests/experiments/test_heuristic_duel.py
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ timings taken side by side on shared cores would measure each other. The
 times depend on the machine; the tree each search builds (its depth) does
 not. Memory grows with N: 128k iterations of Gomoku or Colosseum hold
 1-2 GB of tree.
+
+Tests: tests/experiments/test_iterations_vs_time.py
 """
 
 from __future__ import annotations

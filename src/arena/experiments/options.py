@@ -15,6 +15,8 @@ arena.core.errors.ArenaError: --c: expected a comma-separated list of numbers, g
 Traceback (most recent call last):
 ...
 arena.core.errors.ArenaError: --games must be >= 1, not -3
+
+Tests: tests/experiments/test_framework.py
 """
 
 from __future__ import annotations

@@ -22,6 +22,8 @@ Visits per C.
 |  0.5 |     12 |
 | 1.41 |     30 |
 <BLANKLINE>
+
+Tests: tests/experiments/test_framework.py
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ colours alternating, and the score of the side with the larger budget is
 shown with its 95 % interval. The budgets are counts of simulations, not
 time, so the result is the same on any machine. The default boards are
 Connect Four and the smaller 4-row, 5-column board.
+
+Tests: tests/experiments/test_rollouts_ratio.py
 """
 
 from __future__ import annotations

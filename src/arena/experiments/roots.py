@@ -4,6 +4,8 @@
 >>> root = mcts_root(state, "mcts:seed=1", Limit(rollouts=500))
 >>> sum(m.visits for m in root), max(root, key=lambda m: m.visits).text
 (500, 'a3')
+
+Tests: tests/experiments/test_heatmap.py, tests/experiments/test_visits_vs_c.py
 """
 
 from __future__ import annotations
@@ -11,9 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.agents import load_agent
-from arena.cli.common import position
 from arena.core.errors import ArenaError
-from arena.core.game import State
+from arena.core.game import State, position
 from arena.core.limit import Limit
 from arena.core.spec import split_spec
 from arena.games import load_game

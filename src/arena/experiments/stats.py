@@ -7,6 +7,8 @@
 [0.6, 0.509, 0.691]
 >>> [round(x, 3) for x in mean_interval([1.0, 2.0, 3.0])]
 [2.0, -0.484, 4.484]
+
+Tests: tests/experiments/test_framework.py
 """
 
 from __future__ import annotations

@@ -17,6 +17,8 @@ from run to run (a time buys as many simulations as the CPU allows); the
 tables give the simulations each time bought. With --jobs N the games run N at
 a time: keep N at most the number of free cores, or the games measure a busy
 machine.
+
+Tests: tests/experiments/test_strength_vs_time.py
 """
 
 from __future__ import annotations

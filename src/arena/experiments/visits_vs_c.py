@@ -7,6 +7,8 @@ piles the visits on the move that looked best early; a large C spreads them
 towards uniform. The searches are budgets of simulations, not of time, so the
 same --seed gives the same numbers on any machine; they run in this process
 (--jobs is not used).
+
+Tests: tests/experiments/test_visits_vs_c.py
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@
 ...                seconds=[0.001, 0.002], returns=(0, 0), reason="normal")
 >>> GameRecord.from_json(r.to_json()) == r
 True
+
+Tests: tests/cli/test_replay.py, tests/formats/test_sgf.py
 """
 
 from __future__ import annotations

@@ -34,6 +34,8 @@ RE[B+17.5]C[normal]
 Traceback (most recent call last):
 ...
 arena.core.errors.ArenaError: SGF move 1: B[jj] is off the 9x9 board
+
+Tests: tests/formats/test_sgf.py
 """
 
 from __future__ import annotations
@@ -41,10 +43,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from arena import __version__
 from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.spec import is_digits, split_spec
+from arena.core.version import VERSION
 from arena.formats.record import REASONS, GameRecord
 from arena.games import load_game
 
@@ -89,7 +91,7 @@ def to_sgf(record: GameRecord) -> str:
     header: list[tuple[str, str]] = [
         ("FF", "4"),
         ("CA", "UTF-8"),
-        ("AP", f"arena:{__version__}"),
+        ("AP", f"arena:{VERSION}"),
         ("GM", str(GM_CODES[game.name])),
         ("SZ", str(game.config["size"])),
     ]

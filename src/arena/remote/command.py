@@ -10,6 +10,8 @@ cmd:... -m arena serve mcts:rollouts=100
 Traceback (most recent call last):
 ...
 arena.core.errors.SpecError: cmd: unknown parameter 'speed'; valid: memory=4096 ...
+
+Tests: tests/remote/test_subprocess.py
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ class CommandAgent(ExternalAgent):
     def greet(self, game: Game, player: int, seed: Any) -> None:
         assert self.process is not None
         self.process.send(format_hello(game.spec, player, seed))
-        answer = self.process.read_line(self.config["startup"], "'ready'")
+        with self.starting():
+            answer = self.process.read_line(self.config["startup"], "'ready'")
         if answer.split()[:1] != ["ready"]:
             raise self._failure("illegal", f"answered {answer[:60]!r} to the hello, not 'ready'")
         self.greeted = True

@@ -11,6 +11,8 @@ whole process group when the game ends. A move has a hard deadline: the time
 left on the clock (or the move's time) plus the referee's grace, after which
 the program is killed and the game lost on time; without a clock the
 ``timeout`` option bounds a move instead.
+
+Tests: tests/remote/test_subprocess.py, tests/remote/gtp/test_client.py
 """
 
 from __future__ import annotations
@@ -19,13 +21,13 @@ import contextlib
 import os
 import re
 import shutil
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from arena.compete.timecontrol import DEFAULT_GRACE
 from arena.core.agent import Agent
 from arena.core.errors import AgentFailure, SpecError
 from arena.core.game import Game, State
-from arena.core.limit import Limit
+from arena.core.limit import DEFAULT_GRACE, Limit
 from arena.core.spec import Param, bind_params
 from arena.remote.process import AgentProcess, split_command
 
@@ -33,7 +35,7 @@ OPTIONS = (
     Param("memory", int, 4096, "address-space limit in MB (0: none)", low=0, high=1 << 20),
     Param("cpu", int, 0, "CPU seconds for the whole game (0: none)", low=0, high=1 << 30),
     Param("timeout", float, 60.0, "seconds for a move when there is no clock", low=0.001),
-    Param("startup", float, 30.0, "seconds to start and answer the first message", low=0.001),
+    Param("startup", float, 10.0, "seconds to start and answer the first message", low=0.001),
 )
 
 GAMES_DIR = "/usr/games"
@@ -93,6 +95,20 @@ class ExternalAgent(Agent):
 
     def started(self, game: Game, player: int | None, seed: Any) -> None:
         """The program runs: greet it (off the clock)."""
+
+    @contextlib.contextmanager
+    def starting(self) -> Iterator[None]:
+        """Around the greeting: a program too slow to answer is told which option helps."""
+        try:
+            yield
+        except AgentFailure as failure:
+            if failure.reason != "time":
+                raise
+            hint = (
+                f"; it had startup={self.config['startup']:g} s: a program that needs longer "
+                f"to start can be given it with {self.prefix}:startup=SECONDS:COMMAND"
+            )
+            raise AgentFailure("time", failure.detail + hint) from None
 
     def observe(self, state: State, move: int) -> None:
         # Programs are told the game as moves from the initial position: keep them

@@ -2,7 +2,8 @@
 
 :class:`AgentProcess` starts a command in its own session, so the program and
 every child it forks share one process group that :meth:`AgentProcess.close`
-kills as a whole: nothing outlives the game. Its stderr goes to a log file,
+kills as a whole: nothing outlives the game, and :mod:`arena.remote.reaper`
+kills the group should arena itself be killed. Its stderr goes to a log file,
 never into the protocol, and the last lines of that log explain a crash.
 Memory and CPU limits are ``resource`` limits set in the child before it runs.
 
@@ -11,6 +12,8 @@ Reads never block past a deadline: :meth:`read_line` waits on the pipe with
 :data:`MAX_LINE` bytes is a flood, not an answer. Every way the program can
 fail is an :class:`~arena.core.errors.AgentFailure` whose ``reason`` is the
 referee's forfeit reason.
+
+Tests: tests/remote/test_subprocess.py
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import time
 from pathlib import Path
 
 from arena.core.errors import AgentFailure, SpecError
+from arena.remote import reaper
 
 MAX_LINE = 1 << 16
 """Bytes an answer line may have; a program that writes more without a newline floods."""
@@ -85,6 +89,8 @@ class AgentProcess:
                 )
             except OSError as exc:
                 raise SpecError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
+        # Should arena die without cleaning up (SIGKILL), the guardian kills the group.
+        reaper.watch(self.proc.pid)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._out = self.proc.stdout.fileno()
         os.set_blocking(self._out, False)
@@ -191,6 +197,7 @@ class AgentProcess:
             os.killpg(self.proc.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
+        reaper.release(self.proc.pid)
 
     def close(self, goodbye: str | None = None, wait: float = 0.5) -> None:
         """Say ``goodbye`` (e.g. ``quit``), give the program ``wait`` seconds to leave,

@@ -39,6 +39,8 @@ Hello(game='othello:size=8,rule=standard', player=1, seed=None)
 Traceback (most recent call last):
 ...
 arena.remote.protocol.ProtocolError: bad limit 'time=fast': time must be a number
+
+Tests: tests/remote/test_line_protocol.py
 """
 
 from __future__ import annotations

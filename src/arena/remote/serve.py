@@ -10,6 +10,8 @@ Two lines make a user's agent class a program the arena can run as
 descriptor 1 (and ``sys.stdout``) at stderr, so a stray ``print`` in the agent
 lands in its log instead of corrupting an answer. ``arena serve AGENT`` does the
 same for any agent spec; it is what ``--isolate`` runs.
+
+Tests: tests/remote/test_line_protocol.py, tests/remote/test_subprocess.py
 """
 
 from __future__ import annotations

@@ -23,6 +23,8 @@ Wins are stored relative to the node (``WIN - plies from here``) so a cached
 >>> state = game.play_moves(game.parse_moves("a1 b2 a2"))   # O must block at a3
 >>> game.format_move(agent.choose(state, arena.Limit()))
 'a3'
+
+Tests: tests/search/test_search.py
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ collection pause in the middle of the search. :class:`Deadline` learns the
 cost of one unit of work as it goes and stops early enough to finish it; the
 ``quiet_gc`` context keeps the cyclic collector from scanning a large search
 tree while the clock runs (trees are freed by reference counting anyway).
+
+Tests: tests/search/test_search.py, tests/cli/test_cli.py (bench timing)
 """
 
 from __future__ import annotations

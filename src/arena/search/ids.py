@@ -18,6 +18,8 @@ fallback move, and the deadline keeps a margin for answering.
 True
 >>> agent.last_search.root[0]["text"]   # 3 (or 6), a block, then the other end
 'win in 3'
+
+Tests: tests/search/test_search.py
 """
 
 from __future__ import annotations

@@ -41,6 +41,8 @@ Tests: ``tests/search/test_mcts.py``, ``tests/search/test_fast_mcts.py``.
 'a3'
 >>> agent.last_search.nodes
 300
+
+Tests: tests/search/test_mcts.py
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ tested against, and the algorithm students write first.
 >>> state = game.play_moves(game.parse_moves("a1 b1 a2 b2"))   # X wins at a3
 >>> game.format_move(arena.load_agent("minimax:depth=1").choose(state, arena.Limit()))
 'a3'
+
+Tests: tests/search/test_search.py
 """
 
 from __future__ import annotations

@@ -9,6 +9,8 @@ move  visits  share  win rate     UCB  rank
 d3       700  70.0%     0.610   0.660     1
 c4       300  30.0%     0.520   0.600     2
 1,000 simulations in 0.50 s (2,000/s), tree depth 3
+
+Tests: tests/cli/test_cli.py, tests/search/test_mcts.py
 """
 
 from __future__ import annotations

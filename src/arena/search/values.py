@@ -4,6 +4,8 @@ Values are from the point of view of the player to move (negamax). A won
 game is worth ``WIN`` minus the plies it takes, so every win outranks every
 evaluation (those lie within ``heuristics.SCALE``) and a faster win outranks
 a slower one; a lost game is the negation; a draw is 0.
+
+Tests: tests/search/test_search.py
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ Draws count as half a win and half a loss throughout. That keeps the expected sc
 treats every game as a coin toss with that expectation, so :func:`fit`'s intervals are wider
 than :func:`elo_difference`'s when there are many draws (the trinomial variance of the score
 is smaller than the binomial one).
+
+Tests: tests/stats/test_ratings.py
 """
 
 from __future__ import annotations

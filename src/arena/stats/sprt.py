@@ -8,9 +8,11 @@ hundred games, and the error rates stay near ``alpha`` (accepting H1 when H0 hol
 
 >>> test = SPRT.parse("elo0=0,elo1=20,alpha=0.05,beta=0.05")
 >>> print(test.status(wins=180, draws=100, losses=120))
-LLR 3.83 [-2.94, 2.94]: H1
+LLR 3.73 [-2.94, 2.94]: H1
 >>> print(test.status(wins=40, draws=30, losses=35))
 LLR 0.16 [-2.94, 2.94]: continue
+
+Tests: tests/stats/test_sprt.py
 """
 
 from __future__ import annotations
@@ -45,15 +47,33 @@ class Verdict:
         return f"LLR {self.llr:.2f} [{self.lower:.2f}, {self.upper:.2f}]: {outcome}"
 
 
-def _score_stats(wins: int, draws: int, losses: int) -> tuple[int, float, float]:
-    """Games, mean score and per-game sample variance of the score (dividing by N)."""
-    n = check_counts(wins, draws, losses)
-    if n == 0:
-        return 0, 0.5, 0.0
-    mean = (wins + draws / 2) / n
-    # E[x²] - mean² with x in {1, 1/2, 0}; clamp the rounding error of a zero variance.
-    variance = max((wins + draws / 4) / n - mean * mean, 0.0)
-    return n, mean, variance
+def _fit(wins: int, draws: int, losses: int, score: float) -> float:
+    """max of W·ln w + D·ln d + L·ln l over trinomials (w, d, l) with w + d/2 = ``score``.
+
+    The constraint leaves one free parameter: l = w − (2·score − 1) and d = 2·(score − w),
+    with w in [max(0, 2·score − 1), score]. The objective is concave in w and its derivative
+    vanishes where N·w² − (W·(s + c) + D·c + L·s)·w + W·s·c = 0 (c = 2s − 1), so the maximum
+    is at a root of that quadratic inside the interval, or at an end of it.
+    """
+    c = 2 * score - 1
+    low, high = max(0.0, c), score
+
+    def value(w: float) -> float:
+        return _xlog(wins, w) + _xlog(draws, 2 * (score - w)) + _xlog(losses, w - c)
+
+    n = wins + draws + losses
+    b = wins * (score + c) + draws * c + losses * score
+    disc = max(b * b - 4 * n * wins * score * c, 0.0)
+    roots = [(b + sign * math.sqrt(disc)) / (2 * n) for sign in (-1, 1)]
+    candidates = [low, high] + [w for w in roots if low < w < high]
+    return max(value(w) for w in candidates)
+
+
+def _xlog(count: int, p: float) -> float:
+    """count·ln p, with 0·ln 0 = 0 (an outcome never seen costs nothing)."""
+    if count == 0:
+        return 0.0
+    return count * math.log(p) if p > 0 else -math.inf
 
 
 def _parse_item(item: str, seen: Container[str]) -> tuple[str, float]:
@@ -150,33 +170,28 @@ class SPRT:
     def llr(self, wins: int, draws: int, losses: int) -> float:
         """The log-likelihood ratio of H1 against H0 after these results (A's view).
 
-        With s0, s1 the expected scores at elo0 and elo1, s̄ the mean score and v the per-game
-        sample variance of the score over N games,
-
-            LLR ≈ N·(s1 − s0)·(2·s̄ − s0 − s1) / (2·v).
-
-        This is the generalised SPRT approximation of M. Van den Bergh, "A Practical
-        Introduction to the GSPRT" (https://hardy.uhasselt.be/Toga/GSPRT_approximation.pdf),
-        used by fishtest and described at https://www.chessprogramming.org/Match_Statistics:
-        the trinomial log-likelihood ratio between the best-fitting distributions with mean
-        s1 and s0 is, to second order in s1 − s0, that of two normal laws with the observed
-        variance. It assumes independent games and elo0, elo1 close together.
-
-        With no games, or while the variance is zero (only draws, only wins or only losses so
-        far) the ratio is undefined and this returns 0: the test waits for a second kind of
-        result.
+        The generalised SPRT on the trinomial model of a game (win, draw, loss): for each
+        hypothesis, the likelihood of the results under the best-fitting distribution whose
+        expected score is s1 (resp. s0), and the LLR is the difference of their logarithms
+        (M. Van den Bergh, "A Practical Introduction to the GSPRT"; fishtest uses the same
+        model). It is exact, so it needs no variance: a clean sweep, all draws or all losses
+        are evidence like any other results. (The normal approximation
+        ``N·(s1 − s0)·(2·s̄ − s0 − s1) / (2·v)`` is undefined while the variance v is zero, so
+        a 40-0 sweep never decided; this agrees with it to second order otherwise.)
 
         >>> test = SPRT(0, 20)
         >>> round(test.llr(180, 100, 120), 3)
-        3.833
-        >>> test.llr(0, 0, 0), test.llr(0, 12, 0), test.llr(7, 0, 0)
-        (0.0, 0.0, 0.0)
+        3.728
+        >>> test.llr(0, 0, 0)
+        0.0
+        >>> round(SPRT(0, 200).llr(40, 0, 0), 2)  # 40 * ln(s1 / s0)
+        16.74
         """
-        n, mean, variance = _score_stats(wins, draws, losses)
-        if n == 0 or variance == 0.0:
+        n = check_counts(wins, draws, losses)
+        if n == 0:
             return 0.0
         s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
-        return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+        return _fit(wins, draws, losses, s1) - _fit(wins, draws, losses, s0)
 
     def status(self, wins: int, draws: int, losses: int) -> Verdict:
         """The LLR, the bounds, and H1/H0 once the LLR reaches the upper/lower bound.

@@ -1,4 +1,7 @@
-"""From finished games to standings: results, Elo with error bars, forfeits and timing."""
+"""From finished games to standings: results, Elo with error bars, forfeits and timing.
+
+Tests: tests/compete/test_tournament.py
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.formats.record import GameRecord
+from arena.stats.ratings import elo_difference, fit
 
 
 @dataclass
@@ -87,8 +91,6 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
     interval (the first agent is rated against the second at 0); with more,
     from the maximum-likelihood fit over all games, anchored at ``anchor``.
     """
-    from arena.stats.ratings import elo_difference, fit
-
     lines = {n: AgentLine(n) for n in names}
     h2h: dict[str, dict[str, list[float]]] = {
         a: {b: [0.0, 0] for b in names if b != a} for a in names

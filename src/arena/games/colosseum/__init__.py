@@ -1,1 +1,5 @@
-"""Colosseum Survival: ``rules`` (the State API) and ``heuristic`` (evaluation for search)."""
+"""Colosseum Survival: ``rules`` (the State API and the readable reference, with
+the board geometry and the bit-parallel walks its heuristic shares: ``Board``,
+``reach``, ``after_wall``) and ``heuristic`` (Voronoi evaluation, a one-move win
+check and rollout candidates for search).
+"""

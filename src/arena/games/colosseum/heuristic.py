@@ -26,7 +26,7 @@ The win check would be costly done naively (a flood per legal move), so it
 works in two stages. A new wall can only cut when both of its end points
 touch another wall (the border counts); :func:`may_cut_sides` finds those
 sides for the whole board at once from shifted copies of the wall bits (the
-corner-touch test of the game's ``_Board.may_cut``, done bit-parallel), and
+corner-touch test of :meth:`~arena.games.colosseum.rules.Board.may_cut`, done bit-parallel), and
 only the few legal moves among them get the game's lockstep floods.
 
 Measured in seeded games, colours alternated: one-ply greedy with this
@@ -57,19 +57,21 @@ games; 82.5% without the last filter) and 75-80% on 6x6.
 990.0
 >>> [game.format_move(m) for m in candidates(state, state.legal_moves())]
 ['1,0,u']
+
+Tests: tests/games/test_colosseum_heuristic.py
 """
 
 from __future__ import annotations
 
 from arena.core.evaluation import SCALE
-from arena.games.colosseum.rules import ColosseumState, Masks, _after_wall, _Board, _reach
+from arena.games.colosseum.rules import Board, ColosseumState, Masks, after_wall, reach
 from arena.games.kinarow.lines import WIN_NOW, squash
 
 _MOBILITY = 0.5
 _NOOK = (0.0, 3.0, 1.0, 0.0, 0.0)  # by the open sides of the cell of the player who just moved
 
 
-def may_cut_sides(board: _Board, walls: int) -> int:
+def may_cut_sides(board: Board, walls: int) -> int:
     """The side bits (``4 * cell + d``) where a new wall has both end points
     touching another wall: only there can one wall cut the board in two.
 
@@ -90,7 +92,7 @@ def may_cut_sides(board: _Board, walls: int) -> int:
     return cut_u | cut_r << 1 | cut_d << 2 | cut_l << 3
 
 
-def _cut_margin(board: _Board, masks: Masks, move: int, them: int) -> int | None:
+def _cut_margin(board: Board, masks: Masks, move: int, them: int) -> int | None:
     """None when ``move`` leaves the players joined, else the sign of (mover's
     region - opponent's) after it. ``them`` is the opponent's cell bit."""
     side = move & 3
@@ -99,15 +101,15 @@ def _cut_margin(board: _Board, masks: Masks, move: int, them: int) -> int | None
     after = list(masks)  # the open sides once this wall stands
     after[side] ^= here
     after[side ^ 2] ^= there
-    apart = _after_wall(here, there, them, after, board.vshift)
+    apart = after_wall(here, there, them, after, board.vshift)
     if apart is None:
         return None
     return (apart[0] > apart[1]) - (apart[0] < apart[1])
 
 
-def _wins_now(board: _Board, walls: int, masks: Masks, reach: int, them: int) -> bool:
-    """Whether the mover, reaching the cells ``reach``, has a move that wins at once."""
-    risky = reach * 15 & ~walls & may_cut_sides(board, walls)
+def _wins_now(board: Board, walls: int, masks: Masks, reached: int, them: int) -> bool:
+    """Whether the mover, reaching the cells ``reached``, has a move that wins at once."""
+    risky = reached * 15 & ~walls & may_cut_sides(board, walls)
     while risky:
         low = risky & -risky
         risky ^= low
@@ -118,20 +120,21 @@ def _wins_now(board: _Board, walls: int, masks: Masks, reach: int, them: int) ->
 
 def evaluate(state: ColosseumState) -> float:
     """How good the position is for A (player 0), in [-SCALE, SCALE]."""
-    if state._regions is not None:  # search agents value finished games themselves
+    if state.is_terminal():  # search agents value finished games themselves
         return SCALE * state.returns()[0]
-    board = state._board()
-    walls, vshift, steps = state._walls, board.vshift, board.steps
+    board = state.board()
+    walls, vshift, steps = state.walls, board.vshift, board.steps
     masks = board.masks(walls)
-    mover = state._to_move
-    mine, theirs = state._players[mover], state._players[1 - mover]
+    mover = state.to_move
+    cells = state.player_cells
+    mine, theirs = cells[mover], cells[1 - mover]
     me, them = 1 << 4 * mine, 1 << 4 * theirs
-    my_reach = _reach(me, them, masks, vshift, steps)
+    my_reach = reach(me, them, masks, vshift, steps)
     if _wins_now(board, walls, masks, my_reach, them):
         value = WIN_NOW
     else:
         a, b = state.territory()
-        their_reach = _reach(them, me, masks, vshift, steps)
+        their_reach = reach(them, me, masks, vshift, steps)
         raw = (
             (a - b if mover == 0 else b - a)
             + _MOBILITY * (my_reach.bit_count() - their_reach.bit_count())
@@ -145,11 +148,11 @@ def candidates(state: ColosseumState, moves: tuple[int, ...]) -> tuple[int, ...]
     """The moves worth sampling in a rollout, in the order of ``moves``: the
     winning ones if any, else those that neither lose at once nor let the
     opponent shut the mover in its cell next move; all ``moves`` if none is left."""
-    if state._regions is not None or not moves:
+    if state.is_terminal() or not moves:
         return moves
-    board = state._board()
-    walls, vshift, twin = state._walls, board.vshift, board.twin
-    them = 1 << 4 * state._players[1 - state._to_move]
+    board = state.board()
+    walls, vshift, twin = state.walls, board.vshift, board.twin
+    them = 1 << 4 * state.player_cells[1 - state.to_move]
     masks = board.masks(walls)
     risky = may_cut_sides(board, walls)
     their_reach = -1  # computed on first need: most moves never ask
@@ -173,7 +176,7 @@ def candidates(state: ColosseumState, moves: tuple[int, ...]) -> tuple[int, ...]
             if their_reach == -1:
                 # Walls only shrink the walk and the opponent may walk anywhere the
                 # mover is not yet, so this bounds every move's exact reach from above.
-                their_reach = _reach(them, 0, masks, vshift, board.steps)
+                their_reach = reach(them, 0, masks, vshift, board.steps)
             d = left.bit_length() - 1
             outside = ((move & ~3) + d + twin[d]) & ~3  # bit 4 * cell of the neighbour
             if their_reach >> outside & 1 and _shut_in(board, masks, move, outside, them):
@@ -182,7 +185,7 @@ def candidates(state: ColosseumState, moves: tuple[int, ...]) -> tuple[int, ...]
     return tuple(wins or keep or moves)
 
 
-def _shut_in(board: _Board, masks: Masks, move: int, outside: int, them: int) -> bool:
+def _shut_in(board: Board, masks: Masks, move: int, outside: int, them: int) -> bool:
     """Whether, after ``move``, the opponent can walk to the cell at bit ``outside``
     (the destination's only open neighbour) and wall the mover in."""
     side = move & 3
@@ -190,4 +193,4 @@ def _shut_in(board: _Board, masks: Masks, move: int, outside: int, them: int) ->
     after[side] ^= 1 << (move & ~3)
     after[side ^ 2] ^= 1 << ((move + board.twin[side]) & ~3)
     # The mover's new cell needs no blocking: its one exit is ``outside`` itself.
-    return bool(_reach(them, 0, after, board.vshift, board.steps) >> outside & 1)
+    return bool(reach(them, 0, after, board.vshift, board.steps) >> outside & 1)

@@ -65,6 +65,8 @@ exactly when it holds one of them but not the other. Random playouts
 (:meth:`Colosseum.playout`) do the same on local ints, updating the open-side
 masks in place, and draw each move by rejection over the bit positions of the
 legal-move int, which is uniform over the legal moves.
+
+Tests: tests/games/test_colosseum.py
 """
 
 from __future__ import annotations
@@ -116,8 +118,21 @@ def _flood(bits: int, masks: Masks, vshift: int) -> int:
         bits = grown
 
 
-def _reach(me: int, them: int, masks: Masks, vshift: int, steps: int) -> int:
-    """Cells reachable from ``me`` in at most ``steps`` steps without entering ``them``."""
+def reach(me: int, them: int, masks: Masks, vshift: int, steps: int) -> int:
+    """Cells reachable from ``me`` in at most ``steps`` steps without entering ``them``.
+
+    Cells are bits ``4 * cell`` (``me`` and ``them`` one bit each, or ``them`` 0);
+    ``masks`` are the open sides (:meth:`Board.masks`), ``vshift`` and ``steps``
+    the board's :attr:`Board.vshift` and :attr:`Board.steps`. A move's destinations.
+
+    >>> game = Colosseum(size=3)
+    >>> state = game.position([(0, 0), (2, 2)], walls=["0,0,r"])
+    >>> board = state.board()
+    >>> a, b = (1 << 4 * cell for cell in state.player_cells)
+    >>> cells = reach(a, b, board.masks(state.walls), board.vshift, board.steps)
+    >>> sorted(divmod(bit // 4, game.stride) for bit in iter_bits(cells))
+    [(0, 0), (1, 0), (1, 1), (2, 0)]
+    """
     bits = me
     keep = ~them
     for _ in range(steps):
@@ -146,11 +161,16 @@ def _cut(a: int, b: int, masks: Masks, vshift: int) -> tuple[int, int] | None:
         b = grown
 
 
-def _after_wall(
+def after_wall(
     mover: int, other_side: int, opponent: int, masks: Masks, vshift: int
 ) -> tuple[int, int] | None:
     """After a wall between the mover's cell and ``other_side``: None while the
-    players stay joined, else the sizes of (mover's region, opponent's region)."""
+    players stay joined, else the sizes of (mover's region, opponent's region).
+
+    ``mover``, ``other_side`` and ``opponent`` are cell bits (``1 << 4 * cell``);
+    ``masks`` are the open sides with the new wall already in place. Two floods
+    run in lockstep from either side of the wall (see the module docstring).
+    """
     cut = _cut(mover, other_side, masks, vshift)
     if cut is None:
         return None
@@ -176,8 +196,17 @@ def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
 
 
-class _Board:
-    """The geometry of one board size inside a game's move stride."""
+class Board:
+    """The geometry of one board size inside a game's move stride (shared by every
+    state of that size: :meth:`ColosseumState.board`).
+
+    Attributes: ``size`` (M), ``stride`` (W), ``steps`` (K), ``vshift`` (the bit
+    distance between vertically adjacent cells, ``4 * W``), ``twin[d]`` (the bit
+    offset from side ``d`` of a cell to the same wall seen from the neighbour),
+    ``cells`` (bit ``4 * cell`` of every cell on the board), ``border`` (the
+    outer walls), ``pairs`` (inner walls grouped with their mirror image) and
+    ``ends[bit]`` (the sides touching either end point of side ``bit``).
+    """
 
     def __init__(self, size: int, stride: int) -> None:
         self.size, self.stride = size, stride
@@ -290,6 +319,10 @@ class Colosseum(Game):
         Param("walls", int, None, "wall pairs drawn at the start", 0, 95, default_text="M//2"),
     )
     player_names = ("A", "B")
+    notation = (
+        "r,c,dir: walk to row r, column c (counted from 0 at the top left) and put a wall "
+        "on side u, r, d or l of that cell"
+    )
 
     def _setup(self, size: int | None, walls: int | None) -> None:
         self.size = size
@@ -303,12 +336,12 @@ class Colosseum(Game):
                 f"colosseum: walls={walls} is too many for {board}: "
                 f"at most {_wall_limit(smallest)} (a quarter of the inner edges)"
             )
-        self._boards: dict[int, _Board] = {}
+        self._boards: dict[int, Board] = {}
 
-    def _board(self, size: int) -> _Board:
+    def _board(self, size: int) -> Board:
         board = self._boards.get(size)
         if board is None:
-            board = self._boards[size] = _Board(size, self.stride)
+            board = self._boards[size] = Board(size, self.stride)
         return board
 
     def initial_state(self, seed: int | None = None) -> ColosseumState:
@@ -409,7 +442,7 @@ class Colosseum(Game):
         while True:
             me = 1 << 4 * cells[mover]
             them = 1 << 4 * cells[1 - mover]
-            legal = (_reach(me, them, masks, vshift, steps) * 15) & ~walls
+            legal = (reach(me, them, masks, vshift, steps) * 15) & ~walls
             # Rejection over the bit span of ``legal``: every legal move has the same
             # chance per draw, so the pick is uniform; under 4 draws a move on average.
             low = (legal & -legal).bit_length() - 1
@@ -432,7 +465,7 @@ class Colosseum(Game):
             cells[mover] = move >> 2
             one, two = ends[move]
             if walls & one and walls & two:
-                apart = _after_wall(here, there, them, masks, vshift)
+                apart = after_wall(here, there, them, masks, vshift)
                 if apart is not None:
                     margin = _sign(apart[0] - apart[1]) * (1 if mover == 0 else -1)
                     return margin, -margin
@@ -470,7 +503,7 @@ class ColosseumState(State):
     def _build(
         cls,
         game: Colosseum,
-        board: _Board,
+        board: Board,
         walls: int,
         players: tuple[int, int],
         to_move: int = 0,
@@ -504,6 +537,22 @@ class ColosseumState(State):
         a, b = (divmod(cell, stride) for cell in self._players)
         return a, b
 
+    def board(self) -> Board:
+        """The geometry of this state's board size."""
+        return self._game._board(self._size)
+
+    @property
+    def walls(self) -> int:
+        """Every wall: bit ``4 * cell + d`` for side ``d`` (u r d l) of ``cell``,
+        set on both cells of an inner wall (see the module docstring)."""
+        return self._walls
+
+    @property
+    def player_cells(self) -> tuple[int, int]:
+        """The cells of A and B as ``row * stride + col`` (:attr:`positions` as
+        (row, col))."""
+        return self._players
+
     def has_wall(self, row: int, col: int, side: int | str) -> bool:
         """Whether the ``side`` (0..3 or one of ``urdl``) of cell (row, col) is walled."""
         d = _side(side)
@@ -511,21 +560,18 @@ class ColosseumState(State):
 
     # -- the game -------------------------------------------------------------
 
-    def _board(self) -> _Board:
-        return self._game._board(self._size)
-
-    def _reachable(self, board: _Board, masks: Masks) -> int:
+    def _reachable(self, board: Board, masks: Masks) -> int:
         me, them = self._players if self._to_move == 0 else self._players[::-1]
-        return _reach(1 << 4 * me, 1 << 4 * them, masks, board.vshift, board.steps)
+        return reach(1 << 4 * me, 1 << 4 * them, masks, board.vshift, board.steps)
 
     def legal_moves(self) -> tuple[int, ...]:
         if self._regions is not None:
             return ()
-        board = self._board()
-        reach = self._reachable(board, board.masks(self._walls))
-        return tuple(iter_bits(reach * 15 & ~self._walls))
+        board = self.board()
+        reached = self._reachable(board, board.masks(self._walls))
+        return tuple(iter_bits(reached * 15 & ~self._walls))
 
-    def _why_illegal(self, move: Any, board: _Board, masks: Masks) -> str | None:
+    def _why_illegal(self, move: Any, board: Board, masks: Masks) -> str | None:
         game = self._game
         if not isinstance(move, int) or isinstance(move, bool):
             return f"moves are ints, not {type(move).__name__}"
@@ -550,7 +596,7 @@ class ColosseumState(State):
         return None
 
     def play(self, move: int) -> ColosseumState:
-        board = self._board()
+        board = self.board()
         masks = board.masks(self._walls)
         reason = self._why_illegal(move, board, masks)
         if reason is not None:
@@ -566,7 +612,7 @@ class ColosseumState(State):
         players = (move >> 2, self._players[1]) if mover == 0 else (self._players[0], move >> 2)
         apart = None
         if board.may_cut(walls, move):
-            apart = _after_wall(
+            apart = after_wall(
                 1 << (move & ~3),
                 1 << (other & ~3),
                 1 << 4 * self._players[1 - mover],
@@ -595,7 +641,7 @@ class ColosseumState(State):
     def territory(self) -> tuple[int, int]:
         """Cells A reaches in strictly fewer steps than B, and the reverse (walls
         only). Once the players are apart these are their region sizes."""
-        board = self._board()
+        board = self.board()
         masks = board.masks(self._walls)
         a, b = (1 << 4 * cell for cell in self._players)
         counts = [1, 1]
@@ -624,7 +670,7 @@ class ColosseumState(State):
         game, m = self._game, self._size
         names = game.player_names
         last = (
-            {self._last, self._last + self._board().twin[self._last & 3]}
+            {self._last, self._last + self.board().twin[self._last & 3]}
             if self._last >= 0
             else set()
         )

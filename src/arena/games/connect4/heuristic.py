@@ -39,6 +39,8 @@ True
 [2, 6]
 >>> evaluate(state)  # Yellow to move cannot block both
 990.0
+
+Tests: tests/games/test_kinarow_heuristics.py
 """
 
 from __future__ import annotations
@@ -48,7 +50,6 @@ from typing import NamedTuple
 from arena.core.evaluation import SCALE
 from arena.games.connect4.rules import ConnectFour, ConnectFourState
 from arena.games.kinarow.lines import WIN_NOW, forced, scan, squash, tables, win_cells
-from arena.games.kinarow.rules import ONGOING
 
 _BASE = 4  # each further stone in an open window multiplies its worth
 _THREAT = 24.0
@@ -114,12 +115,12 @@ def _parity_edge(board: _Board, occupied: int, mine: int, theirs: int) -> int:
 
 def evaluate(state: ConnectFourState) -> float:
     """How good the position is for Red (player 0), in [-SCALE, SCALE]."""
-    if state._outcome != ONGOING:
+    if state.is_terminal():
         return SCALE * state.returns()[0]
-    game = state._game
+    game = state.game
     board = _board(game)
-    mover = state._to_move
-    own, opp = state._bits[mover], state._bits[1 - mover]
+    mover = state.to_move
+    own, opp = state.bits[mover], state.bits[1 - mover]
     occupied = own | opp
     playable = _playable(board, occupied)
     t = tables(game)
@@ -142,11 +143,11 @@ def evaluate(state: ConnectFourState) -> float:
 
 def immediate_wins(state: ConnectFourState, player: int) -> list[int]:
     """The columns where a stone of ``player`` would complete a line now, ascending."""
-    if state._outcome != ONGOING:
+    if state.is_terminal():
         return []
-    game = state._game
+    game = state.game
     board = _board(game)
-    bits = state._bits
+    bits = state.bits
     cells = win_cells(game, bits[player], bits[1 - player]) & _playable(board, bits[0] | bits[1])
     cols = game.cols
     return sorted(cell % cols for cell in game.lines.cells_of_bits(cells))

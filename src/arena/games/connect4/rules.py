@@ -20,6 +20,8 @@ cell a stone drops to is the lowest free bit of its column.
  . . . O O O .
  . . . X X X X
  1 2 3 4 5 6 7
+
+Tests: tests/games/test_kinarow.py
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ class ConnectFour(KInARowGame):
         Param("k", int, 4, "stones in a line to win", low=3, high=20),
     )
     player_names = ("Red", "Yellow")
+    notation = "a column number, 1 at the left (a stone falls to the lowest free cell)"
     state_class = ConnectFourState
 
     def _setup(self, rows: int, cols: int, k: int) -> None:

@@ -1,1 +1,5 @@
-"""Go: ``rules`` (the State API) and ``heuristic`` (evaluation for search)."""
+"""Go: ``rules`` (the State API and the readable reference, with the whole-board
+bit operations heuristics share: ``Go.adjacent``, ``Go.flood``, ``Go.groups``)
+and ``heuristic`` (an area estimate with liberty penalties, and rollout
+candidates that never fill a true eye).
+"""

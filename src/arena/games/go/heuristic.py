@@ -45,7 +45,7 @@ worth the same everywhere on a board (30.8 on 5x5 with komi 7.5, 2.7 on 19x19).
 A terminal position gets its exact count on the same scale.
 
 Groups, liberties and regions come from the game's own bit dilation
-(``Go._adjacent``, ``Go._groups``, ``Go._flood``), a few dozen big-int
+(:meth:`Go.adjacent`, :meth:`Go.groups`, :meth:`Go.flood`), a few dozen big-int
 operations per group.
 
 :func:`candidates` keeps, for rollouts, the points within two king steps of
@@ -64,6 +64,8 @@ True
 (2.0, 3.0)
 >>> len(candidates(game.initial_state(), game.initial_state().legal_moves()))
 25
+
+Tests: tests/games/test_go_heuristic.py
 """
 
 from __future__ import annotations
@@ -116,16 +118,16 @@ def _board(game: Go) -> _Board:
             game.points // _ENCLOSED,
             tuple(diagonals),
             edge,
-            game._not_first_col,
-            game._not_last_col,
+            game.not_first_col,
+            game.not_last_col,
         )
     return found
 
 
 def area_estimate(game: Go, black: int, white: int) -> int:
     """Black's stones and near points minus White's (see the module docstring), before komi."""
-    adjacent = game._adjacent
-    empty = game._full & ~(black | white)
+    adjacent = game.adjacent
+    empty = game.full & ~(black | white)
     free = empty
     black_front, white_front = black, white
     near_black = near_white = 0
@@ -145,7 +147,7 @@ def area_estimate(game: Go, black: int, white: int) -> int:
         limit = _board(game).enclosed
         unreached = free
         while unreached:
-            region = game._flood(unreached & -unreached, empty)
+            region = game.flood(unreached & -unreached, empty)
             unreached &= ~region
             if region.bit_count() > limit:
                 continue
@@ -160,23 +162,24 @@ def area_estimate(game: Go, black: int, white: int) -> int:
 
 def _eyes(game: Go, own: int, opp: int) -> int:
     """Empty points whose orthogonal neighbours are all stones of ``own`` (eye shapes)."""
-    return game._full & ~(own | opp | game._adjacent(game._full & ~own))
+    return game.full & ~(own | opp | game.adjacent(game.full & ~own))
 
 
 def shortage(state: GoState) -> float:
     """The liberty terms in points for Black: each short group counts against its owner."""
-    game = state._game
-    adjacent = game._adjacent
-    black, white = state._black, state._white
-    empty = game._full & ~(black | white)
-    mover = state._to_move
-    ko = 1 << state._ko if state._ko >= 0 else 0
+    game = state.game
+    adjacent = game.adjacent
+    black, white = state.black, state.white
+    empty = game.full & ~(black | white)
+    mover = state.to_move
+    ko_point = state.ko
+    ko = 1 << ko_point if ko_point >= 0 else 0
     value = 0.0
     for colour, stones, eyes, sign in (
         (0, black, _eyes(game, black, white), -1.0),
         (1, white, _eyes(game, white, black), 1.0),
     ):
-        for group in game._groups(stones):
+        for group in game.groups(stones):
             libs = adjacent(group) & empty
             if libs & (libs - 1):  # two or more
                 if libs.bit_count() > 2 or not libs & ~eyes:
@@ -192,21 +195,21 @@ def shortage(state: GoState) -> float:
 
 def evaluate(state: GoState) -> float:
     """How good the position is for Black (player 0), in [-SCALE, SCALE]."""
-    game = state._game
+    game = state.game
     factor = _board(game).factor
     if state.is_terminal():
         margin = state.score()
     else:
-        margin = area_estimate(game, state._black, state._white) - game.komi + shortage(state)
+        margin = area_estimate(game, state.black, state.white) - game.komi + shortage(state)
     return max(-SCALE, min(SCALE, margin * factor))
 
 
 def true_eyes(state: GoState, player: int) -> int:
     """The true eyes of ``player``: eye shapes whose diagonals hold at most one enemy
     stone, none on the edge (more, and the enemy can make the eye false)."""
-    game = state._game
+    game = state.game
     board = _board(game)
-    own, opp = (state._black, state._white) if player == 0 else (state._white, state._black)
+    own, opp = (state.black, state.white) if player == 0 else (state.white, state.black)
     found = 0
     for p in iter_bits(_eyes(game, own, opp)):
         enemy = board.diagonals[p] & opp
@@ -218,7 +221,7 @@ def true_eyes(state: GoState, player: int) -> int:
 def _king_step(board: _Board, game: Go, x: int) -> int:
     """``x`` and every point one king step (orthogonal or diagonal) from it."""
     x |= ((x << 1) & board.not_first_col) | ((x >> 1) & board.not_last_col)
-    return x | ((x << game.size) & game._full) | (x >> game.size)
+    return x | ((x << game.size) & game.full) | (x >> game.size)
 
 
 def candidates(state: GoState, moves: tuple[int, ...]) -> tuple[int, ...]:
@@ -231,11 +234,11 @@ def candidates(state: GoState, moves: tuple[int, ...]) -> tuple[int, ...]:
     """
     if not moves:
         return moves
-    game = state._game
+    game = state.game
     board = _board(game)
-    stones = state._black | state._white
-    no_eye = game._full & ~true_eyes(state, state._to_move)
-    near = _king_step(board, game, _king_step(board, game, stones)) if stones else game._full
+    stones = state.black | state.white
+    no_eye = game.full & ~true_eyes(state, state.to_move)
+    near = _king_step(board, game, _king_step(board, game, stones)) if stones else game.full
     pass_move = game.pass_move
     for allowed in (near & no_eye, no_eye):
         kept = tuple(m for m in moves if m != pass_move and allowed >> m & 1)

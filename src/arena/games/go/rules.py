@@ -56,6 +56,8 @@ equal states with equal keys, as transposition tables want. Two such states
 can differ in which moves positional superko forbids (now or later): the
 graph-history interaction that engines using superko accept. ``legal_moves``
 and ``play`` always use the state's own history.
+
+Tests: tests/games/test_go.py
 """
 
 from __future__ import annotations
@@ -111,6 +113,10 @@ class Go(Game):
         Param("maxlen", int, 0, "plies before the game is scored (0: 2*size^2)", low=0, high=10**6),
     )
     player_names = ("Black", "White")
+    notation = (
+        "a point: its column letter (there is no I), then its row number counted from the "
+        "bottom (D4); or 'pass'"
+    )
 
     def _setup(self, size: int, komi: float, ko: str, maxlen: int) -> None:  # type: ignore[override]
         if not math.isfinite(komi):
@@ -123,10 +129,13 @@ class Go(Game):
         self.points = n
         self.pass_move = n
         self.grid = Grid(size, size, skip_i=True, rows_from_bottom=True, upper=True)
-        self._full = (1 << n) - 1
+        #: Every point of the board, as a bitboard.
+        self.full = (1 << n) - 1
         first_col = sum(1 << (row * size) for row in range(size))
-        self._not_first_col = self._full & ~first_col
-        self._not_last_col = self._full & ~(first_col << (size - 1))
+        #: Every point but the first (leftmost) column: where ``x << 1`` may land.
+        self.not_first_col = self.full & ~first_col
+        #: Every point but the last column: where ``x >> 1`` may land.
+        self.not_last_col = self.full & ~(first_col << (size - 1))
         self._neighbours = tuple(tuple(self.grid.neighbours(p)) for p in range(n))
         # Board codes ``black | white << n`` of single stones, indexed [colour][point].
         self._stone_code = (
@@ -153,37 +162,53 @@ class Go(Game):
         except MoveSyntaxError as err:
             raise MoveSyntaxError(f"{err} (columns skip I) or 'pass'") from None
 
-    # --- whole-board bit operations -------------------------------------------
+    # --- whole-board bit operations (public: heuristics and tools use them) -----
+    # A set of points is a bitboard: bit ``p`` for point ``p``, as in GoState.black.
 
-    def _adjacent(self, x: int) -> int:
-        """Points orthogonally next to a point of ``x`` (may include ``x`` itself)."""
+    def adjacent(self, x: int) -> int:
+        """Points orthogonally next to a point of ``x`` (may include ``x`` itself).
+
+        >>> game = Go(size=5)
+        >>> [game.format_move(p) for p in iter_bits(game.adjacent(1 << game.parse_move("a1")))]
+        ['A2', 'B1']
+        """
         return (
-            ((x << 1) & self._not_first_col)
-            | ((x >> 1) & self._not_last_col)
-            | ((x << self.size) & self._full)
+            ((x << 1) & self.not_first_col)
+            | ((x >> 1) & self.not_last_col)
+            | ((x << self.size) & self.full)
             | (x >> self.size)
         )
 
-    def _flood(self, seed: int, within: int) -> int:
-        """The connected part of ``within`` that contains ``seed``."""
+    def flood(self, seed: int, within: int) -> int:
+        """The connected part of ``within`` that contains ``seed`` (a group from one of
+        its stones, or an empty region from one of its points)."""
         while True:
-            grown = seed | (self._adjacent(seed) & within)
+            grown = seed | (self.adjacent(seed) & within)
             if grown == seed:
                 return seed
             seed = grown
 
-    def _groups(self, stones: int) -> Iterator[int]:
-        """The connected components of ``stones`` (stone groups or empty regions)."""
+    def groups(self, stones: int) -> Iterator[int]:
+        """The connected components of ``stones`` (stone groups or empty regions).
+
+        >>> game = Go(size=5)
+        >>> state = game.play_moves(game.parse_moves("a1 e5 b1 pass d1"))
+        >>> [g.bit_count() for g in game.groups(state.black)]  # A1-B1 and D1
+        [2, 1]
+        >>> libs = game.adjacent(1 << game.parse_move("d1")) & ~(state.black | state.white)
+        >>> libs.bit_count()  # the liberties of D1
+        3
+        """
         while stones:
-            group = self._flood(stones & -stones, stones)
+            group = self.flood(stones & -stones, stones)
             stones ^= group
             yield group
 
     def area_margin(self, black: int, white: int) -> int:
         """Tromp-Taylor Black area minus White area, before komi."""
         margin = black.bit_count() - white.bit_count()
-        for region in self._groups(self._full & ~(black | white)):
-            border = self._adjacent(region)
+        for region in self.groups(self.full & ~(black | white)):
+            border = self.adjacent(region)
             if not border & white:
                 margin += region.bit_count() if border & black else 0
             elif not border & black:
@@ -267,7 +292,7 @@ class Go(Game):
                 ko = self._place(p, colour, captured, board, group_of, libs_of, empties, where)
             colour = other
 
-        black = code & self._full
+        black = code & self.full
         margin = self.area_margin(black, code >> n) - self.komi
         return _returns(margin)
 
@@ -282,11 +307,11 @@ class Go(Game):
         # Placeholders: the group tables are only read at stones.
         group_of: list[list[int]] = [[]] * n
         libs_of: list[set[int]] = [set()] * n
-        empty = self._full & ~(state._black | state._white)
+        empty = self.full & ~(state._black | state._white)
         for colour, stones_bits in ((1, state._black), (2, state._white)):
-            for group in self._groups(stones_bits):
+            for group in self.groups(stones_bits):
                 stones = list(iter_bits(group))
-                libs = set(iter_bits(self._adjacent(group) & empty))
+                libs = set(iter_bits(self.adjacent(group) & empty))
                 for p in stones:
                     board[p] = colour
                     group_of[p] = stones
@@ -399,6 +424,27 @@ class GoState(State):
         s._last = last
         return s
 
+    # --- public views (bitboards: bit ``p`` for point ``p``) ------------------
+
+    @property
+    def game(self) -> Go:
+        return self._game
+
+    @property
+    def black(self) -> int:
+        """Black's stones."""
+        return self._black
+
+    @property
+    def white(self) -> int:
+        """White's stones."""
+        return self._white
+
+    @property
+    def ko(self) -> int:
+        """Under ``ko=simple``, the point the side to move may not retake now; else -1."""
+        return self._ko
+
     # --- rules ----------------------------------------------------------------
 
     def is_terminal(self) -> bool:
@@ -409,15 +455,15 @@ class GoState(State):
             return ()
         game = self._game
         own, opp = (self._black, self._white) if self._to_move == 0 else (self._white, self._black)
-        empty = game._full & ~(own | opp)
-        adjacent = game._adjacent
+        empty = game.full & ~(own | opp)
+        adjacent = game.adjacent
         legal = empty & adjacent(empty)
-        for group in game._groups(own):
+        for group in game.groups(own):
             libs = adjacent(group) & empty
             if libs & (libs - 1):  # two or more: one stays after the move
                 legal |= libs
         captures: dict[int, int] = {}
-        for group in game._groups(opp):
+        for group in game.groups(opp):
             libs = adjacent(group) & empty
             if libs and not libs & (libs - 1):
                 legal |= libs
@@ -472,17 +518,17 @@ class GoState(State):
         if (own | opp) & bit:
             raise self._illegal(p, "the point is occupied")
         own |= bit
-        empty = game._full & ~(own | opp)
+        empty = game.full & ~(own | opp)
         captured = checked = 0
-        for q in iter_bits(game._adjacent(bit) & opp):
+        for q in iter_bits(game.adjacent(bit) & opp):
             if not checked >> q & 1:
-                group = game._flood(1 << q, opp)
+                group = game.flood(1 << q, opp)
                 checked |= group
-                if not game._adjacent(group) & empty:
+                if not game.adjacent(group) & empty:
                     captured |= group
         opp ^= captured
-        group = game._flood(bit, own)
-        libs = game._adjacent(group) & (empty | captured)
+        group = game.flood(bit, own)
+        libs = game.adjacent(group) & (empty | captured)
         if not libs:
             raise self._illegal(p, "suicide is not allowed")
         if p == self._ko:

@@ -39,6 +39,8 @@ stone, where almost every good move and threat lies.
 >>> every = tuple(range(81))
 >>> len(candidates(game.initial_state(), every)), len(candidates(state, every))
 (81, 47)
+
+Tests: tests/games/test_kinarow_heuristics.py
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from typing import NamedTuple
 from arena.core.evaluation import SCALE
 from arena.games.gomoku.rules import Gomoku
 from arena.games.kinarow.lines import WIN_SOON, forced, scan, squash, tables, win_cells
-from arena.games.kinarow.rules import ONGOING, KInARowState
+from arena.games.kinarow.rules import KInARowState
 
 _BASE = 8  # steep: one more stone in a window is worth eight windows
 _FOUR = 600.0
@@ -79,11 +81,11 @@ def _board(game: Gomoku) -> _Board:
 
 def evaluate(state: KInARowState) -> float:
     """How good the position is for Black (player 0), in [-SCALE, SCALE]."""
-    if state._outcome != ONGOING:
+    if state.is_terminal():
         return SCALE * state.returns()[0]
-    game = state._game
-    mover = state._to_move
-    own, opp = state._bits[mover], state._bits[1 - mover]
+    game = state.game
+    mover = state.to_move
+    own, opp = state.bits[mover], state.bits[1 - mover]
     t = tables(game)
     mine = scan(t, own, opp, game.exact, shapes=True)
     theirs = scan(t, opp, own, game.exact, shapes=True)
@@ -105,10 +107,10 @@ def immediate_wins(state: KInARowState, player: int) -> list[int]:
     Where ``overline=nowin`` a cell that would make six or more in a row does
     not count (unless it makes exactly k in another direction).
     """
-    if state._outcome != ONGOING:
+    if state.is_terminal():
         return []
-    game = state._game
-    bits = state._bits
+    game = state.game
+    bits = state.bits
     return game.lines.cells_of_bits(win_cells(game, bits[player], bits[1 - player]))
 
 
@@ -124,8 +126,8 @@ def candidates(state: KInARowState, moves: tuple[int, ...]) -> tuple[int, ...]:
 
     All of ``moves`` when the board is empty or no move is that close.
     """
-    board = _board(state._game)
-    stones = state._bits[0] | state._bits[1]
+    board = _board(state.game)
+    stones = state.bits[0] | state.bits[1]
     if not stones:
         return moves
     near = _grow(_grow(stones, board), board) & ~stones

@@ -14,6 +14,8 @@ Moves are cell indices ``row * size + col`` with row 0 at the top. Black
 >>> six = "A8 A1 B8 A2 C8 A3 E8 A4 F8 B2 D8"
 >>> arena.load_game("gomoku:overline=nowin").play_moves(game.parse_moves(six)).is_terminal()
 False
+
+Tests: tests/games/test_kinarow.py
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ class Gomoku(PlaceAnywhereGame):
         ),
     )
     player_names = ("Black", "White")
+    notation = (
+        "a point as in Go: its column letter (there is no I), then its row number counted "
+        "from the bottom (H8 is the centre of 15x15)"
+    )
     symbols = ("X", "O")
 
     def _setup(self, size: int, k: int, overline: str) -> None:

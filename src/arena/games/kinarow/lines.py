@@ -24,10 +24,12 @@ are built once per game spec in :func:`tables`.
 >>> import arena
 >>> game = arena.load_game("tictactoe")
 >>> state = game.play_moves(game.parse_moves("a1 b2 b1"))  # X: a1 b1, O: b2
->>> x, o = state._bits
+>>> x, o = state.bits
 >>> found = scan(tables(game), x, o)
 >>> found.counts[1:3], game.lines.cells_of_bits(found.wins)  # windows with 1, 2 X's
 ([1, 1], [2])
+
+Tests: tests/games/test_kinarow_heuristics.py
 """
 
 from __future__ import annotations

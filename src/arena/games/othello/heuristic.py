@@ -74,6 +74,8 @@ otherwise no X- or C-square next to an empty corner if another move exists.
 >>> corner = game.state_from_discs("a1 b2 c3 c4", "d3 d4 e4", to_move=1)
 >>> evaluate(corner) > 0  # Black holds a1
 True
+
+Tests: tests/games/test_othello_heuristic.py
 """
 
 from __future__ import annotations
@@ -200,10 +202,10 @@ def evaluate(state: OthelloState) -> float:
     """How good the position is for Black (player 0), in [-SCALE, SCALE]."""
     if state.is_terminal():
         return SCALE * state.returns()[0]
-    game: Othello = state._game
+    game: Othello = state.game
     b = _board(game.size)
-    mover = state._to_move
-    me, opp = (state._black, state._white) if mover == BLACK else (state._white, state._black)
+    mover = state.to_move
+    me, opp = (state.black, state.white) if mover == BLACK else (state.white, state.black)
     occupied = me | opp
     empty = b.full & ~occupied
     empties = empty.bit_count()
@@ -211,7 +213,7 @@ def evaluate(state: OthelloState) -> float:
     if phase < 0.0:
         phase = 0.0
 
-    my_moves = state._placements().bit_count()
+    my_moves = state.placements().bit_count()
     their_moves = game.placements(opp, me).bit_count()
     mobility = _weight(_MOBILITY, phase) * _ratio(my_moves, their_moves)
     potential = _ratio(
@@ -251,11 +253,11 @@ def evaluate(state: OthelloState) -> float:
 def candidates(state: OthelloState, moves: tuple[int, ...]) -> tuple[int, ...]:
     """Moves for smart rollouts: a corner when one is legal, else no X- or C-square
     next to an empty corner (unless every move is one)."""
-    b = _board(state._game.size)
+    b = _board(state.game.size)
     corners = tuple(m for m in moves if b.corners >> m & 1)
     if corners:
         return corners
-    empty = b.full & ~(state._black | state._white)
+    empty = b.full & ~(state.black | state.white)
     risky = 0
     for corner, x_bit, c_bits in b.near:
         if empty & corner:

@@ -1,1 +1,4 @@
-"""Tic-tac-toe (m,n,k): ``rules`` (the State API) and ``heuristic`` (evaluation for search)."""
+"""Tic-tac-toe and any m,n,k-game: ``rules`` (the notation, on the shared
+k-in-a-row rules of :mod:`arena.games.kinarow`) and ``heuristic`` (open lines
+weighted by their stones, and the threat verdicts).
+"""

@@ -25,24 +25,26 @@ to move fixed it negates too unless one side has a winning cell.
 >>> state = game.play_moves(game.parse_moves("b2 a1 c1 c3"))  # X to move, a3 wins
 >>> immediate_wins(state, 0), immediate_wins(state, 1), evaluate(state)
 ([6], [], 990.0)
+
+Tests: tests/games/test_kinarow_heuristics.py
 """
 
 from __future__ import annotations
 
 from arena.core.evaluation import SCALE
 from arena.games.kinarow.lines import forced, scan, squash, tables, win_cells
-from arena.games.kinarow.rules import ONGOING, KInARowState
+from arena.games.kinarow.rules import KInARowState
 
 _BASE = 4  # each further stone in an open line multiplies its worth
 
 
 def evaluate(state: KInARowState) -> float:
     """How good the position is for X (player 0), in [-SCALE, SCALE]."""
-    if state._outcome != ONGOING:
+    if state.is_terminal():
         return SCALE * state.returns()[0]
-    game = state._game
-    mover = state._to_move
-    own, opp = state._bits[mover], state._bits[1 - mover]
+    game = state.game
+    mover = state.to_move
+    own, opp = state.bits[mover], state.bits[1 - mover]
     t = tables(game)
     mine, theirs = scan(t, own, opp, game.exact), scan(t, opp, own, game.exact)
     value = forced(mine.wins, theirs.wins)
@@ -58,8 +60,8 @@ def evaluate(state: KInARowState) -> float:
 
 def immediate_wins(state: KInARowState, player: int) -> list[int]:
     """The cells where ``player`` would complete a line of k now, in cell order."""
-    if state._outcome != ONGOING:
+    if state.is_terminal():
         return []
-    game = state._game
-    bits = state._bits
+    game = state.game
+    bits = state.bits
     return game.lines.cells_of_bits(win_cells(game, bits[player], bits[1 - player]))

@@ -14,6 +14,8 @@ top to bottom. Moves are cell indices ``row * m + col``. X (player 0) starts.
 2 X X O 2
 3 O O X 3
   a b c
+
+Tests: tests/games/test_kinarow.py
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ class TicTacToe(PlaceAnywhereGame):
         Param("k", int, 3, "stones in a line to win", low=1, high=26),
     )
     player_names = ("X", "O")
+    notation = (
+        "a cell: its column letter, then its row number counted from the top (b2 is the "
+        "centre of 3x3)"
+    )
 
     def _setup(self, m: int, n: int, k: int) -> None:
         self._geometry(n, m, k)

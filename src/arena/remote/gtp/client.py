@@ -15,6 +15,8 @@ without asking the engine, and a refused ``play ... pass`` is not an error.
 >>> agent = load_agent("gtp:gnugo --mode gtp --level 1")
 >>> agent.label
 'gtp:gnugo --mode'
+
+Tests: tests/remote/gtp/test_client.py
 """
 
 from __future__ import annotations
@@ -44,8 +46,9 @@ class GTPAgent(ExternalAgent):
         """The moves the engine's board has, from the initial position."""
         self.timed = False
         deadline = time.perf_counter() + self.config["startup"]
-        self.ask("protocol_version", deadline, required=False)
-        self.new_board(game, deadline)
+        with self.starting():
+            self.ask("protocol_version", deadline, required=False)
+            self.new_board(game, deadline)
 
     def new_board(self, game: Game, deadline: float) -> None:
         if "size" in game.config:

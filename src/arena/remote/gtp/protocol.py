@@ -16,6 +16,8 @@ True
 '? unknown command\\n\\n'
 >>> read_reply(iter(["=3 C3\\n", "\\n"]))
 (True, 'C3')
+
+Tests: tests/remote/gtp/test_protocol.py
 """
 
 from __future__ import annotations

@@ -21,6 +21,8 @@ player 1, in every game.
 '? unknown command\\n\\n'
 >>> server.handle("quit"), server.finished
 ('=\\n\\n', True)
+
+Tests: tests/remote/gtp/test_server.py, tests/remote/gtp/test_engines.py
 """
 
 from __future__ import annotations
@@ -34,11 +36,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any
 
-import arena
 from arena.core.agent import Agent, Resign, start_game
 from arena.core.errors import ArenaError, IllegalMove
 from arena.core.game import Game, State
 from arena.core.limit import Limit
+from arena.core.version import VERSION
 from arena.remote.gtp.protocol import (
     Command,
     GTPError,
@@ -195,7 +197,7 @@ class GTPServer:
 
     def _version(self, args: tuple[str, ...]) -> str:
         # Users' py: classes need not have a spec.
-        return f"{arena.__version__} {getattr(self.agent, 'spec', type(self.agent).__name__)}"
+        return f"{VERSION} {getattr(self.agent, 'spec', type(self.agent).__name__)}"
 
     def _known_command(self, args: tuple[str, ...]) -> str:
         (name,) = _arguments(args, 1, "known_command COMMAND")

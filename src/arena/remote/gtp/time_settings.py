@@ -17,6 +17,8 @@ Limit(time=3.0, clock=30.0)
 >>> clock.settings(0, 10, 5)  # byo-yomi only: 10 s for every 5 moves
 >>> clock.limit(1, 40)
 Limit(time=1.6, clock=10.0)
+
+Tests: tests/remote/gtp/test_server.py
 """
 
 from __future__ import annotations
