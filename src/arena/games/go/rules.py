@@ -496,6 +496,32 @@ class GoState(State):
         """The board as one int: Black's bits, then White's shifted by size*size."""
         return self._black | self._white << self._game.points
 
+    @property
+    def passes(self) -> int:
+        """Passes in a row just before this position (0 or 1 while the game goes on)."""
+        return self._passes
+
+    @property
+    def ko_point(self) -> int:
+        """Simple ko: the point the side to move may not retake, else -1."""
+        return self._ko
+
+    @property
+    def last_move(self) -> int:
+        """The move that led here, -1 at the start."""
+        return self._last
+
+    def earlier_boards(self) -> tuple[int, ...]:
+        """Positional superko: the codes (:meth:`code`) of every board of the game so
+        far, this one included; empty under ``ko=simple``. The boards from before
+        the last capture come first in no order, then those since it in order:
+        ``earlier_boards()[-run:]`` with ``run = self.run_length()``."""
+        return (*self._past, *self._run) if self._game.superko else ()
+
+    def run_length(self) -> int:
+        """Positional superko: how many boards since the last capture, this one included."""
+        return len(self._run) if self._game.superko else 0
+
     def play(self, move: int) -> GoState:
         game = self._game
         if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move <= game.pass_move:

@@ -1,0 +1,650 @@
+"""Go's compiled kernel (numba): the rules of :mod:`arena.games.go.rules` over flat arrays.
+
+The contract is :mod:`arena.core.kernel`; ``rules.py`` stays the readable
+reference, and the tests play both side by side, move for move.
+
+>>> import arena, numpy as np
+>>> game = arena.load_game("go:size=5")
+>>> k = kernel(game)
+>>> f = k.functions
+>>> s = k.encode(game.initial_state())
+>>> out = np.empty(k.max_moves, np.int64)
+>>> f["legal_moves"](k.params, s, out), int(out[25])  # 25 points, then the pass
+(26, 25)
+>>> for move in game.parse_moves("c3 pass pass"):
+...     f["play"](k.params, s, move)
+>>> f["outcome"](k.params, s)  # Black's 25 points against komi 7.5
+1
+>>> f["seed"](1)
+>>> s = k.encode(game.initial_state())
+>>> f["playout"](k.params, s) in (-1, 0, 1), f["to_move"](k.params, s) in (0, 1)
+(True, True)
+
+Board
+-----
+Points live on a padded board: ``(row + 1) * W + col + 1`` with ``W = size + 2``,
+a ring of border cells (value 3) around the board, so the four neighbours of a
+point are ``±1, ±W`` with no edge tests. Cells hold 0 (empty), 1 (Black), 2
+(White) or 3 (border).
+
+Strings (groups) are circular lists of stones (``next``) with a representative
+(``head``) per stone; the representative keeps the size, the Zobrist xor of the
+stones and the pseudo-liberties: every (stone, empty neighbour) pair counts
+once, with the sum and the sum of squares of those empty points. A string
+has no liberty when the count is 0, and exactly one (it is in atari) when all
+its pseudo-liberties are the same point, i.e. ``sum**2 == count * sum_sq``
+(Cauchy-Schwarz is an equality only for equal terms). On contact the smaller
+string is relabelled into the larger; a capture walks the captured string once.
+
+Legality is then local: a stone on an empty point is legal when a neighbour is
+empty, or is an own string not in atari, or is an opposing string in atari
+(captured); ``ko=simple`` forbids the recorded ko point.
+
+Positional superko
+------------------
+Boards are identified by a 64-bit Zobrist hash (random keys per colour and
+point, in ``p``), so unlike the reference's exact board codes a collision could
+forbid a legal move: with ``2**64`` values and at most a few thousand boards a
+game, the chance is below ``1e-12`` per game. The state keeps the hash of every
+board of the game in order and, to skip most searches, a Bloom bit per hash.
+As in the reference, a stone that captures nothing only adds a stone, so it is
+compared only with the boards before the last capture.
+
+State layout (``s``)
+--------------------
+A header (ply, passes, ko point, hash, empty count, history length, index of
+the first board since the last capture), then the sections whose offsets are
+in ``p``: cells, string head, next stone, string size, pseudo-liberty count,
+sum and sum of squares, string hash, each empty point's index in the list of
+empty points, that list, the Bloom bits, the board hashes, and the moves played
+(``s[moves + ply]``; those before :func:`kernel`'s ``encode`` are -1 but the
+last one).
+
+Playouts
+--------
+``playout`` draws a move uniformly from the empty points not yet tried plus the
+pass; a drawn point that is illegal is moved out of the draw, so the move is
+uniform over the legal moves and the pass (always legal) bounds the draws.
+``rollout`` draws the same way among the legal points that are not an own
+eye (every neighbour own or edge, and at most one opposing diagonal, none on
+the edge) and passes only when none is left; it obeys every rule, superko
+included, so its moves are legal moves.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from arena.core.kernel import ONGOING, Kernel
+from arena.games.go.rules import Go, GoState
+
+# --- the parameter array p ---------------------------------------------------------
+
+P_SIZE = 0
+P_N = 1  # points, and the pass move
+P_W = 2  # padded row width
+P_NP = 3  # padded cells
+P_KOMI_LO = 4  # floor(komi): the margin must exceed it for Black to win
+P_KOMI_HI = 5  # ceil(komi): White wins below it
+P_SUPERKO = 6
+P_MAXLEN = 7
+P_BLOOM_MASK = 8
+P_CELL = 9  # offsets of the sections of s, then of tables in p
+P_HEAD = 10
+P_NEXT = 11
+P_SSIZE = 12
+P_PLC = 13
+P_PLS = 14
+P_PLQ = 15
+P_SHASH = 16
+P_WHERE = 17
+P_EMPTIES = 18
+P_BLOOM = 19
+P_HIST = 20
+P_MOVES = 21
+P_LEN = 22  # length of s
+P_ZOB = 23  # offset in p: Zobrist keys, [colour * NP + cell]
+P_IDX = 24  # offset in p: point -> cell
+P_POINT = 25  # offset in p: cell -> point (-1 on the border)
+P_HEADER = 32
+
+# --- the header of s ---------------------------------------------------------------
+
+PLY = 0
+PASSES = 1
+KO = 2  # the cell simple ko forbids, -1 (always -1 under positional superko)
+HASH = 3
+NEMPTY = 4
+NHIST = 5
+RUNSTART = 6  # index in the history of the first board since the last capture
+S_HEADER = 8
+
+EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
+
+_ZOBRIST_SEED = 0x60_5EED
+
+
+# --- strings ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _in_atari(p, s, h):  # type: ignore[no-untyped-def]
+    """Whether the string headed by ``h`` has exactly one liberty."""
+    count = s[p[P_PLC] + h]
+    if count == 0:
+        return False
+    total = s[p[P_PLS] + h]
+    return total * total == count * s[p[P_PLQ] + h]
+
+
+@njit(cache=True)
+def _add_liberty(p, s, h, cell):  # type: ignore[no-untyped-def]
+    s[p[P_PLC] + h] += 1
+    s[p[P_PLS] + h] += cell
+    s[p[P_PLQ] + h] += cell * cell
+
+
+@njit(cache=True)
+def _remove_liberty(p, s, h, cell):  # type: ignore[no-untyped-def]
+    s[p[P_PLC] + h] -= 1
+    s[p[P_PLS] + h] -= cell
+    s[p[P_PLQ] + h] -= cell * cell
+
+
+@njit(cache=True)
+def _merge(p, s, a, b):  # type: ignore[no-untyped-def]
+    """Join the strings headed by ``a`` and ``b``; return the new head."""
+    head, nxt, size = p[P_HEAD], p[P_NEXT], p[P_SSIZE]
+    if s[size + a] < s[size + b]:
+        a, b = b, a
+    stone = b
+    while True:
+        s[head + stone] = a
+        stone = s[nxt + stone]
+        if stone == b:
+            break
+    after_a = s[nxt + a]
+    s[nxt + a] = s[nxt + b]
+    s[nxt + b] = after_a
+    s[size + a] += s[size + b]
+    s[p[P_PLC] + a] += s[p[P_PLC] + b]
+    s[p[P_PLS] + a] += s[p[P_PLS] + b]
+    s[p[P_PLQ] + a] += s[p[P_PLQ] + b]
+    s[p[P_SHASH] + a] ^= s[p[P_SHASH] + b]
+    return a
+
+
+@njit(cache=True)
+def _take_empty(p, s, cell):  # type: ignore[no-untyped-def]
+    """Remove ``cell`` from the list of empty points."""
+    empties, where = p[P_EMPTIES], p[P_WHERE]
+    last_i = s[NEMPTY] - 1
+    i = s[where + cell]
+    last = s[empties + last_i]
+    s[empties + i] = last
+    s[where + last] = i
+    s[NEMPTY] = last_i
+
+
+@njit(cache=True)
+def _capture(p, s, h, colour):  # type: ignore[no-untyped-def]
+    """Remove the string headed by ``h`` (of ``colour``); return its size."""
+    cell, nxt, head = p[P_CELL], p[P_NEXT], p[P_HEAD]
+    empties, where = p[P_EMPTIES], p[P_WHERE]
+    w = p[P_W]
+    zob = p[P_ZOB] + colour * p[P_NP]
+    stone = h
+    while True:
+        s[cell + stone] = EMPTY
+        n = s[NEMPTY]
+        s[empties + n] = stone
+        s[where + stone] = n
+        s[NEMPTY] = n + 1
+        s[HASH] ^= p[zob + stone]
+        stone = s[nxt + stone]
+        if stone == h:
+            break
+    # Only the capturer's stones can touch a captured string: give them the points.
+    while True:
+        for q in (stone - w, stone - 1, stone + 1, stone + w):
+            v = s[cell + q]
+            if EMPTY < v < BORDER:
+                _add_liberty(p, s, s[head + q], stone)
+        stone = s[nxt + stone]
+        if stone == h:
+            break
+    return s[p[P_SSIZE] + h]
+
+
+@njit(cache=True)
+def _place(p, s, at, colour):  # type: ignore[no-untyped-def]
+    """Put a legal stone on cell ``at``, capture, and set the simple-ko point."""
+    cell, head, nxt = p[P_CELL], p[P_HEAD], p[P_NEXT]
+    w = p[P_W]
+    other = 3 - colour
+    key = p[p[P_ZOB] + colour * p[P_NP] + at]
+    s[cell + at] = colour
+    _take_empty(p, s, at)
+    s[HASH] ^= key
+    s[head + at] = at
+    s[nxt + at] = at
+    s[p[P_SSIZE] + at] = 1
+    s[p[P_PLC] + at] = 0
+    s[p[P_PLS] + at] = 0
+    s[p[P_PLQ] + at] = 0
+    s[p[P_SHASH] + at] = key
+    for q in (at - w, at - 1, at + 1, at + w):
+        v = s[cell + q]
+        if v == EMPTY:
+            _add_liberty(p, s, at, q)
+        elif v != BORDER:
+            _remove_liberty(p, s, s[head + q], at)
+    mine = at
+    for q in (at - w, at - 1, at + 1, at + w):
+        if s[cell + q] == colour and s[head + q] != mine:
+            mine = _merge(p, s, mine, s[head + q])
+    captured = 0
+    ko = -1
+    for q in (at - w, at - 1, at + 1, at + w):
+        if s[cell + q] == other and s[p[P_PLC] + s[head + q]] == 0:
+            captured += _capture(p, s, s[head + q], other)
+            ko = q
+    if p[P_SUPERKO] or captured != 1 or s[p[P_SSIZE] + mine] != 1 or s[p[P_PLC] + mine] != 1:
+        ko = -1  # not the ko shape: a lone stone that took one stone and has no other liberty
+    s[KO] = ko
+    return captured
+
+
+# --- rules -------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _repeats(p, s, key, captures):  # type: ignore[no-untyped-def]
+    """Positional superko: whether the board hashed ``key`` occurred before."""
+    bit = key & p[P_BLOOM_MASK]
+    if not (s[p[P_BLOOM] + (bit >> 6)] >> (bit & 63)) & 1:
+        return False
+    # Without a capture the stone count is higher than in any board since the last one.
+    end = s[NHIST] if captures else s[RUNSTART]
+    hist = p[P_HIST]
+    for i in range(end):  # noqa: SIM110 (numba compiles no generators)
+        if s[hist + i] == key:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _legal(p, s, at, colour):  # type: ignore[no-untyped-def]
+    """Whether ``colour`` may put a stone on cell ``at``."""
+    cell, head = p[P_CELL], p[P_HEAD]
+    if s[cell + at] != EMPTY or at == s[KO]:
+        return False
+    w = p[P_W]
+    other = 3 - colour
+    superko = p[P_SUPERKO]
+    free = False
+    taken = 0  # Zobrist xor of the captured strings
+    h0 = h1 = h2 = -1  # the captured heads seen so far
+    for q in (at - w, at - 1, at + 1, at + w):
+        v = s[cell + q]
+        if v == EMPTY:
+            free = True
+        elif v == colour:
+            if not free and not _in_atari(p, s, s[head + q]):
+                free = True
+        elif v == other and (superko or not free):
+            h = s[head + q]
+            if _in_atari(p, s, h):
+                free = True
+                if h != h0 and h != h1 and h != h2:
+                    taken ^= s[p[P_SHASH] + h]
+                    if h0 < 0:
+                        h0 = h
+                    elif h1 < 0:
+                        h1 = h
+                    else:
+                        h2 = h
+    if not free:
+        return False
+    if not superko:
+        return True
+    key = s[HASH] ^ p[p[P_ZOB] + colour * p[P_NP] + at] ^ taken
+    return not _repeats(p, s, key, h0 >= 0)
+
+
+@njit(cache=True)
+def _over(p, s):  # type: ignore[no-untyped-def]
+    return s[PASSES] >= 2 or s[PLY] >= p[P_MAXLEN]
+
+
+@njit(cache=True)
+def to_move(p, s):  # type: ignore[no-untyped-def]
+    return s[PLY] & 1
+
+
+@njit(cache=True)
+def legal_moves(p, s, out):  # type: ignore[no-untyped-def]
+    if _over(p, s):
+        return 0
+    colour = (s[PLY] & 1) + 1
+    n = p[P_N]
+    idx = p[P_IDX]
+    count = 0
+    for point in range(n):
+        if _legal(p, s, p[idx + point], colour):
+            out[count] = point
+            count += 1
+    out[count] = n
+    return count + 1
+
+
+@njit(cache=True)
+def play(p, s, move):  # type: ignore[no-untyped-def]
+    ply = s[PLY]
+    s[p[P_MOVES] + ply] = move
+    s[PLY] = ply + 1
+    if move == p[P_N]:
+        s[PASSES] += 1
+        s[KO] = -1
+        return
+    s[PASSES] = 0
+    captured = _place(p, s, p[p[P_IDX] + move], (ply & 1) + 1)
+    if p[P_SUPERKO]:
+        key = s[HASH]
+        n = s[NHIST]
+        s[p[P_HIST] + n] = key
+        s[NHIST] = n + 1
+        if captured:
+            s[RUNSTART] = n
+        bit = key & p[P_BLOOM_MASK]
+        s[p[P_BLOOM] + (bit >> 6)] |= np.int64(1) << (bit & 63)
+
+
+@njit(cache=True)
+def area_margin(p, s):  # type: ignore[no-untyped-def]
+    """Tromp-Taylor: Black's stones and empty regions reaching only Black, minus White's."""
+    cell, w, n = p[P_CELL], p[P_W], p[P_N]
+    seen = np.zeros(p[P_NP], np.bool_)
+    stack = np.empty(n, np.int64)
+    margin = 0
+    for point in range(n):
+        at = p[p[P_IDX] + point]
+        v = s[cell + at]
+        if v == BLACK:
+            margin += 1
+        elif v == WHITE:
+            margin -= 1
+        elif not seen[at]:
+            seen[at] = True
+            stack[0] = at
+            top = 1
+            size = 0
+            reaches = 0
+            while top:
+                top -= 1
+                x = stack[top]
+                size += 1
+                for q in (x - w, x - 1, x + 1, x + w):
+                    u = s[cell + q]
+                    if u == EMPTY:
+                        if not seen[q]:
+                            seen[q] = True
+                            stack[top] = q
+                            top += 1
+                    elif u != BORDER:
+                        reaches |= u
+            if reaches == BLACK:
+                margin += size
+            elif reaches == WHITE:
+                margin -= size
+    return margin
+
+
+@njit(cache=True)
+def outcome(p, s):  # type: ignore[no-untyped-def]
+    if not _over(p, s):
+        return ONGOING
+    margin = area_margin(p, s)
+    if margin > p[P_KOMI_LO]:
+        return 1
+    if margin < p[P_KOMI_HI]:
+        return -1
+    return 0
+
+
+# --- playouts -----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _is_own_eye(p, s, at, colour):  # type: ignore[no-untyped-def]
+    """Every neighbour is own or edge, and the opposing diagonals are at most one
+    (none on the edge): filling it would only hurt."""
+    cell, w = p[P_CELL], p[P_W]
+    for q in (at - w, at - 1, at + 1, at + w):
+        v = s[cell + q]
+        if v != colour and v != BORDER:
+            return False
+    other = 3 - colour
+    bad = 0
+    edge = 0
+    for q in (at - w - 1, at - w + 1, at + w - 1, at + w + 1):
+        v = s[cell + q]
+        if v == other:
+            bad += 1
+        elif v == BORDER:
+            edge = 1
+    # One opposing diagonal is fine in the middle of the board, fatal on the edge.
+    return bad + edge < 2
+
+
+@njit(cache=True)
+def _draw(p, s, colour, eyes):  # type: ignore[no-untyped-def]
+    """A uniformly random legal move (``eyes``: none that fills an own eye, and the
+    pass only when nothing else is left)."""
+    empties, where = p[P_EMPTIES], p[P_WHERE]
+    untried = s[NEMPTY]
+    while True:
+        if eyes:
+            if untried == 0:
+                return p[P_N]
+            r = np.random.randint(0, untried)
+        else:
+            r = np.random.randint(0, untried + 1)
+            if r == untried:
+                return p[P_N]
+        at = s[empties + r]
+        if _legal(p, s, at, colour) and not (eyes and _is_own_eye(p, s, at, colour)):
+            return p[p[P_POINT] + at]
+        untried -= 1
+        last = s[empties + untried]
+        s[empties + r] = last
+        s[where + last] = r
+        s[empties + untried] = at
+        s[where + at] = untried
+
+
+@njit(cache=True)
+def playout(p, s):  # type: ignore[no-untyped-def]
+    while not _over(p, s):
+        play(p, s, _draw(p, s, (s[PLY] & 1) + 1, False))
+    return outcome(p, s)
+
+
+@njit(cache=True)
+def rollout(p, s):  # type: ignore[no-untyped-def]
+    while not _over(p, s):
+        play(p, s, _draw(p, s, (s[PLY] & 1) + 1, True))
+    return outcome(p, s)
+
+
+@njit(cache=True)
+def seed(n):  # type: ignore[no-untyped-def]
+    np.random.seed(n)
+
+
+# --- building positions ---------------------------------------------------------------
+
+
+@njit(cache=True)
+def _rebuild(p, s):  # type: ignore[no-untyped-def]
+    """Strings, liberties, the empty list and the hash, from the cells alone."""
+    cell, head, nxt = p[P_CELL], p[P_HEAD], p[P_NEXT]
+    w, n, np_ = p[P_W], p[P_N], p[P_NP]
+    zob = p[P_ZOB]
+    s[NEMPTY] = 0
+    s[HASH] = 0
+    stones = np.empty(n, np.int64)
+    for point in range(n):
+        at = p[p[P_IDX] + point]
+        v = s[cell + at]
+        if v == EMPTY:
+            k = s[NEMPTY]
+            s[p[P_EMPTIES] + k] = at
+            s[p[P_WHERE] + at] = k
+            s[NEMPTY] = k + 1
+        else:
+            s[head + at] = -1
+            s[HASH] ^= p[zob + v * np_ + at]
+    for point in range(n):
+        root = p[p[P_IDX] + point]
+        colour = s[cell + root]
+        if colour == EMPTY or s[head + root] >= 0:
+            continue
+        # Flood the string, then chain its stones and count its pseudo-liberties.
+        s[head + root] = root
+        stones[0] = root
+        count = 1
+        i = 0
+        while i < count:
+            x = stones[i]
+            i += 1
+            for q in (x - w, x - 1, x + 1, x + w):
+                if s[cell + q] == colour and s[head + q] < 0:
+                    s[head + q] = root
+                    stones[count] = q
+                    count += 1
+        s[p[P_SSIZE] + root] = count
+        s[p[P_PLC] + root] = 0
+        s[p[P_PLS] + root] = 0
+        s[p[P_PLQ] + root] = 0
+        key = 0
+        for i in range(count):
+            x = stones[i]
+            s[nxt + x] = stones[(i + 1) % count]
+            key ^= p[zob + colour * np_ + x]
+            for q in (x - w, x - 1, x + 1, x + w):
+                if s[cell + q] == EMPTY:
+                    _add_liberty(p, s, root, q)
+        s[p[P_SHASH] + root] = key
+
+
+def params(game: Go) -> np.ndarray:
+    """The parameter array ``p`` of ``game``: sizes, komi, rules, offsets and tables."""
+    size, n = game.size, game.points
+    w = size + 2
+    cells = w * w
+    history = game.maxlen + 1 if game.superko else 1
+    bloom_bits = 64
+    while bloom_bits < 16 * history and bloom_bits < 1 << 16:
+        bloom_bits *= 2
+    if not game.superko:
+        bloom_bits = 64
+    sections = [cells] * 9 + [n, bloom_bits // 64, history, game.maxlen]
+    offsets = [S_HEADER]
+    for length in sections:
+        offsets.append(offsets[-1] + length)
+    zob = P_HEADER
+    idx = zob + 3 * cells
+    point = idx + n
+    p = np.zeros(point + cells, np.int64)
+    p[P_SIZE], p[P_N], p[P_W], p[P_NP] = size, n, w, cells
+    p[P_KOMI_LO], p[P_KOMI_HI] = np.floor(game.komi), np.ceil(game.komi)
+    p[P_SUPERKO], p[P_MAXLEN], p[P_BLOOM_MASK] = game.superko, game.maxlen, bloom_bits - 1
+    p[P_CELL : P_LEN + 1] = offsets
+    p[P_ZOB], p[P_IDX], p[P_POINT] = zob, idx, point
+    rng = np.random.default_rng(_ZOBRIST_SEED + size)
+    keys = rng.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max, 2 * cells, np.int64)
+    p[zob + cells : zob + 3 * cells] = keys  # colour 0 (empty) keeps zeros
+    p[point : point + cells] = -1
+    for q in range(n):
+        at = (q // size + 1) * w + q % size + 1
+        p[idx + q] = at
+        p[point + at] = q
+    return p
+
+
+def _board_hashes(p: np.ndarray, codes: tuple[int, ...], n: int) -> np.ndarray:
+    """The Zobrist hashes of reference board codes (``black | white << n``)."""
+    if not codes:
+        return np.zeros(0, np.int64)
+    cells = int(p[P_NP])
+    at = p[p[P_IDX] : p[P_IDX] + n]
+    keys = np.concatenate([p[p[P_ZOB] + cells + at], p[p[P_ZOB] + 2 * cells + at]])
+    nbytes = (2 * n + 7) // 8
+    raw = np.frombuffer(b"".join(c.to_bytes(nbytes, "little") for c in codes), np.uint8)
+    bits = np.unpackbits(raw.reshape(len(codes), nbytes), axis=1, bitorder="little")[:, : 2 * n]
+    return np.bitwise_xor.reduce(np.where(bits.astype(bool), keys, 0), axis=1)
+
+
+def encode(p: np.ndarray, state: GoState) -> np.ndarray:
+    """The kernel position of ``state`` (a new array)."""
+    game = state.game
+    n = game.points
+    s = np.zeros(int(p[P_LEN]), np.int64)
+    cell = int(p[P_CELL])
+    s[cell : cell + p[P_NP]] = BORDER
+    at = p[p[P_IDX] : p[P_IDX] + n]
+    code = state.code()
+    for colour in (BLACK, WHITE):
+        bits = (code >> (n * (colour - 1))) & ((1 << n) - 1)
+        for q in range(n):
+            if bits >> q & 1:
+                s[cell + at[q]] = colour
+            elif colour == BLACK:
+                s[cell + at[q]] = EMPTY
+    s[PLY], s[PASSES] = state.ply, state.passes
+    s[KO] = at[state.ko_point] if state.ko_point >= 0 else -1
+    _rebuild(p, s)
+    hashes = _board_hashes(p, state.earlier_boards(), n)
+    s[NHIST] = len(hashes)
+    s[RUNSTART] = len(hashes) - state.run_length()
+    hist = int(p[P_HIST])
+    s[hist : hist + len(hashes)] = hashes
+    for key in hashes:
+        bit = int(key) & int(p[P_BLOOM_MASK])
+        s[p[P_BLOOM] + (bit >> 6)] |= np.int64(1) << np.int64(bit & 63)
+    moves = int(p[P_MOVES])
+    s[moves : moves + game.maxlen] = -1
+    if state.ply > 0:
+        s[moves + state.ply - 1] = state.last_move
+    return s
+
+
+def moves_played(k: Kernel, s: np.ndarray, start: int = 0) -> list[int]:
+    """The moves recorded in ``s`` from ply ``start`` on (-1 for moves made before
+    ``encode``), e.g. those of a playout."""
+    moves = int(k.params[P_MOVES])
+    return [int(m) for m in s[moves + start : moves + int(s[PLY])]]
+
+
+def kernel(game: Go) -> Kernel:
+    """The kernel of ``game`` (any size, komi, ko rule and maxlen)."""
+    p = params(game)
+    functions = {
+        "legal_moves": legal_moves,
+        "play": play,
+        "to_move": to_move,
+        "outcome": outcome,
+        "playout": playout,
+        "rollout": rollout,
+        "seed": seed,
+    }
+    return Kernel(
+        name=game.spec,
+        params=p,
+        max_moves=game.points + 1,
+        max_plies=game.maxlen,
+        encode=lambda state: encode(p, state),  # type: ignore[arg-type]
+        functions=functions,
+    )

@@ -1,0 +1,361 @@
+"""Go's compiled kernel against the rules (the State API), move for move.
+
+Legal-move lists (same order), side to move, terminal status and returns agree
+at every ply of random games on 5x5 to 13x13 under both ko rules, through
+captures, kos, superko bans, suicide points and the length cap; perft counts
+are the published ones; the random playout is uniform over the legal moves
+(chi-squared); playouts and rollouts replay through the rules, and the
+rollout never fills an own eye. One test runs the kernel as plain Python.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_go import KO, play, position, rows_of, triple_ko
+
+import arena
+from arena.core.kernel import ONGOING, Kernel
+from arena.games.go.kernel import kernel, moves_played
+from arena.games.go.rules import Go, GoState
+from helpers import chi2_limit
+
+Choose = Callable[[random.Random, GoState, tuple[int, ...]], int]
+
+
+def few_passes(chance: float) -> Choose:
+    """A random stone, or the pass with probability ``chance`` (or when no stone is legal)."""
+
+    def choose(rng: random.Random, state: GoState, legal: tuple[int, ...]) -> int:
+        stones = legal[:-1]
+        return rng.choice(stones) if stones and rng.random() >= chance else legal[-1]
+
+    return choose
+
+
+def uniform(rng: random.Random, state: GoState, legal: tuple[int, ...]) -> int:
+    return rng.choice(legal)
+
+
+def expected(state: GoState) -> int:
+    return state.returns()[0] if state.is_terminal() else ONGOING
+
+
+def check_position(k: Kernel, s: np.ndarray, state: GoState, where: str) -> tuple[int, ...]:
+    """The kernel's view of ``s`` equals the rules' view of ``state``; returns the legal moves."""
+    p, f = k.params, k.functions
+    out = np.empty(k.max_moves, np.int64)
+    n = f["legal_moves"](p, s, out)
+    legal = state.legal_moves()
+    assert tuple(int(m) for m in out[:n]) == legal, f"{where}\n{state.render()}"
+    assert f["to_move"](p, s) == state.to_move, where
+    assert f["outcome"](p, s) == expected(state), where
+    return legal
+
+
+def compare_games(spec: str, games: int, choose: Choose, seed: int = 0) -> GoState:
+    """Random games on the rules and the kernel side by side, every ply compared;
+    every few plies the kernel also re-encodes the state and compares again.
+    Returns the last final state."""
+    game = arena.load_game(spec)
+    assert isinstance(game, Go)
+    k = kernel(game)
+    rng = random.Random(seed)
+    for number in range(games):
+        state = game.initial_state()
+        s = k.encode(state)
+        while True:
+            where = f"{spec} game {number} ply {state.ply}"
+            legal = check_position(k, s, state, where)
+            if rng.random() < 0.05:
+                check_position(k, k.encode(state), state, where + " (encoded)")
+            if not legal:
+                break
+            move = choose(rng, state, legal)
+            state = state.play(move)
+            k.functions["play"](k.params, s, move)
+    return state
+
+
+# --- move for move ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "games", "chance"),
+    [
+        ("go:size=5,maxlen=150", 30, 0.02),  # long games: captures, kos, superko bans
+        ("go:size=5,ko=simple,maxlen=150", 30, 0.02),
+        ("go:size=5", 60, 0.1),
+        ("go:size=6,komi=6,maxlen=40", 30, 0.0),  # draws, and the length cap
+        ("go:size=7,komi=-3.5", 10, 0.01),
+        ("go:size=7,ko=simple", 10, 0.01),
+        ("go:size=9,maxlen=120", 5, 0.01),
+        ("go:size=13,maxlen=90", 2, 0.01),
+    ],
+)
+def test_kernel_plays_as_the_rules(spec: str, games: int, chance: float) -> None:
+    compare_games(spec, games, few_passes(chance))
+
+
+@pytest.mark.parametrize("spec", ["go:size=5", "go:size=7,ko=simple", "go:size=9"])
+def test_kernel_plays_as_the_rules_with_uniform_moves(spec: str) -> None:
+    """Uniform over the legal moves, pass included: short games that end by passes."""
+    compare_games(spec, 40, uniform, seed=1)
+
+
+def test_length_cap_scores_the_board_as_it_stands() -> None:
+    state = compare_games("go:size=5,komi=0.5,maxlen=7", 20, few_passes(0.0))
+    assert state.ply == 7 and state.passes == 0 and state.is_terminal()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["go:size=5,maxlen=200", "go:size=5,ko=simple,maxlen=200"])
+def test_kernel_plays_as_the_rules_many_games(spec: str) -> None:
+    compare_games(spec, 400, few_passes(0.02), seed=2)
+
+
+def test_superko_bans_match_in_long_games() -> None:
+    """Long 5x5 games reach bans of stones that capture and, after the board has been
+    cleared and refilled, of stones that capture nothing; the kernel has them all."""
+    game = arena.load_game("go:size=5,maxlen=500")
+    simple = arena.load_game("go:size=5,maxlen=500,ko=simple")
+    k = kernel(game)
+    kinds = set()
+    for seed in range(4):
+        rng = random.Random(seed)
+        state, loose = game.initial_state(), simple.initial_state()
+        s = k.encode(state)
+        while True:
+            legal = check_position(k, s, state, f"seed {seed} ply {state.ply}")
+            if not legal:
+                break
+            for move in set(loose.legal_moves()) - set(legal):
+                stones = sum(r.count("X") + r.count("O") for r in rows_of(loose))
+                after = sum(r.count("X") + r.count("O") for r in rows_of(loose.play(move)))
+                kinds.add(after <= stones)  # True: the banned stone captures
+            move = few_passes(0.0)(rng, state, legal)
+            state, loose = state.play(move), loose.play(move)
+            k.functions["play"](k.params, s, move)
+    assert kinds == {True, False}
+
+
+@pytest.mark.parametrize("ko", ["simple", "positional"])
+def test_ko_suicide_and_captures_in_set_positions(ko: str) -> None:
+    game = arena.load_game(f"go:size=5,ko={ko}")
+    k = kernel(game)
+    for diagram, moves in (
+        (KO, "d3 c3 a1 e5 c3"),  # the ko: no retake at once, then a retake after a threat
+        ("...O. ....O ..... OO... X.O..", "pass e5 b1"),  # suicide of one stone and of two
+        ("..... ..... X.... OX... .O...", "a1 b1"),  # a capture that looks like suicide
+        ("..... ..... XX... OOX.. ..X..", "a1 b1 a1"),  # snapback
+        ("..... ..... .X.X. XO.OX .X.X.", "c2"),  # one stone takes two groups
+    ):
+        state = position(game, diagram)
+        s = k.encode(state)
+        for text in moves.split():
+            legal = check_position(k, s, state, f"{diagram} {text}")
+            move = game.parse_move(text)
+            if move in legal:
+                state = state.play(move)
+                k.functions["play"](k.params, s, move)
+        check_position(k, s, state, diagram)
+
+
+def test_triple_ko_cycle_only_superko_forbids() -> None:
+    cycle = "e8 d2 e5 d8 e2 d5"
+    for spec in ("go:size=9,ko=simple", "go:size=9"):
+        game = arena.load_game(spec)
+        k = kernel(game)
+        state = triple_ko(game)
+        s = k.encode(state)
+        for text in cycle.split():
+            legal = check_position(k, s, state, f"{spec} {text}")
+            move = game.parse_move(text)
+            if move not in legal:
+                assert game.superko and text == "d5"
+                break
+            state = state.play(move)
+            k.functions["play"](k.params, s, move)
+        else:
+            assert not game.superko
+
+
+# --- perft --------------------------------------------------------------------------------
+
+
+def perft(k: Kernel, s: np.ndarray, depth: int) -> int:
+    p, f = k.params, k.functions
+    out = np.empty(k.max_moves, np.int64)
+    n = f["legal_moves"](p, s, out)
+    if depth == 1:
+        return int(n)
+    total = 0
+    for move in out[:n].copy():
+        child = s.copy()
+        f["play"](p, child, move)
+        total += perft(k, child, depth - 1)
+    return total
+
+
+def test_perft_5x5() -> None:
+    game = arena.load_game("go:size=5")
+    k = kernel(game)
+    s = k.encode(game.initial_state())
+    assert [perft(k, s, d) for d in (1, 2, 3)] == [26, 651, 15650]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ko", ["simple", "positional"])
+def test_perft_5x5_depth_4(ko: str) -> None:
+    game = arena.load_game(f"go:size=5,ko={ko}")
+    k = kernel(game)
+    assert perft(k, k.encode(game.initial_state()), 4) == 361041
+
+
+def test_perft_19x19() -> None:
+    game = arena.load_game("go:size=19")
+    k = kernel(game)
+    assert perft(k, k.encode(game.initial_state()), 2) == 361 * 361 + 362
+
+
+# --- playouts and rollouts ----------------------------------------------------------------
+
+
+def replay(k: Kernel, start: GoState, function: str) -> list[int]:
+    """Run ``function`` from ``start``; its moves must be legal, its result the rules'."""
+    s = k.encode(start)
+    result = k.functions[function](k.params, s)
+    moves = moves_played(k, s, start.ply)
+    state = start
+    for move in moves:
+        assert move in state.legal_moves(), f"{function}: illegal {move} at ply {state.ply}"
+        state = state.play(move)
+    assert state.is_terminal() and result == state.returns()[0] == k.functions["outcome"](
+        k.params, s
+    )
+    return moves
+
+
+@pytest.mark.parametrize(
+    ("spec", "runs"),
+    [("go:size=5", 60), ("go:size=5,ko=simple", 60), ("go:size=9,komi=0", 10), ("go:size=19", 1)],
+)
+@pytest.mark.parametrize("function", ["playout", "rollout"])
+def test_playouts_replay_through_the_rules(spec: str, runs: int, function: str) -> None:
+    game = arena.load_game(spec)
+    k = kernel(game)
+    k.functions["seed"](runs)
+    rng = random.Random(runs)
+    for run in range(runs):
+        start = game.initial_state()
+        for _ in range(run % 8):  # from a few plies in, passes included
+            start = start.play(rng.choice(start.legal_moves()))
+        replay(k, start, function)
+
+
+def first_moves_chi2(k: Kernel, state: GoState, per_move: int, seed: int) -> tuple[float, int]:
+    """(chi-squared, degrees of freedom) of the playout's first move against the uniform law."""
+    legal = state.legal_moves()
+    counts = dict.fromkeys(legal, 0)
+    k.functions["seed"](seed)
+    start = k.encode(state)
+    for _ in range(per_move * len(legal)):
+        s = start.copy()
+        k.functions["playout"](k.params, s)
+        counts[moves_played(k, s, state.ply)[0]] += 1
+    chi2 = sum((c - per_move) ** 2 / per_move for c in counts.values())
+    return chi2, len(legal) - 1
+
+
+@pytest.mark.parametrize("ko", ["simple", "positional"])
+def test_playout_is_uniform_where_points_are_illegal(ko: str) -> None:
+    """In a ko, with a suicide point for White: 18 legal moves, uniformly drawn."""
+    game = arena.load_game(f"go:size=5,ko={ko}")
+    state = play(position(game, KO), "d3")
+    assert len(state.legal_moves()) == 18
+    chi2, df = first_moves_chi2(kernel(game), state, 200, seed=3)
+    assert chi2 < chi2_limit(df)
+
+
+def test_playout_is_uniform_from_the_start() -> None:
+    game = arena.load_game("go:size=5")
+    chi2, df = first_moves_chi2(kernel(game), game.initial_state(), 200, seed=4)
+    assert df == 25 and chi2 < chi2_limit(df)
+
+
+def own_eye(state: GoState, move: int, mover: int | None = None) -> bool:
+    """The rollout's eye for ``mover`` (default: the side to move): the mover's stones
+    or the edge on every side, and at most one opposing diagonal (none when the point
+    is on the edge)."""
+    game = state.game
+    rows = rows_of(state)
+    side = state.to_move if mover is None else mover
+    mine, theirs = "XO"[side], "OX"[side]
+    r, c = divmod(move, game.size)
+
+    def at(row: int, col: int) -> str:
+        inside = 0 <= row < game.size and 0 <= col < game.size
+        return rows[row][col] if inside else "#"
+
+    if any(at(r + dr, c + dc) not in (mine, "#") for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))):
+        return False
+    diagonals = [at(r + dr, c + dc) for dr in (-1, 1) for dc in (-1, 1)]
+    bad = sum(d == theirs for d in diagonals)
+    return bad == 0 if "#" in diagonals else bad <= 1
+
+
+@pytest.mark.parametrize("spec", ["go:size=5,maxlen=2000", "go:size=9,ko=simple,maxlen=2000"])
+def test_rollout_never_fills_an_own_eye_and_ends_by_passes(spec: str) -> None:
+    game = arena.load_game(spec)
+    k = kernel(game)
+    k.functions["seed"](11)
+    eyes_left = 0
+    for _ in range(40 if game.size == 5 else 10):
+        state = game.initial_state()
+        for move in replay(k, state, "rollout"):
+            if move != game.pass_move:
+                assert not own_eye(state, move), f"ply {state.ply}\n{state.render()}"
+            else:  # a pass only when every legal point is an own eye
+                assert all(own_eye(state, m) for m in state.legal_moves()[:-1])
+            state = state.play(move)
+        assert state.passes == 2
+        eyes_left += sum(own_eye(state, m, side) for m in range(game.points) for side in (0, 1))
+    assert eyes_left > 0  # the check had eyes to look at
+
+
+# --- plain Python ---------------------------------------------------------------------------
+
+
+def run_without_jit(code: str) -> str:
+    """Run ``code`` with ``NUMBA_DISABLE_JIT=1`` (and this folder importable); its stdout."""
+    here = Path(__file__).parent
+    paths = [str(here), str(here.parent), str(here.parent.parent / "src")]
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": os.pathsep.join(paths)}
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=240
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout
+
+
+def test_kernel_runs_without_jit() -> None:
+    code = """
+import test_go_kernel as t
+t.compare_games("go:size=5,maxlen=60", 3, t.few_passes(0.05))
+t.compare_games("go:size=5,ko=simple,maxlen=60", 3, t.few_passes(0.05))
+import arena
+game = arena.load_game("go:size=5")
+k = t.kernel(game)
+for function in ("playout", "rollout"):
+    t.replay(k, game.initial_state(), function)
+assert t.perft(k, k.encode(game.initial_state()), 2) == 651
+print("ok")
+"""
+    assert run_without_jit(code).strip() == "ok"
