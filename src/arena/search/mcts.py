@@ -49,29 +49,18 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 from typing import Protocol
 
 from arena.core.agent import Agent
 from arena.core.game import Game, Returns, State
 from arena.core.limit import Limit
+from arena.search import compiled
 from arena.search.deadline import Deadline, SearchTimeout, quiet_gc, release_gc
 from arena.search.evaluator import Evaluator
 from arena.search.mcts_options import PARAMS, MCTSOptions
-from arena.search.mcts_root import RootStats, final_move, search_info
+from arena.search.mcts_root import RootStats, Searched, final_move, search_info
 from arena.search.mcts_tree import REWARD, Node, Proof, principal_variation, prove
 from arena.search.tree_policy import TreePolicy
-
-
-@dataclass(frozen=True)
-class Searched:
-    """What one search of an engine found."""
-
-    stats: RootStats
-    simulations: int
-    depth: int
-    pv: list[int]
-    engine: str
 
 
 class Engine(Protocol):
@@ -238,12 +227,29 @@ class MCTSAgent(Agent):
     def _setup(self, **config: object) -> None:
         self.options = options = MCTSOptions.from_config(config)
         self.rng = random.Random(options.seed)
-        self.engine: Engine = TreeSearch(options, options.policy(), options.evaluator(), self.rng)
+        self.reference = TreeSearch(options, options.policy(), options.evaluator(), self.rng)
+        self.engine: Engine = self.reference
+        self._engines: dict[str, Engine] = {}
+
+    def engine_for(self, game: Game) -> Engine:
+        """The engine that searches ``game``: the compiled one where the game has a kernel and
+        the options allow it (``rollout=heuristic`` runs Python heuristics), else the reference.
+        Compiles (or loads from disk) on first use; ``reset(game)`` does it off the clock."""
+        engine = self._engines.get(game.spec)
+        if engine is None:
+            engine = self.reference
+            if self.options.engine == "fast" and self.options.rollout != "heuristic":
+                engine = compiled.fast_engine(self.options, game, self.rng) or engine
+            self._engines[game.spec] = engine
+        if engine is not self.engine:
+            self.engine.reset()
+            self.engine = engine
+        return engine
 
     @property
     def root(self) -> Node | None:
-        """The reference engine's tree (None for the compiled engine)."""
-        return getattr(self.engine, "root", None) if isinstance(self.engine, TreeSearch) else None
+        """The reference engine's tree (None while the compiled engine searches)."""
+        return self.reference.root if self.engine is self.reference else None
 
     def root_stats(self) -> RootStats | None:
         """The root of the last search (or the kept subtree after ``observe``)."""
@@ -251,6 +257,8 @@ class MCTSAgent(Agent):
 
     def reset(self, game: Game | None = None) -> None:
         self.engine.reset()
+        if game is not None:
+            self.engine_for(game)
         release_gc()
 
     def observe(self, state: State, move: int) -> None:
@@ -267,9 +275,10 @@ class MCTSAgent(Agent):
         return (rollouts if rollouts is not None else math.inf), seconds
 
     def choose(self, state: State, limit: Limit) -> int:
+        engine = self.engine_for(state.game)  # before the clock: may compile on first use
         rollouts, seconds = self.budget(limit)
         deadline = Deadline(seconds)
-        found = self.engine.search(state, rollouts, deadline)
+        found = engine.search(state, rollouts, deadline)
         stats = found.stats
         if len(stats.moves) == 1:
             move = stats.moves[0]

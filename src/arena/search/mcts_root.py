@@ -39,6 +39,18 @@ class RootStats:
     """A move whose added child is a finished game won by the player to move."""
 
 
+@dataclass(frozen=True)
+class Searched:
+    """What one search of an engine found."""
+
+    stats: RootStats
+    simulations: int
+    depth: int
+    pv: list[int]
+    engine: str
+    """``python`` or ``fast``: the engine that searched."""
+
+
 def final_move(stats: RootStats, robust: bool, rng: random.Random) -> int:
     """The move to play: a proven win, a win at once, else the most visited (robust) or best
     rate (max) among moves not proven lost, ties broken at random."""
