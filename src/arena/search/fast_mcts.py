@@ -12,11 +12,9 @@ far to last about :data:`BATCH_SECONDS` (well under a millisecond), and the
 any unit of work, so the batch that would cross the deadline is never started.
 A search with only a simulation budget runs in one call.
 
-The kernel's functions are passed to the compiled search as first-class
-functions (:func:`arena.core.kernel.signatures`). Converting a dispatcher to a
-function pointer costs numba ~75 µs per argument and call; :class:`_Function`
-does it once per kernel and hands numba the ready address (its wrapper-address
-protocol), which brings a batch call down to a few microseconds.
+The kernel's functions reach the compiled search as addresses looked up once
+per kernel (:mod:`~arena.search.kernel_functions`), so a batch call costs
+about two microseconds of Python.
 
 Tests: ``tests/search/test_fast_mcts.py``.
 """
@@ -25,16 +23,15 @@ from __future__ import annotations
 
 import random
 import time
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
 from numba import config
-from numba.core.types import WrapperAddressProtocol
-from numba.experimental.function_type import _get_wrapper_address
 
 from arena.core.game import State
-from arena.core.kernel import ONGOING, Kernel, signatures
+from arena.core.kernel import ONGOING, Kernel
+from arena.search import kernel_functions as kf
 from arena.search import mcts_kernel as mk
 from arena.search.deadline import Deadline
 from arena.search.mcts_options import MCTSOptions
@@ -47,29 +44,10 @@ FIRST_BATCH = 4
 """Simulations in a timed search's first batch, before its speed is known."""
 
 
-class _Function(WrapperAddressProtocol):
-    """A kernel function as numba's first-class function, its address looked up once."""
-
-    def __init__(self, dispatcher: Any, ftype: Any) -> None:
-        self.dispatcher = dispatcher
-        self._numba_type_ = ftype  # numba's typeof reads this instead of inspecting us
-        self._signature = ftype.signature
-        self._address = _get_wrapper_address(dispatcher, self._signature)
-
-    def __wrapper_address__(self) -> int:
-        return self._address  # type: ignore[no-any-return]
-
-    def signature(self) -> Any:
-        return self._signature
-
-
 @cache
-def functions(kernel_functions: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
-    """The kernel's functions as the compiled search takes them (compiled on first use)."""
-    if config.DISABLE_JIT:
-        return dict(kernel_functions)
-    sig = signatures()
-    return {name: _Function(f, sig[name]) if name in sig else f for name, f in kernel_functions}
+def _addresses(functions: tuple[tuple[str, Any], ...], simulation: str) -> np.ndarray:
+    """The addresses of a kernel's functions as :func:`mcts_kernel.run` takes them."""
+    return kf.addresses(dict(functions), (*mk.CALLED, simulation))
 
 
 class FastSearch:
@@ -79,10 +57,13 @@ class FastSearch:
 
     def __init__(self, options: MCTSOptions, kernel: Kernel, rng: random.Random) -> None:
         self.options, self.kernel, self.rng = options, kernel, rng
-        f = functions(tuple(sorted(kernel.functions.items())))
-        self.f = f
-        self.calls = (f["legal_moves"], f["play"], f["to_move"], f["outcome"])
-        self.simulate = f["rollout"] if options.rollout == "cheap" else f["playout"]
+        simulation = "rollout" if options.rollout == "cheap" else "playout"
+        if config.DISABLE_JIT:  # plain Python: the functions themselves
+            self.run = partial(mk.search, *(kernel.functions[n] for n in mk.CALLED))
+            self.functions: tuple[Any, ...] = (kernel.functions[simulation],)
+        else:
+            self.run = mk.run
+            self.functions = (_addresses(tuple(sorted(kernel.functions.items())), simulation),)
         self.policy = mk.UCT if options.tree == "uct" else mk.EGREEDY
         self.buf = np.empty(kernel.max_moves, np.int64)
         self.path = np.empty(kernel.max_plies + 2, np.int64)
@@ -111,7 +92,11 @@ class FastSearch:
             self.edge_child = np.concatenate([self.edge_child, np.empty_like(self.edge_child)])
 
     def warm(self, state: State) -> None:
-        """Compile (or load from the disk cache) everything a search of ``state`` runs."""
+        """Compile (or load from the disk cache) everything a search of ``state`` runs, for
+        both simulations (``playout`` and ``rollout``)."""
+        if not config.DISABLE_JIT:
+            for simulation in ("playout", "rollout"):
+                _addresses(tuple(sorted(self.kernel.functions.items())), simulation)
         self.search(state, 2, Deadline(None))
         spare = (np.empty_like(self.node), np.empty_like(self.wins))
         spare_edges = (np.empty_like(self.edge_move), np.empty_like(self.edge_child))
@@ -176,11 +161,12 @@ class FastSearch:
         total = 0
         while left > 0:
             start = clock()
-            done = mk.run(
-                *self.calls, self.simulate,
+            done = self.run(
+                *self.functions,
                 k.params, self.root_s, s, leaf, self.buf,
                 self.node, self.wins, self.edge_move, self.edge_child, self.sizes, self.path,
-                self.root, min(batch, left), self.policy, o.c, o.eps, o.expand_all, o.solver,
+                self.root, min(batch, left), self.policy, float(o.c), float(o.eps),
+                bool(o.expand_all), bool(o.solver),
                 self.report,
             )  # fmt: skip
             spent = clock() - start

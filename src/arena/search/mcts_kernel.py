@@ -5,8 +5,10 @@ plain Python that numba compiles once for every game: the tree is a few
 arrays, the root position is copied and the moves replayed down the path, and
 the game enters only through its kernel's functions (``legal_moves``, ``play``,
 ``to_move``, ``outcome`` and the simulation, ``playout`` or ``rollout``),
-received as first-class function arguments (:func:`arena.core.kernel.signatures`).
-:mod:`arena.search.fast_mcts` drives it from Python in short batches.
+received as first-class function arguments (:func:`arena.core.kernel.signatures`):
+:func:`search` is the algorithm, :func:`run` the entry point that rebuilds those
+functions from their addresses. :mod:`arena.search.fast_mcts` drives it from
+Python in short batches.
 
 The tree:
 
@@ -35,9 +37,10 @@ Tests: ``tests/search/test_fast_mcts.py``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 
-from arena.core.kernel import ONGOING, signatures
+from arena.core.kernel import ONGOING
+from arena.search import kernel_functions as kf
 
 VISITS, PROOF, FIRST, COUNT, TRIED, OUTCOME, MOVER = range(7)
 FIELDS = 7
@@ -150,7 +153,8 @@ def proof_of(mine):  # type: ignore[no-untyped-def]
     return WON if mine > 0 else LOST if mine < 0 else DRAWN
 
 
-def run(  # type: ignore[no-untyped-def]
+@njit(cache=True)
+def search(  # type: ignore[no-untyped-def]
     legal_moves, play, to_move, outcome, simulate,
     p, root_state, s, leaf, buf,
     node, wins, edge_move, edge_child, sizes, path,
@@ -281,16 +285,27 @@ def compact(node, wins, edge_move, edge_child, root, node2, wins2, move2, child2
     return tail, edges
 
 
-def _signature():  # type: ignore[no-untyped-def]
-    k = signatures()
-    arr, i64, f64 = k["array"], types.int64, types.float64
-    grid = types.int64[:, ::1]
-    return i64(
-        k["legal_moves"], k["play"], k["to_move"], k["outcome"], k["playout"],
-        arr, arr, arr, arr, arr,
-        grid, f64[::1], arr, arr, arr, arr,
-        i64, i64, i64, f64, f64, types.boolean, types.boolean, arr,
+@njit(cache=True)
+def run(  # type: ignore[no-untyped-def]
+    functions,
+    p, root_state, s, leaf, buf,
+    node, wins, edge_move, edge_child, sizes, path,
+    root, sims, policy, c, eps, expand_all, solver, report,
+):  # fmt: skip
+    """:func:`search` with the kernel's functions given as addresses (see
+    :mod:`arena.search.kernel_functions`: :data:`CALLED` in that order)."""
+    return search(
+        kf.as_legal_moves(functions[0], functions[1]),
+        kf.as_play(functions[2], functions[3]),
+        kf.as_to_move(functions[4], functions[5]),
+        kf.as_outcome(functions[6], functions[7]),
+        kf.as_simulation(functions[8], functions[9]),
+        p, root_state, s, leaf, buf,
+        node, wins, edge_move, edge_child, sizes, path,
+        root, sims, policy, c, eps, expand_all, solver, report,
     )  # fmt: skip
 
 
-run = njit(_signature(), cache=True)(run)
+CALLED = ("legal_moves", "play", "to_move", "outcome")
+"""The kernel functions :func:`run` calls, in the order of its addresses; the simulation
+(``playout`` or ``rollout``) follows."""
