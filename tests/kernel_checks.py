@@ -59,7 +59,7 @@ def compare_random_games(
             where = f"{game.spec} game {number} after {line}"
             n = f["legal_moves"](p, s, out)
             legal = state.legal_moves()
-            assert tuple(int(m) for m in out[:n]) == legal, where
+            assert tuple(out[:n].tolist()) == legal, where
             assert f["to_move"](p, s) == state.to_move, where
             assert f["outcome"](p, s) == expected_outcome(state), where
             if same_encoding:

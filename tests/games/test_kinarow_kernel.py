@@ -9,6 +9,7 @@ import pytest
 
 import arena
 from arena.core.kernel import kernel_playouts
+from arena.games.connect4 import kernel as connect4
 from arena.games.kinarow import kernel as kinarow
 from kernel_checks import (
     assert_playout_uniform,
@@ -21,22 +22,27 @@ from kernel_checks import (
     seeded_ends,
 )
 
-# (spec, random games): several sizes of each game, both overline rules, and
-# Connect Four boards too big for a 64-bit bitboard.
+# (spec, random games): several sizes of each game, both overline rules, Connect
+# Four on bitboards (up to 63 bits, long lines whose shifts pass 64 bits) and on
+# the mailbox (bigger boards).
 RANDOM_GAMES = [
-    ("connect4", 1500),
+    ("connect4", 2000),
     ("connect4:rows=4,cols=5", 2000),
     ("connect4:rows=4,cols=4,k=3", 2000),
-    ("connect4:rows=9,cols=8,k=5", 300),
+    ("connect4:rows=6,cols=9", 500),
+    ("connect4:rows=14,cols=4,k=13", 300),
+    ("connect4:rows=4,cols=12,k=11", 300),
+    ("connect4:rows=7,cols=8", 1000),
+    ("connect4:rows=9,cols=8,k=5", 500),
     ("connect4:rows=20,cols=20,k=6", 20),
     ("tictactoe", 3000),
     ("tictactoe:m=4,n=4,k=3", 2000),
     ("tictactoe:m=5,n=3,k=4", 1000),
     ("tictactoe:m=1,n=1,k=1", 10),
-    ("gomoku", 150),
-    ("gomoku:overline=nowin", 150),
-    ("gomoku:size=9", 600),
-    ("gomoku:size=9,overline=nowin", 600),
+    pytest.param("gomoku", 1000, marks=pytest.mark.slow),
+    pytest.param("gomoku:overline=nowin", 1000, marks=pytest.mark.slow),
+    ("gomoku:size=9", 1000),
+    ("gomoku:size=9,overline=nowin", 1000),
     ("gomoku:size=5,k=3,overline=nowin", 2000),
     ("gomoku:size=6,k=4,overline=win", 1500),
 ]
@@ -70,6 +76,8 @@ def test_perft_equals_the_published_figures(spec: str, figures: list[int]) -> No
         ("connect4:rows=4,cols=5", 0, 6),
         ("connect4:rows=4,cols=5", 9, 6),
         ("connect4:rows=9,cols=8,k=5", 0, 4),
+        ("connect4:rows=7,cols=8", 20, 5),
+        ("connect4:rows=4,cols=12,k=4", 10, 4),
         ("gomoku:size=9,overline=nowin", 0, 2),
         ("gomoku:size=5,k=3,overline=nowin", 12, 5),
     ],
@@ -96,6 +104,7 @@ def test_perft_of_a_finished_game_is_zero_and_of_depth_zero_one() -> None:
         ("tictactoe:m=4,n=4,k=3", 7),
         ("connect4", 7),
         ("connect4:rows=4,cols=5", 8),
+        ("connect4:rows=7,cols=8", 7),
         ("gomoku:size=5,k=3,overline=nowin", 6),
         ("gomoku:size=5,k=4", 7),
     ],
@@ -136,6 +145,7 @@ def test_rollout_takes_an_immediate_win(spec: str, line: str) -> None:
     ("spec", "line", "loss_ply"),
     [
         ("connect4", "1 2 1 2 1", 7),  # Red threatens column 1 once.
+        ("connect4:rows=7,cols=8", "2 1 3 1 4", 7),  # Red threatens 1 and 5: 5 is playable.
         ("tictactoe", "a1 b2 b1", 5),  # X threatens c1, O cannot win yet.
         ("gomoku:size=7,k=4", "C4 A1 D4 A7 E4", 7),  # an open three: O blocks one end.
     ],
@@ -160,7 +170,43 @@ def test_rollout_blocks_an_immediate_loss(spec: str, line: str, loss_ply: int) -
     assert lost_next("rollout") == (400 if spec.startswith("gomoku") else 0)
 
 
-@pytest.mark.parametrize("spec", ["connect4", "gomoku:size=7,k=4,overline=nowin", "tictactoe"])
+def test_connect4_uses_bitboards_where_they_fit() -> None:
+    for spec, bitboards in [
+        ("connect4", True),
+        ("connect4:rows=8,cols=7", True),
+        ("connect4:rows=7,cols=8", False),
+        ("connect4:rows=20", False),
+    ]:
+        _, kernel = load_kernel(spec)
+        assert (kernel.functions["play"] is connect4.play) == bitboards, spec
+
+
+@pytest.mark.parametrize(
+    "spec", ["connect4", "connect4:rows=4,cols=12,k=11", "connect4:rows=5,cols=4,k=3"]
+)
+def test_bitboard_winning_cells_are_the_cells_that_win(spec: str) -> None:
+    game, kernel = load_kernel(spec)
+    p = kernel.params
+    rng = random.Random(2)
+    cells = [1 << ((c % game.cols) * (game.rows + 1) + c // game.cols) for c in range(game.cells)]
+    for _ in range(40):
+        state = game.initial_state()
+        while not state.is_terminal():
+            s = kernel.encode(state)
+            for player in range(2):
+                stones = int(s[connect4.S_STONES + player])
+                expected = sum(
+                    bit
+                    for bit in cells
+                    if not s[connect4.S_MASK] & bit and connect4.has_run(p, stones | bit)
+                )
+                assert connect4.winning_cells(p, stones, s[connect4.S_MASK]) == expected
+            state = state.play(rng.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize(
+    "spec", ["connect4:rows=7,cols=8", "gomoku:size=7,k=4,overline=nowin", "tictactoe"]
+)
 def test_winning_cells_kept_incrementally_equal_a_full_scan(spec: str) -> None:
     """The rollout's bookkeeping: after every move, the recorded winning cells that are
     still empty and winning are exactly the empty cells where a stone would win."""
@@ -212,7 +258,7 @@ assert_rollout_reachable(kernel, state, trials=200, seed=1)
     ends = "print(seeded_ends(*load_kernel({!r}), {!r}, 30, seed=7))"
     cases = [
         (spec, function)
-        for spec in ("connect4", "gomoku:size=9")
+        for spec in ("connect4", "connect4:rows=7,cols=8", "gomoku:size=9")
         for function in ("playout", "rollout")
     ]
     code += "\n".join(ends.format(spec, function) for spec, function in cases)

@@ -28,8 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "playouts",
         help="random playouts per second for each game",
         description="Random playouts per second from the start position for each game "
-        "(Tic-tac-toe, Connect Four, Othello, Go 5x5 and 9x9, Gomoku, Colosseum), and "
-        "OpenSpiel's C++ games driven from Python in the same run when it is installed.",
+        "(Tic-tac-toe, Connect Four, Othello, Go 5x5 and 9x9, Gomoku, Colosseum): Game.playout, "
+        "the game's compiled kernel where it has one (with the ratio), and OpenSpiel's C++ "
+        "games driven from Python in the same run when it is installed.",
     )
     playouts.set_defaults(func=run_kind, module="playouts")
 

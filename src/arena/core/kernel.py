@@ -114,37 +114,74 @@ def signatures() -> dict[str, Any]:
     }
 
 
+def _perft(legal_moves, play, states, moves, count, index, p):  # type: ignore[no-untyped-def]
+    # Depth-first without recursion over one state row and one move list per level
+    # (rows 0 of ``states`` is the start, not finished); plain Python that numba compiles.
+    depth = states.shape[0]
+    count[0] = legal_moves(p, states[0], moves[0])
+    if depth == 1:
+        return count[0]
+    total = 0
+    level = 0
+    index[0] = 0
+    while level >= 0:
+        if index[level] == count[level]:
+            level -= 1
+            continue
+        move = moves[level, index[level]]
+        index[level] += 1
+        child = level + 1
+        states[child, :] = states[level, :]
+        play(p, states[child], move)
+        n = legal_moves(p, states[child], moves[child])
+        if child == depth - 1:
+            total += n
+        else:
+            count[child] = n
+            index[child] = 0
+            level = child
+    return total
+
+
+def _repeat(playout, p, s, work, n):  # type: ignore[no-untyped-def]
+    total = 0
+    for _ in range(n):
+        work[:] = s
+        total += playout(p, work)
+    return total
+
+
 @cache
-def _compiled_perft() -> Callable[..., int]:
+def _compiled(name: str) -> Callable[..., int]:
+    """``_perft`` or ``_repeat`` compiled for every kernel at once (function-typed arguments)."""
     import numba
 
-    from arena.core import perft_kernel
-
     sig = signatures()
-    arr = sig["array"]
-    types = (sig["legal_moves"], sig["play"], sig["outcome"], arr, arr, numba.int64, numba.int64)
-    return numba.njit(numba.int64(*types), cache=True)(perft_kernel.perft)  # type: ignore[no-any-return]
+    arr, table = sig["array"], numba.types.int64[:, ::1]
+    if name == "perft":
+        types = (sig["legal_moves"], sig["play"], table, table, arr, arr, arr)
+        return numba.njit(numba.int64(*types), cache=True)(_perft)  # type: ignore[no-any-return]
+    types = (sig["playout"], arr, arr, arr, numba.int64)
+    return numba.njit(numba.int64(*types), cache=True)(_repeat)  # type: ignore[no-any-return]
 
 
 def kernel_perft(legal_moves, play, outcome, p, s, depth: int, max_moves: int) -> int:  # type: ignore[no-untyped-def]
-    """perft over any kernel's functions from position ``s`` (the generic code is
-    compiled on first use, then loaded from numba's disk cache)."""
-    return _compiled_perft()(legal_moves, play, outcome, p, s, depth, max_moves)  # type: ignore[no-any-return]
+    """perft over any kernel's functions from position ``s`` (not changed); the
+    generic code compiles on first use, then loads from numba's disk cache."""
+    import numpy as np
 
-
-@cache
-def _compiled_playouts() -> Callable[..., int]:
-    import numba
-
-    from arena.core import perft_kernel
-
-    sig = signatures()
-    arr = sig["array"]
-    types = (sig["playout"], arr, arr, numba.int64)
-    return numba.njit(numba.int64(*types), cache=True)(perft_kernel.repeat_playouts)  # type: ignore[no-any-return]
+    if depth == 0:
+        return 1
+    if outcome(p, s) != ONGOING:
+        return 0
+    states = np.empty((depth, len(s)), np.int64)
+    states[0] = s
+    moves = np.empty((depth, max_moves), np.int64)
+    count, index = np.zeros(depth, np.int64), np.zeros(depth, np.int64)
+    return int(_compiled("perft")(legal_moves, play, states, moves, count, index, p))
 
 
 def kernel_playouts(playout, p, s, n: int) -> int:  # type: ignore[no-untyped-def]
     """Run ``playout`` (or ``rollout``) ``n`` times from copies of ``s`` in compiled
     code; return the first player's total return (for benchmarks)."""
-    return _compiled_playouts()(playout, p, s, n)  # type: ignore[no-any-return]
+    return int(_compiled("playouts")(playout, p, s, s.copy(), n))

@@ -10,7 +10,7 @@ drops to is ``height[col]``, and a column is legal while it is not full.
 
 ``p`` (parameters): gravity (1 for Connect Four), rows, cols, k, exact
 (overline=nowin), mailbox width, cells, the offset of the mailbox in ``s`` and
-the mailbox size. ``s`` (position): to move, ply, outcome, the
+the mailbox size, then each cell's square. ``s`` (position): to move, ply, outcome, the
 column heights (Connect Four), then the mailbox (0 empty, 1 and 2 the
 players' stones, 3 the border).
 
@@ -43,8 +43,8 @@ from numba import njit
 from arena.core.kernel import ONGOING, Kernel
 from arena.games.kinarow.rules import KInARowGame, KInARowState
 
-# Parameter array ``p``.
-P_GRAVITY, P_ROWS, P_COLS, P_K, P_EXACT, P_WIDTH, P_CELLS, P_BOARD, P_SQUARES = range(9)
+# Parameter array ``p``, then the square of every cell (from ``P_TABLE``).
+P_GRAVITY, P_ROWS, P_COLS, P_K, P_EXACT, P_WIDTH, P_CELLS, P_BOARD, P_SQUARES, P_TABLE = range(10)
 # Position array ``s``: header, then heights (``cols``), then the mailbox.
 S_TO_MOVE, S_PLY, S_OUTCOME, S_HEIGHT = range(4)
 EMPTY, BORDER = 0, 3
@@ -53,8 +53,7 @@ EMPTY, BORDER = 0, 3
 @njit(cache=True)
 def square_of(p, cell):  # type: ignore[no-untyped-def]
     """The mailbox square of a cell index ``row * cols + col``."""
-    row = cell // p[P_COLS]
-    return (row + 1) * p[P_WIDTH] + cell - row * p[P_COLS] + 1
+    return p[P_TABLE + cell]
 
 
 @njit(cache=True)
@@ -274,27 +273,38 @@ FUNCTIONS = {
 }
 
 
+class BitReader:
+    """Reads a Python-int bitboard into one 0/1 entry per cell (for ``encode``)."""
+
+    def __init__(self, cell_bits: list[int]) -> None:
+        self.index = np.array([bit.bit_length() - 1 for bit in cell_bits], np.int64)
+        self.size = (int(self.index.max()) + 8) // 8
+
+    def cells(self, bits: int) -> np.ndarray:
+        raw = np.frombuffer(bits.to_bytes(self.size, "little"), np.uint8)
+        return np.unpackbits(raw, bitorder="little")[self.index].astype(np.int64)
+
+
 def kernel(game: KInARowGame, gravity: bool) -> Kernel:
     """The kernel of a k-in-a-row game (``gravity`` for Connect Four)."""
     rows, cols = game.rows, game.cols
     width = cols + 2
     squares = (rows + 2) * width
     offset = S_HEIGHT + cols
-    params = np.array(
-        [int(gravity), rows, cols, game.k, int(game.exact), width, rows * cols, offset, squares],
-        np.int64,
-    )
-    bits = game.lines.cell_bit
+    table = [(cell // cols + 1) * width + cell % cols + 1 for cell in range(rows * cols)]
+    head = [int(gravity), rows, cols, game.k, int(game.exact), width, rows * cols, offset, squares]
+    params = np.array(head + table, np.int64)
+    squares_of_cells = offset + np.array(table, np.int64)
+    reader = BitReader(game.lines.cell_bit)
+    col_of_cell = np.arange(rows * cols) % cols
 
     def encode(state: KInARowState) -> np.ndarray:
-        s = np.zeros(offset + squares, np.int64)
-        s[offset : offset + squares] = BORDER
-        black, white = state.bits
-        for cell, bit in enumerate(bits):
-            square = (cell // cols + 1) * width + cell % cols + 1
-            s[offset + square] = 1 if black & bit else 2 if white & bit else EMPTY
-            if gravity and (black | white) & bit:
-                s[S_HEIGHT + cell % cols] += 1
+        s = np.full(offset + squares, BORDER, np.int64)
+        s[:offset] = 0
+        black, white = (reader.cells(bits) for bits in state.bits)
+        s[squares_of_cells] = black + 2 * white
+        if gravity:
+            s[S_HEIGHT:offset] = np.bincount(col_of_cell[(black | white) != 0], minlength=cols)
         s[S_TO_MOVE] = state.to_move
         s[S_PLY] = state.ply
         s[S_OUTCOME] = state.returns()[0] if state.is_terminal() else ONGOING
