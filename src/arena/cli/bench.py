@@ -36,13 +36,26 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     agents = kinds.add_parser(
         "agents",
-        help="MCTS simulations/s and alpha-beta nodes/s for each game",
+        help="MCTS simulations/s (fast, reference, OpenSpiel C++) and alpha-beta nodes/s",
         description="MCTS simulations per second from the empty board (one random rollout "
-        "each) and alpha-beta nodes per second at a fixed depth, per game. With the bench extra, "
-        "OpenSpiel's Python MCTSBot and easyAI's Negamax (Connect Four, depth 6) run in the same "
-        "process and the ratios are printed.",
+        "each) with the compiled engine and the python reference, and alpha-beta nodes per "
+        "second at a fixed depth, per game. With the bench extra, OpenSpiel's C++ MCTSBot and "
+        "easyAI's Negamax (Connect Four, depth 6) run in the same process and the ratios are "
+        "printed.",
     )
     agents.set_defaults(func=run_kind, module="agents")
+    compile_ = kinds.add_parser(
+        "compile",
+        help="first-use compile time per game, and the warm start of arena analyze",
+        description="Run 'arena warmup GAME' for each game in an empty numba cache (the "
+        "compilation a user's first use pays), then time 'arena analyze connect4 \"\" "
+        "mcts:rollouts=1000' warm, with the fast and the python engine.",
+    )
+    compile_.add_argument("--games", nargs="*", metavar="GAME", help="only these games")
+    compile_.add_argument(
+        "--json", action="store_true", help="print one JSON object as the last line"
+    )
+    compile_.set_defaults(func=run_compile)
     timing = kinds.add_parser(
         "timing",
         help="do agents answer within their time? (10,000 moves, limits 20 ms .. 1 s)",
@@ -109,6 +122,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         sub_parser.add_argument(
             "--json", action="store_true", help="print one JSON object as the last line"
         )
+
+
+def run_compile(args: argparse.Namespace) -> int:
+    from arena.bench import agents
+
+    report = (lambda line: print(line, file=sys.stderr)) if args.json else print
+    result = agents.compile_times(args.games, report)
+    if args.json:
+        print(json.dumps(result))
+    return 0
 
 
 def run_parallel(args: argparse.Namespace) -> int:

@@ -32,6 +32,7 @@ from arena.cli import (
     results,
     serve,
     show,
+    warmup,
 )
 from arena.core.errors import ArenaError
 
@@ -50,6 +51,7 @@ COMMANDS = (
     experiment,
     serve,
     gtp,
+    warmup,
 )
 
 
