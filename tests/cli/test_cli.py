@@ -117,7 +117,19 @@ def test_bench_agents_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "agents", "--seconds", "0.05", "--games", "tictactoe", "--json"]) == 0
     result = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert result["mcts_sims_per_s"]["tictactoe"] > 0
+    assert result["mcts_python_sims_per_s"]["tictactoe"] > 0
+    assert result["mcts_fast_over_python"]["tictactoe"] > 1  # the compiled engine is faster
     assert result["alphabeta_nodes_per_s"]["tictactoe"] > 0
+    if os.environ.get("CI") or "openspiel_cpp_mcts_sims_per_s" in result:
+        assert result["openspiel_cpp_mcts_sims_per_s"]["tictactoe"] > 0
+
+
+def test_warmup(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["warmup", "tictactoe", "connect4:rows=5"]) == 0
+    out = capsys.readouterr().out
+    assert "tictactoe: ready" in out and "connect4:rows=5: ready" in out
+    code, _, err = run("warmup", "chess")
+    assert code == 2 and "unknown game 'chess'" in err
 
 
 def test_bench_timing_json(capsys: pytest.CaptureFixture[str]) -> None:
