@@ -1,10 +1,10 @@
 """Search speed: MCTS simulations per second and alpha-beta nodes per second.
 
 MCTS is measured from the empty board with one uniform random rollout per
-simulation, in three implementations side by side in one process, with the
-same number of simulations: our compiled search (``engine=fast``, over the
-game's kernel, compiled or loaded from the disk cache before the clock
-starts), our readable reference (``engine=python``), and OpenSpiel's C++
+simulation, in three implementations side by side in one process, each with
+a budget grown until one search takes about ``--seconds``: our compiled
+search (``engine=fast``, over the game's kernel, compiled or loaded from the
+disk cache before the clock starts), our readable reference (``engine=python``), and OpenSpiel's C++
 ``MCTSBot`` with a ``RandomRolloutEvaluator(n_rollouts=1)`` (when the bench
 extra is installed). Ratios are fast/C++ and fast/reference.
 
@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,42 +57,58 @@ CASES = (
 )
 
 
-def our_mcts(spec: str, seconds: float, engine: str, sims: int | None = None) -> tuple[float, int]:
-    """Simulations per second of ``mcts:engine=ENGINE`` from the start, and the count used:
-    ``sims`` simulations, or a budget grown until one search takes about ``seconds``."""
+def grown(search: Callable[[int], float], seconds: float, start: int = 100) -> tuple[float, int]:
+    """(simulations per second, simulations) of ``search(sims) -> seconds`` with the budget
+    grown until one search takes about ``seconds``."""
+    sims = start
+    while True:
+        spent = search(sims)
+        if spent >= seconds or sims >= 5_000_000:
+            return sims / spent, sims
+        sims = int(sims * min(10.0, max(2.0, seconds / max(spent, 1e-3))))
+
+
+def our_mcts(spec: str, engine: str) -> Callable[[int], float]:
+    """A search of ``sims`` simulations from the start by ``mcts:engine=ENGINE``; its seconds."""
     game = load_game(spec)
     state = game.initial_state(0)
-    budget = sims or 200
-    while True:
-        agent = load_agent(f"mcts:rollouts={budget},seed=1,engine={engine}")
+
+    def search(sims: int) -> float:
+        agent = load_agent(f"mcts:rollouts={sims},seed=1,engine={engine}")
         agent.reset(game)  # compiles or loads the compiled engine off the clock
         start = time.perf_counter()
         agent.choose(state, Limit())
         spent = time.perf_counter() - start
-        if sims or spent >= seconds or budget >= 5_000_000:
-            return agent.last_search.nodes / spent, budget
-        budget = int(budget * min(10.0, max(2.0, seconds / max(spent, 1e-3))))
+        assert agent.last_search is not None and agent.last_search.nodes == sims
+        return spent
+
+    return search
 
 
-def openspiel_mcts(name: str, sims: int) -> float:
-    """Simulations per second of OpenSpiel's C++ MCTSBot (UCT, one random rollout each)."""
+def openspiel_mcts(name: str) -> Callable[[int], float]:
+    """A search of ``sims`` simulations by OpenSpiel's C++ MCTSBot (UCT, c = √2, one random
+    rollout each) from the start; its seconds."""
     import pyspiel
 
     game = pyspiel.load_game(name)
-    bot = pyspiel.MCTSBot(
-        game,
-        pyspiel.RandomRolloutEvaluator(1, 1),
-        2**0.5,
-        sims,
-        4000,  # max_memory_mb: no cap below the tree of `sims` simulations
-        False,  # solve
-        1,  # seed
-        False,  # verbose
-    )
-    state = game.new_initial_state()
-    start = time.perf_counter()
-    bot.step(state)
-    return sims / (time.perf_counter() - start)
+
+    def search(sims: int) -> float:
+        bot = pyspiel.MCTSBot(
+            game,
+            pyspiel.RandomRolloutEvaluator(1, 1),
+            2**0.5,
+            sims,
+            4000,  # max_memory_mb: no cap below the tree of `sims` simulations
+            False,  # solve
+            1,  # seed
+            False,  # verbose
+        )
+        state = game.new_initial_state()
+        start = time.perf_counter()
+        bot.step(state)
+        return time.perf_counter() - start
+
+    return search
 
 
 def our_alphabeta(spec: str, depth: int, options: str = "") -> tuple[float, float]:
@@ -143,16 +160,15 @@ def run(seconds: float, only: list[str] | None = None, report=print) -> dict[str
     )
     random.seed(0)
     for case in cases:
-        fast, sims = our_mcts(case.spec, seconds, "fast")
-        # The reference is slower: a tenth of the simulations takes about the same time.
-        python, _ = our_mcts(case.spec, seconds, "python", max(200, sims // 10))
+        fast, _ = grown(our_mcts(case.spec, "fast"), seconds, 1000)
+        python, _ = grown(our_mcts(case.spec, "python"), seconds)
         result["mcts_sims_per_s"][case.spec] = round(fast, 1)
         result["mcts_python_sims_per_s"][case.spec] = round(python, 1)
         result["mcts_fast_over_python"][case.spec] = round(fast / python, 2)
         line = f"{case.spec:<18}{fast:>10,.0f}/s{python:>10,.0f}/s{fast / python:>7.1f}x"
         if spiel:
             if case.openspiel:
-                theirs = openspiel_mcts(case.openspiel, sims)
+                theirs, _ = grown(openspiel_mcts(case.openspiel), seconds)
                 result["openspiel_cpp_mcts_sims_per_s"][case.spec] = round(theirs, 1)
                 result["mcts_fast_over_openspiel_cpp"][case.spec] = round(fast / theirs, 2)
                 line += f"{theirs:>13,.0f}/s{fast / theirs:>7.2f}x"
