@@ -125,8 +125,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_compile(args: argparse.Namespace) -> int:
-    from arena.bench import agents
-
+    agents = import_module("arena.bench.agents")
     report = (lambda line: print(line, file=sys.stderr)) if args.json else print
     result = agents.compile_times(args.games, report)
     if args.json:

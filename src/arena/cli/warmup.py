@@ -13,6 +13,7 @@ import time
 
 from arena.core.errors import ArenaError
 from arena.games import NAMES, load_game
+from arena.search.compiled import warmup
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,8 +30,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.search.compiled import warmup  # numba: only for this command
-
     specs = args.games or list(NAMES)
     games = [load_game(spec) for spec in specs]
     ready = 0

@@ -23,7 +23,8 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from importlib.metadata import version
+from importlib import import_module
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -51,13 +52,15 @@ def _marker(game: str) -> Path:
     """The file that says ``game`` was compiled from the current sources (numba's cache
     files are its own business; this only decides whether to announce a compilation)."""
     package = Path(__file__).resolve().parent.parent
+    numba = find_spec("numba")
     sources = [
+        Path(numba.origin) if numba and numba.origin else package,  # a new numba: new stamp
         package / "search" / "mcts_kernel.py",
+        package / "search" / "kernel_functions.py",
         package / "core" / "kernel.py",
         *sorted((package / "games").glob("*/kernel.py")),
     ]
     stamp = "|".join(f"{path}:{path.stat().st_mtime_ns}" for path in sources if path.exists())
-    stamp += "|numba " + version("numba")
     digest = hashlib.sha1(stamp.encode()).hexdigest()[:16]
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return cache / "arena" / "compiled" / f"{game}-{digest}"
@@ -110,9 +113,9 @@ def fast_engine(options: MCTSOptions, game: Game, rng: random.Random) -> Any:
         kernel = load_kernel(game)
         if kernel is None:
             return None
-        from arena.search.fast_mcts import FastSearch  # numba: imported on first use only
-
-        engine = FastSearch(options, kernel, rng)
+        # The compiled engine imports numba (a second): only when a game asks for it.
+        fast_mcts = import_module("arena.search.fast_mcts")
+        engine = fast_mcts.FastSearch(options, kernel, rng)
         if game.spec not in _ready:
             engine.warm(game.initial_state())
             _ready.add(game.spec)

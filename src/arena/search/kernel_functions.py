@@ -52,12 +52,17 @@ def _caster(name: str) -> Any:
     @intrinsic
     def cast(typingctx, c_address, jit_address):  # type: ignore[no-untyped-def]
         def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-            value = cgutils.create_struct_proxy(ftype)(context, builder)
+            model = context.data_model_manager[ftype]
             pointer = context.get_value_type(types.voidptr)
-            value.c_addr = builder.inttoptr(args[0], pointer)
-            value.py_addr = ir.Constant(pointer, None)
-            value.jit_addr = builder.inttoptr(args[1], pointer)
-            return value._getvalue()
+            value = cgutils.get_null_value(model.get_value_type())
+            fields = (
+                ("c_addr", builder.inttoptr(args[0], pointer)),
+                ("py_addr", ir.Constant(pointer, None)),
+                ("jit_addr", builder.inttoptr(args[1], pointer)),
+            )
+            for name, field in fields:
+                value = builder.insert_value(value, field, model.get_field_position(name))
+            return value
 
         return ftype(types.int64, types.int64), codegen
 
