@@ -66,6 +66,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     timing.add_argument("--moves", type=int, default=10_000, help="moves to time (default 10000)")
     timing.add_argument("--seed", type=int, default=0, help="seed of the positions")
     timing.add_argument(
+        "--agents",
+        nargs="+",
+        metavar="AGENT",
+        help="only these agent specs (default: ids, mcts, mcts with heuristic rollouts, "
+        "alpha-beta, greedy)",
+    )
+    timing.add_argument(
         "--json", action="store_true", help="print one JSON object as the last line"
     )
     timing.set_defaults(func=run_timing)
@@ -170,7 +177,10 @@ def run_timing(args: argparse.Namespace) -> int:
     if args.moves < 1:
         raise ArenaError(f"--moves must be >= 1, not {args.moves}")
     report = (lambda line: print(line, file=sys.stderr)) if args.json else print
-    result = timing.run(args.moves, args.seed, report)
+    agents = tuple(args.agents or timing.AGENTS)
+    for spec in agents:
+        load_agent(spec)  # a bad spec is one line, before any move is timed
+    result = timing.run(args.moves, args.seed, report, agents)
     if args.json:
         print(json.dumps(result))
     return 1 if result["overruns"] else 0
