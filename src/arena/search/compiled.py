@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from importlib import import_module
 from importlib.util import find_spec
 from pathlib import Path
@@ -48,6 +49,7 @@ FIRST_USE_SECONDS = {
 _ready: set[str] = set()
 
 
+@cache
 def _marker(game: str) -> Path:
     """The file that says ``game`` was compiled from the current sources (numba's cache
     files are its own business; this only decides whether to announce a compilation)."""

@@ -50,6 +50,9 @@ def _addresses(functions: tuple[tuple[str, Any], ...], simulation: str) -> np.nd
     return kf.addresses(dict(functions), (*mk.CALLED, simulation))
 
 
+_PROOF = {int(p): p for p in Proof}
+
+
 class FastSearch:
     """The compiled engine for one game's kernel."""
 
@@ -185,35 +188,47 @@ class FastSearch:
         return total
 
     def root_stats(self) -> RootStats | None:
+        """The root's moves in legal-move order with their statistics (numpy: Go 19x19 and
+        Gomoku have hundreds of root moves, and this runs on the clock)."""
         if self.root_state is None or self.root_s is None:
             return None
         k, node, x = self.kernel, self.node, self.root
         n = k.functions["legal_moves"](k.params, self.root_s.copy(), self.buf)
-        moves = [int(m) for m in self.buf[:n]]
-        visits, wins, proven = [0] * n, [0.0] * n, [Proof.UNKNOWN] * n
-        index = {m: i for i, m in enumerate(moves)}
+        moves = self.buf[:n].copy()
+        visits = np.zeros(n, np.int64)
+        wins = np.zeros(n, np.float64)
+        proven = np.zeros(n, np.int64)
         wins_at_once = None
-        first = node[x, mk.FIRST]
-        for e in range(first, first + node[x, mk.TRIED]) if first >= 0 else ():
-            y, i = self.edge_child[e], index[int(self.edge_move[e])]
-            visits[i], wins[i], proven[i] = (
-                int(node[y, mk.VISITS]),
-                float(self.wins[y]),
-                Proof(node[y, mk.PROOF]),
-            )
-            over = node[y, mk.OUTCOME]
+        first, tried = node[x, mk.FIRST], node[x, mk.TRIED]
+        if first >= 0 and tried:
+            children = self.edge_child[first : first + tried]
+            # Where each tried edge's move stands in the legal order.
+            order = np.argsort(moves, kind="stable")
+            at = order[np.searchsorted(moves, self.edge_move[first : first + tried], sorter=order)]
+            visits[at] = node[children, mk.VISITS]
+            wins[at] = self.wins[children]
+            proven[at] = node[children, mk.PROOF]
+            over = node[children, mk.OUTCOME]
             mine = over if node[x, mk.MOVER] == 0 else -over
-            if over != ONGOING and mine > 0 and wins_at_once is None:
-                wins_at_once = moves[i]
-        return RootStats(moves, visits, wins, proven, int(node[x, mk.VISITS]), wins_at_once)
+            won = np.flatnonzero((over != ONGOING) & (mine > 0))
+            if len(won):
+                wins_at_once = int(moves[at[won[0]]])
+        return RootStats(
+            moves.tolist(),
+            visits.tolist(),
+            wins.tolist(),
+            [_PROOF[q] for q in proven.tolist()] if proven.any() else [Proof.UNKNOWN] * n,
+            int(node[x, mk.VISITS]),
+            wins_at_once,
+        )
 
     def _pv(self, length: int = 12) -> list[int]:
         """The most visited line from the root."""
         line, x, node = [], self.root, self.node
         while len(line) < length and node[x, mk.FIRST] >= 0 and node[x, mk.TRIED]:
             first = node[x, mk.FIRST]
-            edges = range(first, first + node[x, mk.TRIED])
-            best = max(edges, key=lambda e: node[self.edge_child[e], mk.VISITS])
-            line.append(int(self.edge_move[best]))
-            x = self.edge_child[best]
+            children = self.edge_child[first : first + node[x, mk.TRIED]]
+            best = int(np.argmax(node[children, mk.VISITS]))
+            line.append(int(self.edge_move[first + best]))
+            x = children[best]
         return line

@@ -51,7 +51,7 @@ import math
 import random
 from typing import Protocol
 
-from arena.core.agent import Agent
+from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, Returns, State
 from arena.core.limit import Limit
 from arena.search import compiled
@@ -112,8 +112,13 @@ class TreeSearch:
             ),
             None,
         )
-        return RootStats(
-            list(root.moves), root.visits, root.wins, root.proven, root.total, wins_at_once
+        return RootStats(  # copies: the tree goes on changing after the report
+            list(root.moves),
+            list(root.visits),
+            list(root.wins),
+            list(root.proven),
+            root.total,
+            wins_at_once,
         )
 
     def search(self, state: State, rollouts: float, deadline: Deadline) -> Searched:
@@ -284,9 +289,23 @@ class MCTSAgent(Agent):
             move = stats.moves[0]
         else:
             move = final_move(stats, self.options.robust, self.rng)
-        info = search_info(
-            stats, state.game, self.options.c, deadline.elapsed(), found.depth,
-            found.simulations, found.pv, found.engine,
-        )  # fmt: skip
-        self.last_search = info
+        # The report is written when it is read, off the clock: formatting hundreds of
+        # root moves (Go 19x19, Gomoku) takes milliseconds.
+        self._report = (stats, state.game, self.options.c, deadline.elapsed(), found)
         return move
+
+    @property  # type: ignore[override]
+    def last_search(self) -> SearchInfo | None:
+        """The last search's report (root moves with visits, win rate and UCB; depth;
+        simulations; the engine that ran)."""
+        if self._report is not None:
+            stats, game, c, seconds, found = self._report
+            self._last = search_info(
+                stats, game, c, seconds, found.depth, found.simulations, found.pv, found.engine
+            )
+            self._report = None
+        return self._last
+
+    @last_search.setter
+    def last_search(self, info: SearchInfo | None) -> None:
+        self._last, self._report = info, None

@@ -231,7 +231,9 @@ def search(  # type: ignore[no-untyped-def]
                 e = select_uct(node, wins, edge_child, x, c)
             else:
                 e = select_egreedy(node, wins, edge_child, x, eps)
-            if e < 0:  # every child proven: nothing left to sample here
+            if e < 0 or length + 2 > path.shape[0]:
+                # Every child proven: nothing left to sample here (or a path longer than the
+                # kernel's max_plies promised: stop rather than write past the array).
                 stuck = True
                 break
             x = edge_child[e]
