@@ -151,7 +151,8 @@ class FastSearch:
             sims = self._run(rollouts, deadline)
         stats = self.root_stats()
         assert stats is not None
-        return Searched(stats, sims, int(self.report[mk.DEEPEST]), self._pv(), self.name)
+        pv = self._pv()
+        return Searched(stats, sims, int(self.report[mk.DEEPEST]), pv, self.name)
 
     def _run(self, rollouts: float, deadline: Deadline) -> int:
         """Batches of simulations until the budget, the deadline or a proof stops them."""

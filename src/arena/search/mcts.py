@@ -283,12 +283,14 @@ class MCTSAgent(Agent):
         engine = self.engine_for(state.game)  # before the clock: may compile on first use
         rollouts, seconds = self.budget(limit)
         deadline = Deadline(seconds)
-        found = engine.search(state, rollouts, deadline)
-        stats = found.stats
-        if len(stats.moves) == 1:
-            move = stats.moves[0]
-        else:
-            move = final_move(stats, self.options.robust, self.rng)
+        # No cyclic collection on the clock: with numba loaded, a full one takes tens of ms.
+        with quiet_gc():
+            found = engine.search(state, rollouts, deadline)
+            stats = found.stats
+            if len(stats.moves) == 1:
+                move = stats.moves[0]
+            else:
+                move = final_move(stats, self.options.robust, self.rng)
         # The report is written when it is read, off the clock: formatting hundreds of
         # root moves (Go 19x19, Gomoku) takes milliseconds.
         self._report = (stats, state.game, self.options.c, deadline.elapsed(), found)
