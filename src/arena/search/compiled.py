@@ -117,10 +117,12 @@ def fast_engine(options: MCTSOptions, game: Game, rng: random.Random) -> Any:
             return None
         # The compiled engine imports numba (a second): only when a game asks for it.
         fast_mcts = import_module("arena.search.fast_mcts")
-        engine = fast_mcts.FastSearch(options, kernel, rng)
         if game.spec not in _ready:
-            engine.warm(game.initial_state())
+            # A throwaway engine with its own generator: warming must not draw from the
+            # agent's, or a seeded agent would play differently on first use.
+            fast_mcts.FastSearch(options, kernel, random.Random(0)).warm(game.initial_state())
             _ready.add(game.spec)
+        engine = fast_mcts.FastSearch(options, kernel, rng)
     return engine
 
 
