@@ -37,14 +37,15 @@ STILL_COMPILING_AFTER = 5.0
 """Seconds after which a game marked ready is announced anyway (its cache was removed)."""
 
 FIRST_USE_SECONDS = {
-    "tictactoe": 20,
-    "connect4": 20,
-    "gomoku": 20,
-    "othello": 20,
+    "tictactoe": 14,
+    "connect4": 14,
+    "gomoku": 17,
+    "othello": 23,
     "go": 30,
-    "colosseum": 20,
+    "colosseum": 17,
 }
-"""About how long a game's first use compiles on the project's 2-core machine."""
+"""How long a game's first use compiled on the project's 2-core machine (``arena bench
+compile``, 2026-11-23, load average about 3)."""
 
 _ready: set[str] = set()
 
