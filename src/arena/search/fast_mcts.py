@@ -40,6 +40,8 @@ from arena.search.mcts_tree import Proof
 
 BATCH_SECONDS = 0.0003
 """The time one batch of simulations should take between two reads of the clock."""
+GROW_SECONDS_PER_BYTE = 2e-9
+"""A first guess at the cost of doubling the tree's arrays (then the slowest rate seen)."""
 FIRST_BATCH = 4
 """Simulations in a timed search's first batch, before its speed is known."""
 
@@ -73,6 +75,7 @@ class FastSearch:
         self.report = np.zeros(3, np.int64)
         self.sizes = np.zeros(2, np.int64)
         self._allocate(1 << 12, 1 << 14)
+        self.grow_rate = GROW_SECONDS_PER_BYTE
         self.root_state: State | None = None
         self.root_s: np.ndarray | None = None
         self.root = 0
@@ -82,6 +85,9 @@ class FastSearch:
         self.wins = np.empty(nodes, np.float64)
         self.edge_move = np.empty(edges, np.int64)
         self.edge_child = np.empty(edges, np.int64)
+
+    def _bytes(self) -> int:
+        return self.node.nbytes + self.wins.nbytes + self.edge_move.nbytes + self.edge_child.nbytes
 
     def _grow(self) -> None:
         """Double whichever arrays are short of room for one more iteration."""
@@ -178,7 +184,14 @@ class FastSearch:
             left -= done
             reason = self.report[mk.REASON]
             if reason == mk.FULL:
+                # Doubling copies the whole tree (tens of ms for a big one): on the clock
+                # only when the copy, at the slowest rate seen, ends before the deadline.
+                cost = 2 * self.grow_rate * self._bytes()
+                if timed and clock() + cost + deadline.longest >= deadline.end:
+                    break
+                start = clock()
                 self._grow()
+                self.grow_rate = max(self.grow_rate, (clock() - start) / self._bytes())
             elif reason != mk.BUDGET:
                 break  # the root is proven, or nothing is left to sample
             if timed:
