@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -10,11 +11,16 @@ import pytest
 import arena
 from arena.core.kernel import kernel_playouts
 from arena.games.connect4 import kernel as connect4
+from arena.games.gomoku import heuristic as gomoku_heuristic
 from arena.games.kinarow import kernel as kinarow
+from arena.search.deadline import Deadline
+from arena.search.mcts import heuristic_rollout_factory
+from helpers import chi2_limit
 from kernel_checks import (
     assert_playout_uniform,
     assert_rollout_reachable,
     compare_random_games,
+    end_counts,
     load_kernel,
     perfts,
     random_start,
@@ -58,8 +64,8 @@ def test_kernel_agrees_with_the_rules_move_for_move(spec: str, games: int) -> No
     ("spec", "figures"),
     [
         ("tictactoe", [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]),
-        ("connect4", [7, 49, 343, 2401, 16807, 117649]),
-        ("gomoku", [225, 50400]),
+        ("connect4", [7, 49, 343, 2401, 16807, 117649, 823536, 5673234]),
+        ("gomoku", [225, 50400, 11239200]),
     ],
 )
 def test_perft_equals_the_published_figures(spec: str, figures: list[int]) -> None:
@@ -170,6 +176,16 @@ def test_rollout_blocks_an_immediate_loss(spec: str, line: str, loss_ply: int) -
     assert lost_next("rollout") == (400 if spec.startswith("gomoku") else 0)
 
 
+def test_the_mailbox_serves_7x6_connect4_too() -> None:
+    """The mailbox path (boards past 63 bits) on the standard board, where the
+    published perft and the bitboard kernel are there to compare with."""
+    game = arena.load_game("connect4")
+    mailbox = kinarow.kernel(game, gravity=True)  # type: ignore[arg-type]
+    figures = [7, 49, 343, 2401, 16807, 117649, 823536]
+    assert perfts(mailbox, game.initial_state(), len(figures)) == figures
+    assert compare_random_games(game, mailbox, 300, seed=9) > 300
+
+
 def test_connect4_uses_bitboards_where_they_fit() -> None:
     for spec, bitboards in [
         ("connect4", True),
@@ -240,6 +256,33 @@ def test_winning_cells_kept_incrementally_equal_a_full_scan(spec: str) -> None:
                 assert kept == full, (state.render(), player)
 
 
+def test_gomoku_rollout_candidates_are_the_empty_cells_near_stones() -> None:
+    """Gomoku's rollout samples among the empty cells within two king steps of a stone
+    (its heuristic ``candidates``); the kernel keeps that set as stones arrive."""
+    game, kernel = load_kernel("gomoku:size=9")
+    p = kernel.params
+    size = 9
+    rng = random.Random(4)
+    for _ in range(30):
+        state = game.initial_state()
+        s = kernel.encode(state)
+        near = np.zeros(size * size, np.int64)
+        candidates = np.empty(size * size, np.int64)
+        spot = np.full(size * size, -1, np.int64)
+        n = 0
+        while not state.is_terminal():
+            move = rng.choice(state.legal_moves())
+            state = state.play(move)
+            kernel.functions["play"](p, s, move)
+            n = kinarow.add_near(p, s, move, near, candidates, spot, n)
+            if state.is_terminal():
+                break
+            legal = state.legal_moves()
+            # With no candidate left, the rollout samples every legal move, as the heuristic.
+            sampled = set(candidates[:n].tolist()) or set(legal)
+            assert sampled == set(gomoku_heuristic.candidates(state, legal)), state.render()
+
+
 def test_kernels_run_as_plain_python_with_the_same_results() -> None:
     """NUMBA_DISABLE_JIT=1 runs the same functions as Python: the checks pass and
     seeded playouts and rollouts end in the same positions as compiled ones."""
@@ -266,3 +309,31 @@ assert_rollout_reachable(kernel, state, trials=200, seed=1)
     assert plain == [
         seeded_ends(*load_kernel(spec), function, 30, seed=7) for spec, function in cases
     ]
+
+
+@pytest.mark.parametrize(
+    ("spec", "line", "trials"),
+    [
+        ("connect4", "4 4 3", 1000),
+        ("tictactoe", "b2", 2000),
+        ("gomoku:size=7,k=4", "D4 C3 E4", 600),
+    ],
+)
+def test_rollout_results_match_the_reference_heuristic_rollout(
+    spec: str, line: str, trials: int
+) -> None:
+    """Wins, draws and losses of the kernel's rollout and of ``mcts:rollout=heuristic``'s
+    (the State API) from the same position agree (two-sample chi-squared, p > 0.001)."""
+    game, kernel = load_kernel(spec)
+    state = game.play_moves(game.parse_moves(line))
+    reference = heuristic_rollout_factory(state, Deadline(None))
+    rng = random.Random(6)
+    theirs = Counter(reference(state, rng)[0] for _ in range(trials))
+    ours = Counter(end_counts(kernel, state, "rollout", trials, seed=6, key=lambda s: int(s[2])))
+    chi2, df = 0.0, -1
+    for result in (-1, 0, 1):
+        total = ours[result] + theirs[result]
+        if total:
+            df += 1
+            chi2 += (ours[result] - theirs[result]) ** 2 / total
+    assert df >= 1 and chi2 < chi2_limit(df), (ours, theirs)

@@ -13,8 +13,9 @@ are columns either way, as in ``rules.py``.
 row, every cell. ``s``: to move, ply, outcome, the first player's stones, the
 second player's, all stones.
 
-``rollout`` takes a win, else blocks the opponent's win, else plays at random;
-a player's winning cells are computed by shifts over the whole board each ply.
+``rollout`` takes a win, else blocks one of the opponent's wins at random, else
+plays at random (the policy of ``mcts:rollout=heuristic``); a player's winning
+cells come from shifts over the whole board each ply.
 
 >>> import arena
 >>> game = arena.load_game("connect4")
@@ -153,14 +154,27 @@ def playout(p, s):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def first_column(p, cells):  # type: ignore[no-untyped-def]
+    """The lowest column holding one of ``cells`` (not 0)."""
+    height = p[P_HEIGHT]
+    col = 0
+    while not (cells >> (col * height)) & ((1 << height) - 1):
+        col += 1
+    return col
+
+
+@njit(cache=True)
 def rollout(p, s):  # type: ignore[no-untyped-def]
-    """Take a win, else block the opponent's win, else play at random, to the end."""
+    """Take a win, else block one of the opponent's wins (at random), else play at
+    random, to the end: the policy of ``mcts:rollout=heuristic``."""
     if s[S_OUTCOME] != ONGOING:
         return s[S_OUTCOME]
     cols = p[P_COLS]
     height = p[P_HEIGHT]
     pool = np.empty(cols, np.int64)
     where = np.empty(cols, np.int64)
+    found = np.empty(cols, np.int64)
+    column = (1 << height) - 1
     n = legal_moves(p, s, pool)
     for i in range(n):
         where[pool[i]] = i
@@ -168,15 +182,21 @@ def rollout(p, s):  # type: ignore[no-untyped-def]
         mover = s[S_TO_MOVE]
         mask = s[S_MASK]
         playable = (mask + p[P_BOTTOM]) & p[P_BOARD]
-        target = winning_cells(p, s[S_STONES + mover], mask) & playable
-        if target == 0:
-            target = winning_cells(p, s[S_STONES + 1 - mover], mask) & playable
-        if target:
-            move = 0
-            while not (target >> (move * height)) & ((1 << height) - 1):
-                move += 1
+        wins = winning_cells(p, s[S_STONES + mover], mask) & playable
+        if wins:
+            move = first_column(p, wins)
         else:
-            move = pool[int(np.random.random() * n)]
+            blocks = winning_cells(p, s[S_STONES + 1 - mover], mask) & playable
+            if blocks:
+                # One of the opponent's winning columns, at random.
+                m = 0
+                for col in range(cols):
+                    if blocks & (column << (col * height)):
+                        found[m] = col
+                        m += 1
+                move = found[int(np.random.random() * m)]
+            else:
+                move = pool[int(np.random.random() * n)]
         play(p, s, move)
         if s[S_OUTCOME] != ONGOING:
             return s[S_OUTCOME]

@@ -19,4 +19,4 @@ from arena.games.kinarow import kernel as kinarow
 
 
 def kernel(game: Gomoku) -> Kernel:
-    return kinarow.kernel(game, gravity=False)
+    return kinarow.kernel(game, gravity=False, near=True)

@@ -1,7 +1,8 @@
 """The compiled kernel shared by Tic-tac-toe, Gomoku and Connect Four (numba).
 
 The contract is :mod:`arena.core.kernel`; the rules are ``kinarow/rules.py``.
-Every size the games accept goes through one representation: a padded
+Every size of Tic-tac-toe and Gomoku, and Connect Four boards too big for its
+bitboards (``connect4/kernel.py``), go through one representation: a padded
 mailbox (a border of sentinel cells around the board, ``cols + 2`` wide), so
 the test for a line after a move counts the mover's stones outward from the
 new stone in four directions, as the Python playouts do. Connect Four is the
@@ -9,16 +10,19 @@ same board with gravity: its rows count from the bottom, the cell a stone
 drops to is ``height[col]``, and a column is legal while it is not full.
 
 ``p`` (parameters): gravity (1 for Connect Four), rows, cols, k, exact
-(overline=nowin), mailbox width, cells, the offset of the mailbox in ``s`` and
-the mailbox size, then each cell's square. ``s`` (position): to move, ply, outcome, the
-column heights (Connect Four), then the mailbox (0 empty, 1 and 2 the
-players' stones, 3 the border).
+(overline=nowin), mailbox width, cells, the offset of the mailbox in ``s``, the
+mailbox size, near (Gomoku's rollout samples near the stones), then each
+cell's square. ``s`` (position): to move, ply, outcome, the column heights
+(Connect Four), then the mailbox (0 empty, 1 and 2 the players' stones, 3 the
+border).
 
-``rollout`` takes an immediate win, else blocks the opponent's immediate win,
-else plays at random. Winning cells are kept incrementally: a cell can only
-become winning for a player when that player extends a run that reaches it,
-so after each move only the first empty cell at either end of the four runs
-through the new stone needs a look.
+``rollout`` takes an immediate win, else blocks one of the opponent's
+immediate wins at random, else plays at random — in Gomoku among the empty
+cells within two king steps of a stone, as its heuristic ``candidates`` — the
+policy of ``mcts:rollout=heuristic``. Winning cells are kept incrementally: a
+cell can only become winning for a player when that player extends a run that
+reaches it, so after each move only the first empty cell at either end of the
+four runs through the new stone needs a look.
 
 >>> import arena
 >>> game = arena.load_game("tictactoe")
@@ -44,7 +48,9 @@ from arena.core.kernel import ONGOING, Kernel
 from arena.games.kinarow.rules import KInARowGame, KInARowState
 
 # Parameter array ``p``, then the square of every cell (from ``P_TABLE``).
-P_GRAVITY, P_ROWS, P_COLS, P_K, P_EXACT, P_WIDTH, P_CELLS, P_BOARD, P_SQUARES, P_TABLE = range(10)
+(P_GRAVITY, P_ROWS, P_COLS, P_K, P_EXACT, P_WIDTH, P_CELLS, P_BOARD, P_SQUARES, P_NEAR, P_TABLE) = (
+    range(11)
+)
 # Position array ``s``: header, then heights (``cols``), then the mailbox.
 S_TO_MOVE, S_PLY, S_OUTCOME, S_HEIGHT = range(4)
 EMPTY, BORDER = 0, 3
@@ -178,12 +184,14 @@ def add_threats(p, s, square, stone, marked, threats, count):  # type: ignore[no
 
 
 @njit(cache=True)
-def playable_threat(p, s, player, marked, threats, count):  # type: ignore[no-untyped-def]
-    """A square where ``player`` wins at once if it moves there, or -1; drops stale entries."""
+def playable_threats(p, s, player, marked, threats, count, out):  # type: ignore[no-untyped-def]
+    """Write the squares where ``player`` wins at once if it moves there into ``out``
+    and return how many (at most ``limit`` = ``len(out)``); drops stale entries."""
     board = p[P_BOARD]
     width = p[P_WIDTH]
+    found = 0
     i = 0
-    while i < count[player]:
+    while i < count[player] and found < out.shape[0]:
         x = threats[player, i]
         # Occupied, or under overline=nowin grown into an overline: never winning again.
         if s[board + x] != EMPTY or (p[P_EXACT] and not wins_at(p, s, x, player + 1)):
@@ -192,9 +200,10 @@ def playable_threat(p, s, player, marked, threats, count):  # type: ignore[no-un
             threats[player, i] = threats[player, count[player]]
             continue
         if p[P_GRAVITY] == 0 or s[board + x - width] != EMPTY:
-            return x
+            out[found] = x
+            found += 1
         i += 1
-    return -1
+    return found
 
 
 @njit(cache=True)
@@ -218,14 +227,42 @@ def playout(p, s):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def add_near(p, s, cell, near, candidates, spot, n):  # type: ignore[no-untyped-def]
+    """A stone is on ``cell``: count it near the cells within two king steps, make the
+    empty ones candidates, drop ``cell`` itself; return the new number of candidates."""
+    board = p[P_BOARD]
+    rows, cols = p[P_ROWS], p[P_COLS]
+    if spot[cell] >= 0:
+        n -= 1
+        last = candidates[n]
+        candidates[spot[cell]] = last
+        spot[last] = spot[cell]
+        spot[cell] = -1
+    row = cell // cols
+    col = cell - row * cols
+    for r in range(max(row - 2, 0), min(row + 3, rows)):
+        for c in range(max(col - 2, 0), min(col + 3, cols)):
+            other = r * cols + c
+            near[other] += 1
+            if near[other] == 1 and s[board + square_of(p, other)] == EMPTY:
+                candidates[n] = other
+                spot[other] = n
+                n += 1
+    return n
+
+
+@njit(cache=True)
 def rollout(p, s):  # type: ignore[no-untyped-def]
-    """Take a win, else block the opponent's win, else play at random, to the end."""
+    """Take a win, else block one of the opponent's wins (at random), else play at
+    random — in Gomoku among the empty cells within two king steps of a stone
+    when there are any — to the end: the policy of ``mcts:rollout=heuristic``."""
     if s[S_OUTCOME] != ONGOING:
         return s[S_OUTCOME]
     gravity = p[P_GRAVITY]
     board = p[P_BOARD]
+    cells = p[P_CELLS]
     # The moves to sample from, with each move's index for removal in O(1).
-    size = p[P_COLS] if gravity else p[P_CELLS]
+    size = p[P_COLS] if gravity else cells
     pool = np.empty(size, np.int64)
     where = np.empty(size, np.int64)
     n = legal_moves(p, s, pool)
@@ -234,9 +271,16 @@ def rollout(p, s):  # type: ignore[no-untyped-def]
     # Each player's winning squares (playable or not yet, under gravity), marked
     # to keep the lists free of repeats.
     marked = np.zeros((2, p[P_SQUARES]), np.bool_)
-    threats = np.empty((2, p[P_CELLS]), np.int64)
+    threats = np.empty((2, cells), np.int64)
     count = np.zeros(2, np.int64)
-    for cell in range(p[P_CELLS]):
+    found = np.empty(size, np.int64)
+    # Gomoku's candidates: empty cells near stones (``near`` counts the stones).
+    near_only = p[P_NEAR] != 0
+    near = np.zeros(cells if near_only else 0, np.int64)
+    candidates = np.empty(cells if near_only else 0, np.int64)
+    spot = np.full(cells if near_only else 0, -1, np.int64)
+    n_candidates = 0
+    for cell in range(cells):
         x = square_of(p, cell)
         if s[board + x] == EMPTY:
             for player in range(2):
@@ -244,12 +288,20 @@ def rollout(p, s):  # type: ignore[no-untyped-def]
                     marked[player, x] = True
                     threats[player, count[player]] = x
                     count[player] += 1
+        elif near_only:
+            n_candidates = add_near(p, s, cell, near, candidates, spot, n_candidates)
     while True:
         mover = s[S_TO_MOVE]
-        x = playable_threat(p, s, mover, marked, threats, count)
-        if x < 0:
-            x = playable_threat(p, s, 1 - mover, marked, threats, count)
-        move = move_of(p, x) if x >= 0 else pool[int(np.random.random() * n)]
+        if playable_threats(p, s, mover, marked, threats, count, found[:1]):
+            move = move_of(p, found[0])
+        else:
+            m = playable_threats(p, s, 1 - mover, marked, threats, count, found)
+            if m:
+                move = move_of(p, found[int(np.random.random() * m)])
+            elif n_candidates:
+                move = candidates[int(np.random.random() * n_candidates)]
+            else:
+                move = pool[int(np.random.random() * n)]
         square = target(p, s, move)
         play(p, s, move)
         if s[S_OUTCOME] != ONGOING:
@@ -260,6 +312,8 @@ def rollout(p, s):  # type: ignore[no-untyped-def]
             pool[where[move]] = last
             where[last] = where[move]
         add_threats(p, s, square, mover + 1, marked, threats, count)
+        if near_only:
+            n_candidates = add_near(p, s, move, near, candidates, spot, n_candidates)
 
 
 FUNCTIONS = {
@@ -285,14 +339,16 @@ class BitReader:
         return np.unpackbits(raw, bitorder="little")[self.index].astype(np.int64)
 
 
-def kernel(game: KInARowGame, gravity: bool) -> Kernel:
-    """The kernel of a k-in-a-row game (``gravity`` for Connect Four)."""
+def kernel(game: KInARowGame, gravity: bool, near: bool = False) -> Kernel:
+    """The kernel of a k-in-a-row game (``gravity`` for Connect Four; ``near``: the
+    rollout samples near the stones, as Gomoku's heuristic ``candidates``)."""
     rows, cols = game.rows, game.cols
     width = cols + 2
     squares = (rows + 2) * width
     offset = S_HEIGHT + cols
     table = [(cell // cols + 1) * width + cell % cols + 1 for cell in range(rows * cols)]
     head = [int(gravity), rows, cols, game.k, int(game.exact), width, rows * cols, offset, squares]
+    head.append(int(near))
     params = np.array(head + table, np.int64)
     squares_of_cells = offset + np.array(table, np.int64)
     reader = BitReader(game.lines.cell_bit)
