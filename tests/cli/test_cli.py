@@ -83,8 +83,13 @@ def test_play_prints_moves_board_and_result() -> None:
     code, out, _ = run("play", "connect4", "random:seed=1", "greedy:seed=2", "--show-search")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].startswith("connect4: random:seed=1 (Red) vs greedy:seed=2 (Yellow)")
-    assert "wins" in lines[-1] or lines[-1] == "draw"
+    assert lines[0].startswith("connect4: Red (random:seed=1) vs Yellow (greedy:seed=2)")
+    assert "X Red (random:seed=1)  O Yellow (greedy:seed=2)" in out  # the legend
+    assert (
+        "(random:seed=1) wins" in lines[-1]
+        or "(greedy:seed=2) wins" in lines[-1]
+        or lines[-1] == "draw"
+    )
     assert "nodes in" in out  # greedy's search table
 
 

@@ -217,3 +217,28 @@ def test_an_empty_file_has_no_games(capsys: pytest.CaptureFixture[str], tmp_path
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n")
     assert replay(capsys, empty)[:2] == (0, f"{empty}: no games\n")
+
+
+def test_step_goes_back_and_jumps(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    jsonl: Path,
+    records: list[GameRecord],
+) -> None:
+    record = records[2]
+    game = arena.load_game(record.game)
+    board = [
+        game.play_moves(game.parse_moves(record.moves[:k])).render()
+        for k in range(len(record.moves) + 1)
+    ]
+    # Forward twice, back once, jump to move 3, back, then quit.
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n\nb\n3\np\nq\n"))
+    code, out, _ = replay(capsys, jsonl, "--game", 3, "--step")
+    assert code == 0
+    shown = [k for k in (0, 1, 2, 1, 3, 2) if board[k] in out]
+    assert "back to ply 1" in out and "at ply 3" in out and "back to ply 2" in out
+    positions = [out.index(m) for m in ("back to ply 1", "at ply 3", "back to ply 2")]
+    assert positions == sorted(positions) and len(shown) == 6
+    # The board printed after each answer is the one asked for.
+    for marker, k in (("back to ply 1", 1), ("at ply 3", 3), ("back to ply 2", 2)):
+        assert out[out.index(marker) :].split("\n", 1)[1].startswith(board[k])

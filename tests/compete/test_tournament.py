@@ -11,21 +11,29 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from subprocess import CompletedProcess
 
 import pytest
 
 from arena.compete.schedule import plan
 from arena.compete.store import ResultsDB
 from arena.compete.tournament import Settings, run
+from arena.core.errors import ArenaError
+from arena.stats.standings import standings
 
 
-def cli(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+def cli(*args: str, timeout: float = 600) -> CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "arena.cli.main", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
     )
+
+
+def quick_match(game: str, a: str, b: str, games: int, *options: str) -> CompletedProcess[str]:
+    """``arena match`` of fixed-budget games (depth 1: fast, and no clock to vary)."""
+    return cli("match", game, a, b, "--games", str(games), "--budget", "depth=1", *options)
 
 
 def test_every_position_is_played_with_both_colours() -> None:
@@ -75,29 +83,41 @@ def test_two_deterministic_agents_do_not_replay_one_game() -> None:
 
 def test_a_database_from_another_tournament_is_refused(tmp_path: Path) -> None:
     db = str(tmp_path / "t.db")
-    first = cli(
-        "match",
-        "tictactoe",
-        "random",
-        "greedy",
-        "--games",
-        "2",
-        "--budget",
-        "depth=1",
-        "--db",
-        db,
-        "--quiet",
-    )
+    first = quick_match("tictactoe", "random", "greedy", 2, "--db", db, "--quiet")
     assert first.returncode == 0, first.stderr
-    other = cli(
-        "match", "tictactoe", "random", "ids", "--games", "2", "--budget", "depth=1", "--db", db
-    )
+    other = quick_match("tictactoe", "random", "ids", 2, "--db", db)
     assert other.returncode == 2 and other.stderr.count("\n") == 1
     assert "holds another tournament" in other.stderr and "use another --db" in other.stderr
     junk = tmp_path / "junk.db"
     junk.write_text("not a database at all" * 100)
     bad = cli("results", str(junk))
     assert bad.returncode == 2 and "not a results database" in bad.stderr
+
+
+def test_settings_are_stored_as_canonical_text_and_old_texts_still_resume(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(
+        game="connect4:rows=6",
+        agents=("random", "greedy"),
+        control="DEPTH=1",
+        games_per_pair=2,
+        openings="random:plies=4",
+    )
+    assert {k: settings.identity()[k] for k in ("game", "control", "openings")} == {
+        "game": "connect4",
+        "control": "depth=1",
+        "openings": "random",
+    }
+    # A database written before the settings were typed holds the texts as typed.
+    old = ResultsDB(tmp_path / "old.db")
+    typed = {"game": "connect4:rows=6", "control": "depth=01", "openings": "random:plies=4"}
+    old.bind({**settings.identity(), **typed})
+    assert run(settings, old).played == 2
+    assert run(Settings(**{**vars(settings), "games_per_pair": 4}), old).played == 2
+    with pytest.raises(ArenaError, match=r"holds another tournament .*seed"):
+        run(Settings(**{**vars(settings), "seed": 1}), old)
+    old.close()
 
 
 def test_running_again_resumes_and_more_games_extend(tmp_path: Path) -> None:
@@ -198,18 +218,7 @@ def test_results_reads_the_database_back(tmp_path: Path) -> None:
 
 
 def test_match_json_names_a_repeated_spec_with_a_suffix() -> None:
-    out = cli(
-        "match",
-        "tictactoe",
-        "random",
-        "random",
-        "--games",
-        "4",
-        "--budget",
-        "depth=1",
-        "--json",
-        "--quiet",
-    )
+    out = quick_match("tictactoe", "random", "random", 4, "--json", "--quiet")
     result = json.loads(out.stdout.splitlines()[-1])
     assert result["games"] == 4 and set(result["agents"]) == {"random", "random#2"}
     for line in result["agents"].values():
@@ -220,18 +229,7 @@ def test_match_json_names_a_repeated_spec_with_a_suffix() -> None:
 def test_match_reports_forfeits_and_elo(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("class Bad:\n    def choose(self, state, limit):\n        return -5\n")
-    out = cli(
-        "match",
-        "connect4",
-        f"py:{bad}:Bad",
-        "random",
-        "--games",
-        "4",
-        "--budget",
-        "depth=1",
-        "--json",
-        "--quiet",
-    )
+    out = quick_match("connect4", f"py:{bad}:Bad", "random", 4, "--json", "--quiet")
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.splitlines()[-1])
     mine = result["agents"][f"py:{bad}:Bad"]
@@ -262,33 +260,25 @@ def test_sprt_stops_when_decided() -> None:
     assert result["sprt"]["llr"] >= result["sprt"]["upper"]
 
 
+ROUND_ROBIN = Settings(
+    game="connect4",
+    agents=("mcts:rollouts=20", "greedy", "random"),
+    control="rollouts=20",
+    rounds=1,
+    seed=3,
+)
+"""Six fixed-budget games: the same results however they are run."""
+
+
 def test_jobs_give_the_same_results_as_one_process() -> None:
-    settings = Settings(
-        game="connect4",
-        agents=("mcts:rollouts=20", "greedy", "random"),
-        control="rollouts=20",
-        rounds=1,
-        seed=3,
-    )
+    settings = ROUND_ROBIN
     serial = {r.game_id: (r.moves, r.returns) for r in run(settings).records}
     pooled = {r.game_id: (r.moves, r.returns) for r in run(settings, jobs=2).records}
     assert serial == pooled
 
 
 def test_records_dir_and_replay(tmp_path: Path) -> None:
-    out = cli(
-        "match",
-        "go:size=5",
-        "random",
-        "greedy",
-        "--games",
-        "2",
-        "--budget",
-        "depth=1",
-        "--records",
-        str(tmp_path),
-        "--quiet",
-    )
+    out = quick_match("go:size=5", "random", "greedy", 2, "--records", str(tmp_path), "--quiet")
     assert out.returncode == 0, out.stderr
     lines = (tmp_path / "games.jsonl").read_text().splitlines()
     assert len(lines) == 2 and (tmp_path / "games.sgf").read_text().count("(;") == 2
@@ -322,20 +312,12 @@ def test_bad_input_is_one_line(args: list[str], message: str) -> None:
 @pytest.mark.slow
 def test_a_local_ray_run_gives_the_pool_s_results() -> None:
     pytest.importorskip("ray")
-    settings = Settings(
-        game="connect4",
-        agents=("mcts:rollouts=20", "greedy", "random"),
-        control="rollouts=20",
-        rounds=1,
-        seed=3,
-    )
+    settings = ROUND_ROBIN
     pooled = run(settings, jobs=2).records
     on_ray = run(settings, ray="local").records
     assert {r.game_id: (r.moves, r.returns) for r in on_ray} == {
         r.game_id: (r.moves, r.returns) for r in pooled
     }
-    from arena.stats.standings import standings
-
     names = list(settings.agents)
 
     def table(records: list) -> dict:  # results and ratings; per-move times differ run to run
@@ -350,22 +332,10 @@ def test_a_local_ray_run_gives_the_pool_s_results() -> None:
 @pytest.mark.slow
 def test_the_cli_runs_on_ray(tmp_path: Path) -> None:
     pytest.importorskip("ray")
-    out = cli(
-        "match",
-        "tictactoe",
-        "random",
-        "greedy",
-        "--games",
-        "4",
-        "--budget",
-        "depth=1",
-        "--ray",
-        "local",
-        "--db",
-        str(tmp_path / "r.db"),
-        "--json",
-        "--quiet",
+    db = str(tmp_path / "r.db")
+    out = quick_match(
+        "tictactoe", "random", "greedy", 4, "--ray", "local", "--db", db, "--json", "--quiet"
     )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout.splitlines()[-1])["games"] == 4
-    assert len(ResultsDB(str(tmp_path / "r.db")).rows()) == 4
+    assert len(ResultsDB(db).rows()) == 4

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
+from smoke import PNG, experiment, one_line_error, read_csv
 
-from arena.cli.main import main
-
-PNG = b"\x89PNG\r\n\x1a\n"
 TINY = ["--game", "tictactoe", "--c", "2,0.5", "--rollouts", "10", "--games", "4"]
 
 
-def run(out: Path, *options: str) -> int:
-    return main(["experiment", "c-sweep", "--out", str(out), "--quiet", *options])
+run = experiment("c-sweep")
 
 
 def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
@@ -22,7 +18,7 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
     out = tmp_path / "a"
     assert (out / "c-sweep.png").read_bytes().startswith(PNG)
     assert (out / "c-sweep.md").read_text().startswith("```sh\narena experiment c-sweep")
-    rows = list(csv.DictReader((out / "c-sweep.csv").open()))
+    rows = read_csv(out / "c-sweep.csv")
     assert [float(r["c"]) for r in rows] == [0.5, 2.0]  # sorted
     for r in rows:
         wins, draws, losses = int(r["wins"]), int(r["draws"]), int(r["losses"])
@@ -42,7 +38,5 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
 def test_bad_options_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, message: str
 ) -> None:
-    assert run(tmp_path, *TINY, option, value) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    one_line_error(run(tmp_path, *TINY, option, value), capsys, message)
     assert not tmp_path.exists() or not any(tmp_path.iterdir())

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
+from smoke import PNG, read_csv
 
 from arena.cli.main import main
 from arena.core.errors import ArenaError
 from arena.experiments import EXPERIMENTS, experiment_names, load
-from arena.experiments.games import play_pairs, tally
+from arena.experiments.games import play_pairs
 from arena.experiments.report import Report, pyplot
 from arena.experiments.stats import mean_interval, rate_interval, score_interval
-
-PNG = b"\x89PNG\r\n\x1a\n"
-
+from arena.stats.tally import Tally
 
 # --- stats ---------------------------------------------------------------------------------
 
@@ -84,7 +82,7 @@ def test_report_writes_csv_markdown_and_png(tmp_path: Path) -> None:
     report.figure(fig, caption="A line. Two points.")
     report.text("Times are measured.")
     assert plt.get_fignums() == []  # the figure was closed
-    assert list(csv.DictReader((out / "demo.csv").open())) == [
+    assert read_csv(out / "demo.csv") == [
         {"move": "d3", "visits": "7", "rate": "0.25"},
         {"move": "c4", "visits": "3", "rate": ""},
     ]
@@ -118,11 +116,11 @@ def test_pairs_alternate_colours_and_tally_adds_up() -> None:
         ("mcts:rollouts=5", "random"),
         ("random", "mcts:rollouts=5"),
     ] * 3
-    mine, theirs = tally(records, "mcts:rollouts=5"), tally(records, "random")
+    mine, theirs = Tally.of(records, "mcts:rollouts=5"), Tally.of(records, "random")
     assert sum(mine) == sum(theirs) == 6
-    assert mine == (theirs[2], theirs[1], theirs[0])
+    assert tuple(mine) == (theirs.losses, theirs.draws, theirs.wins)
     with pytest.raises(ArenaError):
-        tally(records, "greedy")
+        Tally.of(records, "greedy")
 
 
 def test_pairs_are_deterministic_and_the_same_in_parallel() -> None:

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import csv
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from smoke import PNG, experiment, one_line_error, read_csv
 
-from arena.cli.main import main
 from arena.experiments.boards import board_view
 from arena.experiments.roots import DEFAULT_MOVES, searched_position
 from arena.games import NAMES
 
-PNG = b"\x89PNG\r\n\x1a\n"
-
-
-def run(out: Path, *options: str) -> int:
-    return main(["experiment", "heatmap", "--out", str(out), "--quiet", *options])
+run = experiment("heatmap")
 
 
 def test_every_game_gets_a_board_and_counts_add_up(tmp_path: Path) -> None:
@@ -26,7 +21,7 @@ def test_every_game_gets_a_board_and_counts_add_up(tmp_path: Path) -> None:
         assert (tmp_path / f"heatmap-{name}.png").read_bytes().startswith(PNG)
     md = (tmp_path / "heatmap.md").read_text()
     assert md.startswith("```sh\narena experiment heatmap") and "(heatmap-go.png)" in md
-    rows = list(csv.DictReader((tmp_path / "heatmap.csv").open()))
+    rows = read_csv(tmp_path / "heatmap.csv")
     visits: dict[str, int] = defaultdict(int)
     moves: dict[str, int] = defaultdict(int)
     for r in rows:
@@ -78,7 +73,5 @@ def test_board_view_puts_moves_on_their_cells() -> None:
 def test_bad_options_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
 ) -> None:
-    assert run(tmp_path / "x", *options) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    one_line_error(run(tmp_path / "x", *options), capsys, message)
     assert not (tmp_path / "x").exists()

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
+from smoke import PNG, experiment, one_line_error, read_csv
 
-from arena.cli.main import main
-
-PNG = b"\x89PNG\r\n\x1a\n"
 TINY = ["--game", "othello:size=6", "--depths", "3,1", "--games", "4", "--plies", "2"]
 
 
-def run(out: Path, *options: str) -> int:
-    return main(["experiment", "heuristic-duel", "--out", str(out), "--quiet", *options])
+run = experiment("heuristic-duel")
 
 
 def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
@@ -22,7 +18,7 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
     out = tmp_path / "a"
     assert (out / "heuristic-duel.png").read_bytes().startswith(PNG)
     assert (out / "heuristic-duel.md").exists()
-    rows = list(csv.DictReader((out / "heuristic-duel.csv").open()))
+    rows = read_csv(out / "heuristic-duel.csv")
     assert [(int(r["depth"]), r["side"]) for r in rows] == [
         (d, side) for d in (1, 3) for side in ("both", "first", "second")
     ]
@@ -63,6 +59,4 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
 def test_bad_options_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
 ) -> None:
-    assert run(tmp_path, *TINY, *options) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    one_line_error(run(tmp_path, *TINY, *options), capsys, message)

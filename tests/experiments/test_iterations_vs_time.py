@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
+from smoke import PNG, experiment, one_line_error, read_csv
 
-from arena.cli.main import main
-
-PNG = b"\x89PNG\r\n\x1a\n"
 TINY = ["--games", "tictactoe", "connect4:rows=4,cols=4,k=3", "--start", "50", "--max", "200"]
 MEASURED = ("seconds", "iterations_per_s", "us_per_iteration")
 
 
-def run(out: Path, *options: str) -> int:
-    return main(["experiment", "iterations-vs-time", "--out", str(out), "--quiet", *options])
+run = experiment("iterations-vs-time")
 
 
 def test_files_exist_and_counts_match(tmp_path: Path) -> None:
@@ -24,7 +20,7 @@ def test_files_exist_and_counts_match(tmp_path: Path) -> None:
     assert (out / "iterations-vs-time.png").read_bytes().startswith(PNG)
     md = (out / "iterations-vs-time.md").read_text()
     assert md.startswith("```sh\narena experiment iterations-vs-time") and "one at a time" in md
-    rows = list(csv.DictReader((out / "iterations-vs-time.csv").open()))
+    rows = read_csv(out / "iterations-vs-time.csv")
     assert [(r["game"], int(r["iterations"])) for r in rows] == [
         (game, n) for game in ("tictactoe", "connect4:rows=4,cols=4,k=3") for n in (50, 100, 200)
     ]
@@ -36,7 +32,7 @@ def test_files_exist_and_counts_match(tmp_path: Path) -> None:
         assert float(r["us_per_iteration"]) == pytest.approx(1e6 * seconds / int(r["iterations"]))
     # The same seed builds the same trees; only the measured columns change.
     assert run(tmp_path / "b", *TINY) == 0
-    again = list(csv.DictReader((tmp_path / "b" / "iterations-vs-time.csv").open()))
+    again = read_csv(tmp_path / "b" / "iterations-vs-time.csv")
 
     def fixed(table: list[dict[str, str]]) -> list[dict[str, str]]:
         return [{k: v for k, v in r.items() if k not in MEASURED} for r in table]
@@ -57,7 +53,5 @@ def test_files_exist_and_counts_match(tmp_path: Path) -> None:
 def test_bad_options_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
 ) -> None:
-    assert run(tmp_path / "x", *options) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    one_line_error(run(tmp_path / "x", *options), capsys, message)
     assert not (tmp_path / "x").exists()

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
+from smoke import PNG, experiment, one_line_error, read_csv
 
-from arena.cli.main import main
-
-PNG = b"\x89PNG\r\n\x1a\n"
 BOARDS = ["tictactoe", "connect4:rows=4,cols=5"]
 TINY = ["--pairs", "2:8,16:1", "--games", "4", "--boards", *BOARDS]
 
 
-def run(out: Path, *options: str) -> int:
-    return main(["experiment", "rollouts-ratio", "--out", str(out), "--quiet", *options])
+run = experiment("rollouts-ratio")
 
 
 def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
@@ -23,7 +19,7 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
     out = tmp_path / "a"
     assert (out / "rollouts-ratio.png").read_bytes().startswith(PNG)
     assert (out / "rollouts-ratio.md").exists()
-    rows = list(csv.DictReader((out / "rollouts-ratio.csv").open()))
+    rows = read_csv(out / "rollouts-ratio.csv")
     assert [(r["board"], int(r["n"]), int(r["m"])) for r in rows] == [
         (board, n, m) for board in BOARDS for n, m in ((2, 8), (1, 16))
     ]
@@ -52,6 +48,4 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
 def test_bad_options_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
 ) -> None:
-    assert run(tmp_path, *TINY, *options) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    one_line_error(run(tmp_path, *TINY, *options), capsys, message)

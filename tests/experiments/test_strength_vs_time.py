@@ -6,20 +6,16 @@ tests check the files and that the numbers are consistent, not that they repeat.
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import pytest
+from smoke import PNG, experiment, one_line_error, read_csv
 
-from arena.cli.main import main
-
-PNG = b"\x89PNG\r\n\x1a\n"
 TINY = ["--game", "tictactoe", "--times", "0.01,0.005", "--opponent", "random", "--games", "2"]
 TINY += ["--compare", "0.005,0.01"]
 
 
-def run(out: Path, *options: str) -> int:
-    return main(["experiment", "strength-vs-time", "--out", str(out), "--quiet", *options])
+run = experiment("strength-vs-time")
 
 
 def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
@@ -27,7 +23,7 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
     for stem in ("strength-vs-time", "strength-vs-time-roots"):
         assert (tmp_path / f"{stem}.png").read_bytes().startswith(PNG)
     assert (tmp_path / "strength-vs-time.md").read_text().startswith("```sh\narena experiment")
-    rows = list(csv.DictReader((tmp_path / "strength-vs-time.csv").open()))
+    rows = read_csv(tmp_path / "strength-vs-time.csv")
     assert [float(r["seconds"]) for r in rows] == [0.005, 0.01]  # sorted
     for r in rows:
         wins, draws, losses = int(r["wins"]), int(r["draws"]), int(r["losses"])
@@ -36,7 +32,7 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
         assert score == pytest.approx((wins + draws / 2) / 2)
         assert 0 <= low <= score <= high <= 1
         assert int(r["forfeits"]) <= losses and float(r["simulations_per_move"]) > 0
-    roots = list(csv.DictReader((tmp_path / "strength-vs-time-roots.csv").open()))
+    roots = read_csv(tmp_path / "strength-vs-time-roots.csv")
     for seconds in ("0.005", "0.01"):
         mine = [r for r in roots if r["seconds"] == seconds]
         assert len(mine) == 6  # the legal moves after b2 a1 c1
@@ -58,7 +54,5 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
 def test_bad_options_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, message: str
 ) -> None:
-    assert run(tmp_path / "x", *TINY, option, value) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    one_line_error(run(tmp_path / "x", *TINY, option, value), capsys, message)
     assert not (tmp_path / "x").exists()

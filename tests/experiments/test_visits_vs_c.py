@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import csv
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from smoke import PNG, experiment, one_line_error, read_csv
 
-from arena.cli.main import main
-
-PNG = b"\x89PNG\r\n\x1a\n"
 TINY = ["--game", "tictactoe", "--moves", "b2 a1 c1", "--c", "0.5,2", "--simulations", "60"]
 TINY += ["--repeats", "2"]
 
 
-def run(out: Path, *options: str) -> int:
-    return main(["experiment", "visits-vs-c", "--out", str(out), "--quiet", *options])
+run = experiment("visits-vs-c")
 
 
 def test_files_exist_and_visits_add_up(tmp_path: Path) -> None:
@@ -25,13 +21,13 @@ def test_files_exist_and_visits_add_up(tmp_path: Path) -> None:
     assert (out / "visits-vs-c.png").read_bytes().startswith(PNG)
     md = (out / "visits-vs-c.md").read_text()
     assert md.startswith("```sh\narena experiment visits-vs-c") and "--simulations 60" in md
-    raw = list(csv.DictReader((out / "visits-vs-c-raw.csv").open()))
+    raw = read_csv(out / "visits-vs-c-raw.csv")
     per_search: dict[tuple[str, str], int] = defaultdict(int)
     for r in raw:
         per_search[r["c"], r["repeat"]] += int(r["visits"])
         assert 0 <= float(r["wins"]) <= int(r["visits"])
     assert sorted(per_search.values()) == [60] * 4  # 2 values of C x 2 seeds
-    rows = list(csv.DictReader((out / "visits-vs-c.csv").open()))
+    rows = read_csv(out / "visits-vs-c.csv")
     assert len(rows) == 2 * 6  # every legal move of the position for each C
     for c in ("0.5", "2.0"):
         mine = [r for r in rows if r["c"] == c]
@@ -59,7 +55,5 @@ def test_files_exist_and_visits_add_up(tmp_path: Path) -> None:
 def test_bad_options_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, message: str
 ) -> None:
-    assert run(tmp_path / "x", *TINY, option, value) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    one_line_error(run(tmp_path / "x", *TINY, option, value), capsys, message)
     assert not (tmp_path / "x").exists()

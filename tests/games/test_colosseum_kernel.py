@@ -27,10 +27,11 @@ RANDOM_GAMES = [
     ("colosseum:size=3", 3000),
     ("colosseum:size=4,walls=3", 2000),
     ("colosseum:size=6", 1500),
-    ("colosseum", 400),  # sizes drawn from 6..12 in a stride of 12
+    ("colosseum", 800),  # sizes drawn from 6..12 in a stride of 12
+    ("colosseum:setup=course", 200),  # the course simulator's set-ups, 6..11
     ("colosseum:size=9,walls=0", 300),  # 81 cells: two words
     ("colosseum:size=13,walls=30", 100),
-    ("colosseum:size=20", 10),  # 400 cells: seven words
+    ("colosseum:size=20", 30),  # 400 cells: seven words
 ]
 
 

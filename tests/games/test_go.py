@@ -530,9 +530,9 @@ WALLS = """
 @pytest.mark.parametrize(
     ("komi", "margin", "returns", "text"),
     [
-        ("7.5", -7.5, (-1, 1), "White wins by 7.5"),
-        ("0", 0.0, (0, 0), "draw (0)"),
-        ("-2", 2.0, (1, -1), "Black wins by 2"),
+        ("7.5", -7.5, (-1, 1), "White wins by 7.5: B 10, W 10 + 7.5 komi"),
+        ("0", 0.0, (0, 0), "draw (0: B 10, W 10)"),
+        ("-2", 2.0, (1, -1), "Black wins by 2: B 10, W 10 - 2 komi"),
     ],
 )
 def test_score_of_a_finished_board_with_dame(
@@ -571,7 +571,7 @@ def test_two_passes_in_a_row_end_the_game() -> None:
     assert not state.is_terminal() and game.pass_move in state.legal_moves()
     state = play(state, "pass")  # White's stone on C3 reaches every point
     assert state.is_terminal() and state.returns() == (-1, 1)
-    assert state.result_text() == "White wins by 32.5"
+    assert state.result_text() == "White wins by 32.5: B 0, W 25 + 7.5 komi"
     with pytest.raises(IllegalMove, match="the game is over"):
         state.play(game.parse_move("a1"))
     assert play(game.initial_state(), "pass pass").returns() == (-1, 1)  # komi

@@ -12,6 +12,8 @@ from kernel_checks import (
     assert_playout_uniform,
     assert_rollout_reachable,
     compare_random_games,
+    end_counts,
+    final_law,
     load_kernel,
     perfts,
     random_start,
@@ -22,13 +24,15 @@ from kernel_checks import (
 RANDOM_GAMES = [
     ("othello:size=4", 3000),
     ("othello:size=4,rule=nomove-ends", 3000),
-    ("othello:size=6", 1000),
+    ("othello:size=6", 1500),
     ("othello:size=6,rule=nomove-ends", 1000),
-    ("othello", 1000),
-    ("othello:rule=nomove-ends", 500),
-    ("othello:size=10", 60),
-    ("othello:size=10,rule=nomove-ends", 60),
-    ("othello:size=16", 3),
+    ("othello", 1500),
+    ("othello:rule=nomove-ends", 1000),
+    ("othello:size=10", 400),
+    ("othello:size=10,rule=nomove-ends", 300),
+    ("othello:size=12", 40),
+    ("othello:size=14,rule=nomove-ends", 20),
+    ("othello:size=16", 20),
 ]
 
 
@@ -139,6 +143,38 @@ def test_rollout_takes_corners_far_more_often_than_random_play(spec: str) -> Non
     # At least 0.9 (+ later chances) for the rollout; random play takes it later too.
     assert rollout > 0.88
     assert playout < rollout - 0.1
+
+
+@pytest.mark.parametrize("spec", ["othello", "othello:size=10"])
+def test_rollout_avoids_x_squares(spec: str) -> None:
+    """From positions whose X-square and other moves lead to disjoint sets of end
+    positions, the rollout ends after an X-square only when its random tenth of the
+    plies picks one; random play far more often."""
+    game, kernel = load_kernel(spec)
+    n = game.size
+    xsquares = {n + 1, 2 * n - 2, n * (n - 2) + 1, n * (n - 1) - 2}
+    corners = {0, n - 1, n * (n - 1), n * n - 1}
+
+    def ends_after(s: OthelloState, moves: set[int]) -> set[tuple[int, ...]]:
+        return {tuple(kernel.encode(end)) for m in moves for end in final_law(s.play(m))}
+
+    def split(s: OthelloState) -> bool:
+        moves = set(s.legal_moves())
+        x = moves & xsquares
+        if empties(s) > 7 or moves & corners or not x or not moves - x:
+            return False
+        return not ends_after(s, x) & ends_after(s, moves - x)
+
+    state = random_start(game, split, seed=6)
+    moves = set(state.legal_moves())
+    after_x = ends_after(state, moves & xsquares)
+    share = len(moves & xsquares) / len(moves)
+    rollout = end_counts(kernel, state, "rollout", 2000, seed=1, key=tuple)
+    playout = end_counts(kernel, state, "playout", 2000, seed=1, key=tuple)
+    x_rollout = sum(c for end, c in rollout.items() if end in after_x) / 2000
+    x_playout = sum(c for end, c in playout.items() if end in after_x) / 2000
+    assert abs(x_playout - share) < 0.05
+    assert x_rollout < 0.1 * share + 0.03
 
 
 def _owner(n: int, s: np.ndarray, cell: int) -> int | None:

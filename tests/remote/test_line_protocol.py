@@ -78,7 +78,8 @@ def test_bad_hellos(line: str, words: str) -> None:
     [
         ("time=-1", "time must be > 0"),
         ("depth=2.5", "depth must be an integer"),
-        ("speed=3", "is not KEY=VALUE"),
+        ("speed=3", "unknown parameter 'speed'"),
+        ("time", "malformed parameter"),
         ("time=1,time=2", "time given twice"),
     ],
 )

@@ -143,8 +143,8 @@ def test_parse_full_and_default_forms() -> None:
     ("text", "problem"),
     [
         ("", "empty spec"),
-        ("elo0=0,elo1", "'elo1' is not KEY=VALUE"),
-        ("elo0=0,elo1=20,gamma=1", "unknown key 'gamma'"),
+        ("elo0=0,elo1", "malformed parameter 'elo1'"),
+        ("elo0=0,elo1=20,gamma=1", "unknown parameter 'gamma'"),
         ("elo0=0,elo0=1,elo1=20", "elo0 given twice"),
         ("elo0=0,elo1=big", "elo1='big' is not a number"),
         ("elo1=20", "missing elo0"),

@@ -11,6 +11,7 @@ Tests: tests/agents/test_agent_api.py
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from arena.core.agent import Agent, Resign, SearchInfo, Undo
@@ -21,7 +22,7 @@ from arena.core.spec import Param
 
 HELP = (
     "type a move in the game's notation, or: moves (list legal moves), board (show it again), "
-    "undo (take back your last move), quit (resign), help"
+    "undo (take back your last move), save FILE (write the game so far), quit (resign), help"
 )
 
 
@@ -36,6 +37,10 @@ class HumanAgent(Agent):
         self.stdout = stdout or sys.stdout
         self._my_plies: list[int] = []
         """The plies at which this person moved, to know whether ``undo`` can take one back."""
+        self.legend: str | None = None
+        """Shown under the board: which mark is whose (``X Red (you)  O Yellow (mcts)``)."""
+        self.saver: Callable[[str], str] | None = None
+        """Writes the game so far to a file (set by ``arena play``); returns what to say."""
 
     def _say(self, text: str) -> None:
         print(text, file=self.stdout, flush=True)
@@ -50,7 +55,7 @@ class HumanAgent(Agent):
         while plies and plies[-1] >= state.ply:  # the match took those moves back
             plies.pop()
         if self.config["board"]:
-            self._say(state.render())
+            self._show(state)
         self._say(f"{game.player_names[state.to_move]} to move; {self._legal_text(state, legal)}")
         while True:
             self.stdout.write("your move> ")
@@ -71,7 +76,16 @@ class HumanAgent(Agent):
                 self._say(" ".join(game.format_move(m) for m in legal))
                 continue
             if text == "board":
-                self._say(state.render())
+                self._show(state)
+                continue
+            if text == "save" or text.startswith("save "):
+                path = line.strip()[len("save") :].strip()
+                if self.saver is None:
+                    self._say("save works in 'arena play' games")
+                elif not path:
+                    self._say("save FILE: name the file (FILE.sgf for SGF)")
+                else:
+                    self._say(self.saver(path))
                 continue
             if text == "undo":
                 if not plies:
@@ -91,6 +105,11 @@ class HumanAgent(Agent):
             self.last_search = SearchInfo()
             plies.append(state.ply)
             return move
+
+    def _show(self, state: State) -> None:
+        self._say(state.render())
+        if self.legend:
+            self._say(self.legend)
 
     @staticmethod
     def _legal_text(state: State, legal: tuple[int, ...]) -> str:

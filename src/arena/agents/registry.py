@@ -2,7 +2,8 @@
 
 Built-in agents (here and in :mod:`arena.search`) are named ``name[:key=value,...]``;
 the kinds that run users' code are named by a prefix: ``py:`` (a class in a file),
-``cmd:`` and ``gtp:`` (programs, :mod:`arena.remote`). Tests:
+``cmd:`` and ``gtp:`` (programs, :mod:`arena.remote`), ``othello-ai:`` and
+``colosseum-agent:`` (course assignments' agents, ``docs/course-agents.md``). Tests:
 ``tests/agents/test_agent_api.py``.
 
 
@@ -41,6 +42,9 @@ _PREFIXED = {
     "py:": "arena.agents.pyclass:load_py_agent",
     "cmd:": "arena.remote.command:CommandAgent",
     "gtp:": "arena.remote.gtp.client:GTPAgent",
+    "openspiel:": "arena.agents.openspiel:load_openspiel_agent",
+    "othello-ai:": "arena.remote.othello_ai:OthelloAIAgent",
+    "colosseum-agent:": "arena.remote.colosseum_agent:ColosseumAgent",
 }
 """Agents named by a prefix and the rest of the spec; each is built from the whole spec."""
 
@@ -48,6 +52,11 @@ _PREFIXED = {
 def _resolve(where: str) -> Any:
     module, _, attr = where.partition(":")
     return getattr(import_module(module), attr)
+
+
+def prefixed(spec: str) -> bool:
+    """Whether ``spec`` names an agent by a prefix (``py:``, ``cmd:``...) rather than by name."""
+    return spec.strip().lower().startswith(tuple(_PREFIXED))
 
 
 def agent_names() -> tuple[str, ...]:
@@ -68,6 +77,12 @@ def load_agent(spec: str | Agent) -> Agent:
             return _resolve(where)(text)  # type: ignore[no-any-return]
     name, raw = split_spec(spec)
     if name not in _WHERE:
-        valid = ", ".join([*_WHERE, "py:FILE.py:CLASS", "cmd:COMMAND", "gtp:COMMAND"])
+        valid = ", ".join(
+            [
+                *_WHERE,
+                *("py:FILE.py:CLASS", "cmd:COMMAND", "gtp:COMMAND", "openspiel:mcts"),
+                *("othello-ai:PATH/agent.py", "colosseum-agent:PATH/student_agent.py"),
+            ]
+        )
         raise SpecError(f"unknown agent {name!r}; valid: {valid}")
     return agent_class(name)(**raw)

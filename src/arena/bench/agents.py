@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.agents import load_agent
+from arena.bench.measure import available, selected
 from arena.core.limit import Limit
 from arena.games import load_game
 
@@ -133,14 +134,6 @@ def easyai_connect4_seconds(depth: int) -> float:
     return time.perf_counter() - start
 
 
-def available(module: str) -> bool:
-    try:
-        __import__(module)
-    except ImportError:
-        return False
-    return True
-
-
 def run(seconds: float, only: list[str] | None = None, report=print) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     spiel = available("pyspiel")
     result: dict[str, Any] = {
@@ -152,7 +145,7 @@ def run(seconds: float, only: list[str] | None = None, report=print) -> dict[str
     if spiel:
         result["openspiel_cpp_mcts_sims_per_s"] = {}
         result["mcts_fast_over_openspiel_cpp"] = {}
-    cases = [c for c in CASES if not only or c.spec in only or c.spec.split(":")[0] in only]
+    cases = selected(CASES, only)
     report(
         f"{'game':<18}{'fast mcts':>12}{'reference':>12}{'ratio':>8}"
         + (f"{'OpenSpiel C++':>15}{'ratio':>8}" if spiel else "")

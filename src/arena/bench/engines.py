@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
 from arena.experiments.games import play_pairs, score_row
 
@@ -62,14 +63,13 @@ def run(
     )
     for case in selected:
         started = time.perf_counter()
-        records = play_pairs(
-            case.game, case.ours, case.engine, games, f"move:{move_time:g}", seed, 1, None
-        )
+        control = TimeControl.moving(move_time)
+        records = play_pairs(case.game, case.ours, case.engine, games, control, seed, 1, None)
         row = score_row(records, case.ours)
         by = Counter(
             f"{'ours' if r.players[r.loser] == case.ours else 'engine'} {r.reason}"
             for r in records
-            if r.loser is not None and r.reason not in ("normal", "adjudication")
+            if r.forfeited
         )
         shown = ", ".join(f"{k}: {v}" for k, v in sorted(by.items())) or "-"
         wdl = f"{row['wins']}-{row['draws']}-{row['losses']}"

@@ -12,13 +12,16 @@ import time
 from typing import Any
 
 from arena.compete.runner import cores
+from arena.compete.timecontrol import TimeControl
 from arena.compete.tournament import Settings
 from arena.compete.tournament import run as run_tournament
+from arena.core.limit import Limit
+from arena.games import load_game
 
 SETTINGS = Settings(
-    game="connect4",
+    game=load_game("connect4"),
     agents=("mcts:rollouts=2000", "mcts:rollouts=1000"),
-    control="rollouts=2000",
+    control=TimeControl.budgeted(Limit(rollouts=2000)),
     games_per_pair=12,
     seed=1,
 )

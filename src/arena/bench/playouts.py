@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from arena.bench.measure import rate
+from arena.bench.measure import available, rate, selected
 from arena.core.kernel import kernel_playouts
 from arena.games import load_game, load_kernel
 
@@ -91,18 +91,9 @@ def openspiel_loops(name: str, seconds: float, seed: int = 0) -> dict[str, float
     return {"numpy": rate(with_numpy, seconds), "python": rate(with_python, seconds)}
 
 
-def have_openspiel() -> bool:
-    try:
-        import numpy  # noqa: F401
-        import pyspiel  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def run(seconds: float, only: list[str] | None = None, report=print) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     """Measure every case; ``report`` receives one line per game as it finishes."""
-    spiel = have_openspiel()
+    spiel = available("numpy", "pyspiel")
     result: dict[str, Any] = {
         "playouts_per_s": {},
         "kernel_playouts_per_s": {},
@@ -114,7 +105,7 @@ def run(seconds: float, only: list[str] | None = None, report=print) -> dict[str
         result["openspiel_python_random_playouts_per_s"] = {}
         result["ratio"] = {}
         result["ratio_vs_python_random"] = {}
-    cases = [c for c in CASES if not only or c.spec in only or c.spec.split(":")[0] in only]
+    cases = selected(CASES, only)
     report(
         f"{'game':<18}{'arena':>11}{'kernel':>13}{'×':>7}"
         + (f"{'OpenSpiel':>12}{'ratio':>8}{'OS(py rng)':>12}{'ratio':>8}" if spiel else "")

@@ -1,6 +1,6 @@
 """``arena agents``: every agent with its parameters and defaults.
 
-Tests: tests/cli/test_cli.py
+Tests: tests/cli/test_cli.py, tests/remote/course/test_colosseum_agent.py
 """
 
 from __future__ import annotations
@@ -8,8 +8,10 @@ from __future__ import annotations
 import argparse
 
 from arena.agents.registry import agent_class, agent_names
+from arena.remote.colosseum_agent import ColosseumAgent
 from arena.remote.command import CommandAgent
 from arena.remote.gtp.client import GTPAgent
+from arena.remote.othello_ai import OthelloAIAgent
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,4 +37,9 @@ def run(args: argparse.Namespace) -> int:
     print("    options (e.g. cmd:memory=512,cpu=60:python my_agent.py):")
     for param in CommandAgent.params:
         print(f"    {param.describe()}")
+    for course in (OthelloAIAgent, ColosseumAgent):
+        print(f"{course.usage}: {course.summary}")
+        print("    options (and the cmd: options above; see docs/course-agents.md):")
+        for param in course.params[: -len(CommandAgent.params)]:
+            print(f"    {param.describe()}")
     return 0

@@ -8,10 +8,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from importlib import import_module
+from typing import Any
 
 from arena.agents import load_agent
-from arena.bench import engines, parallel, timing
+from arena.bench import engines, measure, parallel, timing
 from arena.core.errors import ArenaError
 
 
@@ -52,9 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "mcts:rollouts=1000' warm, with the fast and the python engine.",
     )
     compile_.add_argument("--games", nargs="*", metavar="GAME", help="only these games")
-    compile_.add_argument(
-        "--json", action="store_true", help="print one JSON object as the last line"
-    )
+    _json_option(compile_)
     compile_.set_defaults(func=run_compile)
     timing = kinds.add_parser(
         "timing",
@@ -72,9 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="only these agent specs (default: ids, mcts, mcts with heuristic rollouts, "
         "alpha-beta, greedy)",
     )
-    timing.add_argument(
-        "--json", action="store_true", help="print one JSON object as the last line"
-    )
+    _json_option(timing)
     timing.set_defaults(func=run_timing)
     parallel = kinds.add_parser(
         "jobs",
@@ -84,9 +82,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "speed-up.",
     )
     parallel.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parallel.add_argument(
-        "--json", action="store_true", help="print one JSON object as the last line"
-    )
+    _json_option(parallel)
     parallel.set_defaults(func=run_parallel)
     engines = kinds.add_parser(
         "engines",
@@ -112,9 +108,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     engines.add_argument("--othello", metavar="AGENT", help="our agent for Othello")
     engines.add_argument("--gnugo-level", type=int, default=10, help="GNU Go --level (default 10)")
     engines.add_argument("--grhino-level", type=int, default=3, help="GRhino --level (default 3)")
-    engines.add_argument(
-        "--json", action="store_true", help="print one JSON object as the last line"
-    )
+    _json_option(engines)
     engines.set_defaults(func=run_engines)
     for sub_parser in (playouts, agents):
         sub_parser.add_argument(
@@ -126,27 +120,36 @@ def register(sub: argparse._SubParsersAction) -> None:
         sub_parser.add_argument(
             "--games", nargs="*", metavar="GAME", help="only these games (names or specs as listed)"
         )
-        sub_parser.add_argument(
-            "--json", action="store_true", help="print one JSON object as the last line"
-        )
+        _json_option(sub_parser)
+
+
+def _json_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object as the last line"
+    )
+
+
+def _reported(
+    args: argparse.Namespace, bench_run: Callable[[Callable[[str], None]], dict[str, Any]]
+) -> dict[str, Any]:
+    """Run a benchmark that reports line by line: the lines on stdout, or with
+    ``--json`` on stderr and its result as one JSON object last on stdout."""
+    result = bench_run((lambda line: print(line, file=sys.stderr)) if args.json else print)
+    if args.json:
+        print(json.dumps(result))
+    return result
 
 
 def run_compile(args: argparse.Namespace) -> int:
     agents = import_module("arena.bench.agents")
-    report = (lambda line: print(line, file=sys.stderr)) if args.json else print
-    result = agents.compile_times(args.games, report)
-    if args.json:
-        print(json.dumps(result))
+    _reported(args, lambda report: agents.compile_times(args.games, report))
     return 0
 
 
 def run_parallel(args: argparse.Namespace) -> int:
     if args.jobs < 2:
         raise ArenaError(f"--jobs must be >= 2 to compare with one process, not {args.jobs}")
-    report = (lambda line: print(line, file=sys.stderr)) if args.json else print
-    result = parallel.run(args.jobs, report)
-    if args.json:
-        print(json.dumps(result))
+    _reported(args, lambda report: parallel.run(args.jobs, report))
     return 0
 
 
@@ -166,23 +169,19 @@ def run_engines(args: argparse.Namespace) -> int:
         selected = [known[name] for name in args.cases]
     for case in selected:
         load_agent(case.engine)  # the engine is installed, or one line saying it is not
-    report = (lambda line: print(line, file=sys.stderr)) if args.json else print
-    result = engines.run(args.games, args.move_time, args.seed, selected, report)
-    if args.json:
-        print(json.dumps(result))
+    _reported(
+        args, lambda report: engines.run(args.games, args.move_time, args.seed, selected, report)
+    )
     return 0
 
 
 def run_timing(args: argparse.Namespace) -> int:
     if args.moves < 1:
         raise ArenaError(f"--moves must be >= 1, not {args.moves}")
-    report = (lambda line: print(line, file=sys.stderr)) if args.json else print
     agents = tuple(args.agents or timing.AGENTS)
     for spec in agents:
         load_agent(spec)  # a bad spec is one line, before any move is timed
-    result = timing.run(args.moves, args.seed, report, agents)
-    if args.json:
-        print(json.dumps(result))
+    result = _reported(args, lambda report: timing.run(args.moves, args.seed, report, agents))
     return 1 if result["overruns"] else 0
 
 
@@ -190,12 +189,9 @@ def run_kind(args: argparse.Namespace) -> int:
     bench = import_module(f"arena.bench.{args.module}")
     if args.seconds <= 0:
         raise ArenaError(f"--seconds must be > 0, not {args.seconds}")
-    known = {c.spec for c in bench.CASES} | {c.spec.split(":")[0] for c in bench.CASES}
+    known = measure.names(bench.CASES)
     for name in args.games or ():
         if name not in known:
             raise ArenaError(f"unknown benchmark game {name!r}; valid: {', '.join(sorted(known))}")
-    report = (lambda line: print(line, file=sys.stderr)) if args.json else print
-    result = bench.run(args.seconds, args.games, report)
-    if args.json:
-        print(json.dumps(result))
+    _reported(args, lambda report: bench.run(args.seconds, args.games, report))
     return 0

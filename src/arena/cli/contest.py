@@ -14,16 +14,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from arena.cli.common import add_start_arguments, start_moves
 from arena.compete import tournament
+from arena.compete.openings import Openings
 from arena.compete.runner import cores
 from arena.compete.schedule import unique_names
 from arena.compete.store import ResultsDB
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
+from arena.core.game import Game
+from arena.core.limit import DEFAULT_GRACE
 from arena.formats.record import GameRecord
 from arena.formats.sgf import to_sgf
+from arena.games import load_game
 from arena.stats.sprt import SPRT
-from arena.stats.standings import format_standings, standings
+from arena.stats.standings import anchor_of, format_standings, standings
 
 MATCH_EXAMPLES = """examples:
   arena match connect4 mcts:rollouts=200 alphabeta --games 20 --time 5+0.1
@@ -61,9 +66,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--grace",
         type=float,
-        default=50,
+        default=DEFAULT_GRACE * 1000,
         metavar="MS",
-        help="milliseconds a move may exceed the clock before it loses (default 50)",
+        help="milliseconds a move may exceed the clock before it loses "
+        f"(default {DEFAULT_GRACE * 1000:g})",
     )
     p.add_argument(
         "--openings",
@@ -71,6 +77,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="random:plies=N|FILE",
         help="start from these positions, each played with both colours",
     )
+    add_start_arguments(p)
     p.add_argument(
         "--max-plies",
         type=int,
@@ -177,17 +184,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.set_defaults(func=run_tournament)
 
 
-def _control(args: argparse.Namespace) -> str:
+def _control(args: argparse.Namespace) -> TimeControl:
+    """The clock options, parsed (the one place they are)."""
     if args.move_time is not None:
         if args.move_time <= 0:
             raise ArenaError(f"--move-time must be > 0, not {args.move_time}")
-        text = f"move:{args.move_time:g}"
-    elif args.budget is not None:
-        text = args.budget
-    else:
-        text = args.time or "15+1"
-    TimeControl.parse(text)  # fail now, in one line
-    return text
+        return TimeControl.moving(args.move_time)
+    if args.budget is not None:
+        return TimeControl.parse(args.budget)
+    return TimeControl.parse(args.time) if args.time else TimeControl()
 
 
 def run_match(args: argparse.Namespace) -> int:
@@ -215,14 +220,15 @@ def _run(
     if sprt is not None and len(specs) != 2:
         raise ArenaError("--sprt compares two agents: give exactly two")
     names = unique_names(specs)
+    game = load_game(args.game)
     settings = tournament.Settings(
-        game=args.game,
+        game=game,
         agents=tuple(names),
         control=_control(args),
         rounds=rounds,
         games_per_pair=games,
         gauntlet=gauntlet,
-        openings=args.openings,
+        openings=_openings(args, game),
         grace=args.grace / 1000,
         max_plies=args.max_plies,
         seed=args.seed,
@@ -230,8 +236,7 @@ def _run(
     )
     err = sys.stderr
     out = err if args.json else sys.stdout
-    timed = TimeControl.parse(settings.control).timed
-    if timed and (args.jobs > cores() or args.ray):
+    if settings.control.timed and (args.jobs > cores() or args.ray):
         print(
             f"arena: warning: {args.jobs if not args.ray else 'Ray'} timed games at once on "
             f"{cores()} cores: clocks are unfair when games share a core",
@@ -239,6 +244,7 @@ def _run(
         )
     db = ResultsDB(args.db) if args.db else None
     progress, task = _progress(args, out)
+    running = _RunningScore(names)
     records_out = _RecordsDir(args.records) if args.records else None
 
     def on_record(record: GameRecord, done: int, total: int) -> None:
@@ -247,8 +253,9 @@ def _run(
         if not args.quiet:
             line = _game_line(record, done, total)
             if progress is not None:
+                running.add(record)
                 progress.console.print(line, highlight=False)
-                progress.update(task, completed=done, total=total)
+                progress.update(task, completed=done, total=total, score=running.text())
             else:
                 print(line, file=out, flush=True)
 
@@ -265,15 +272,19 @@ def _run(
             db.close()
         if records_out is not None:
             records_out.close()
-    anchor = next((n for n in names if n.split(":")[0] == "random"), None)
-    table = standings(outcome.records, names, anchor=anchor)
+    table = standings(outcome.records, names, anchor=anchor_of(names))
     title = (
-        f"{settings.game}, {TimeControl.parse(settings.control).describe()}: "
+        f"{game.spec}, {settings.control.describe()}: "
         f"{len(outcome.records)} of {outcome.planned} games"
         f"{f' ({outcome.played} played now)' if args.db else ''}"
     )
     print(format_standings(table, title), file=out)
+    named = program_names(outcome.records)
+    if named:
+        print("programs: " + "; ".join(f"{k} is {v!r}" for k, v in named.items()), file=out)
     result: dict[str, Any] = table.as_json()
+    if named:
+        result["programs"] = named
     if outcome.verdict is not None:
         v = outcome.verdict
         verdict = {
@@ -294,24 +305,77 @@ def _game_line(record: GameRecord, done: int, total: int) -> str:
     a, b = record.players
     score = {1: "1-0", -1: "0-1", 0: "1/2-1/2"}[record.returns[0]]
     why = record.reason if record.reason == "normal" else f"{record.reason}: {record.detail}"
-    return f"{done:>4}/{total} {a} vs {b}: {score} ({why}, {len(record.moves)} plies)"
+    notes = "".join(f"; note: {note}" for note in record.notes)
+    return f"{done:>4}/{total} {a} vs {b}: {score} ({why}, {len(record.moves)} plies{notes})"
+
+
+def program_names(records: list[GameRecord]) -> dict[str, str]:
+    """The names programs gave themselves (an Othello program's name line), by table name."""
+    named: dict[str, str] = {}
+    for record in records:
+        for player, name in zip(record.players, record.names or (), strict=False):
+            if name:
+                named[player] = name
+    return named
 
 
 def _progress(args: argparse.Namespace, out: Any) -> tuple[Any, Any]:
     if args.quiet or not getattr(out, "isatty", lambda: False)():
         return None, None
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     progress = Progress(
         "games",
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[score]}"),
         console=Console(file=out),
         transient=True,
     )
-    return progress, progress.add_task("games", total=None)
+    return progress, progress.add_task("games", total=None, score="")
+
+
+def _openings(args: argparse.Namespace, game: Game) -> Openings | None:
+    """``--openings``, or the one position ``--moves``/``--sgf`` name, or None."""
+    line = start_moves(game, args.moves, args.sgf)
+    if line and args.openings:
+        raise ArenaError("--openings and --moves/--sgf both say where games start: give one")
+    if line:
+        return Openings.line(game, line)
+    return Openings.parse(args.openings, game) if args.openings else None
+
+
+class _RunningScore:
+    """The score so far, for the progress line: ``ids 5.5-2.5 mcts``, or the leader."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self.points = dict.fromkeys(names, 0.0)
+        self.games = dict.fromkeys(names, 0)
+
+    def add(self, record: GameRecord) -> None:
+        for seat, name in enumerate(record.players):
+            if name in self.points:
+                self.points[name] += record.points(seat)
+                self.games[name] += 1
+
+    def text(self) -> str:
+        if len(self.names) == 2:
+            a, b = self.names
+            return f"{a} {self.points[a]:g}-{self.points[b]:g} {b}"
+        leader = max(self.names, key=lambda n: (self.points[n], -self.games[n]))
+        return f"leads: {leader} {self.points[leader]:g}/{self.games[leader]}"
 
 
 class _RecordsDir:

@@ -6,13 +6,19 @@ Tests: tests/cli/test_cli.py
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from pathlib import Path
 
 from arena.agents import load_agent
-from arena.cli.common import add_game_argument
+from arena.agents.human import HumanAgent
+from arena.cli.common import add_game_argument, add_start_arguments, start_moves
 from arena.compete.match import play_game
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
+from arena.core.game import Game
 from arena.core.limit import Limit
+from arena.formats.record import GameRecord
+from arena.formats.sgf import to_sgf
 from arena.games import load_game
 from arena.search.report import format_search
 
@@ -23,7 +29,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="play one game between two agents and print it (human: you)",
         description="Play one game: agent A moves first, agent B second. Prints every move "
         "with the time it took, the final board and the result. With 'human' as an agent you "
-        "play at the terminal; 'undo' takes back your last move and the reply.",
+        "play at the terminal; 'undo' takes back your last move and the reply, 'save FILE' writes "
+        "the game so far (SGF for a .sgf name, else arena's JSON record).",
         epilog="examples: arena play connect4 random random --seed 1 | "
         "arena play othello:size=6 human ids --move-time 2",
     )
@@ -38,6 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="seconds each agent may think per move (default 1)",
     )
     p.add_argument("--seed", type=int, default=None, help="seed of the initial position")
+    add_start_arguments(p)
     p.add_argument("--boards", action="store_true", help="print the board after every move")
     p.add_argument(
         "--show-search",
@@ -51,34 +59,56 @@ def run(args: argparse.Namespace) -> int:
     game = load_game(args.game)
     if args.move_time <= 0:
         raise ArenaError(f"--move-time must be > 0, not {args.move_time}")
+    opening = start_moves(game, args.moves, args.sgf)
     agents = [load_agent(args.first), load_agent(args.second)]
-    names = game.player_names
-    print(f"{game.spec}: {agents[0].spec} ({names[0]}) vs {agents[1].spec} ({names[1]})")
-    human = any(a.spec.startswith("human") for a in agents)
+    humans = [isinstance(a, HumanAgent) for a in agents]
+    sides = side_labels(game, [a.spec for a in agents], humans)
+    print(f"{game.spec}: {sides[0]} vs {sides[1]}")
+    legend = "  ".join(f"{mark} {side}" for mark, side in zip(game.marks, sides))
+    played: list[int] = list(opening)
+    seconds: list[float] = [0.0] * len(opening)
 
-    def on_move(state, move, seconds, info) -> None:  # type: ignore[no-untyped-def]
+    def on_move(state, move, spent, info) -> None:  # type: ignore[no-untyped-def]
+        del played[state.ply :], seconds[state.ply :]  # an undo took moves back
+        played.append(move)
+        seconds.append(spent)
         mover = state.to_move
         print(
-            f"{state.ply + 1:>3}. {names[mover]:<8} {game.format_move(move):<8} "
-            f"{seconds * 1000:8.1f} ms"
+            f"{state.ply + 1:>3}. {game.player_names[mover]:<8} {game.format_move(move):<8} "
+            f"{spent * 1000:8.1f} ms"
         )
         if args.show_search and info is not None and info.root:
             print(format_search(info, 5))
         if args.boards:
             print(state.play(move).render())
+            print(legend)
+
+    def save(path: str) -> str:
+        record = GameRecord(
+            game=game.spec,
+            players=(agents[0].spec, agents[1].spec),
+            moves=[game.format_move(m) for m in played],
+            seconds=seconds[:],
+            opening_plies=len(opening),
+            finished=False,
+        )
+        return save_record(record, path, f"arena play {game.spec} {args.first} {args.second}")
 
     # A person is not held to the clock; agents get the move time as their limit.
-    control = TimeControl.parse(f"move:{1e6 if human else args.move_time}")
-    if human:
-        for i, agent in enumerate(agents):
-            if not agent.spec.startswith("human"):
-                agents[i] = _Limited(agent, args.move_time)
+    control = TimeControl.moving(1e6 if any(humans) else args.move_time)
+    for i, agent in enumerate(agents):
+        if isinstance(agent, HumanAgent):
+            agent.legend = legend
+            agent.saver = save
+        elif any(humans):
+            agents[i] = _Limited(agent, args.move_time)
     record = play_game(
         game,
         agents,
         control,
         seed=args.seed,
-        allow_undo=human,
+        opening=opening,
+        allow_undo=any(humans),
         on_move=on_move,
         names=[a.spec for a in agents],
     )
@@ -86,11 +116,39 @@ def run(args: argparse.Namespace) -> int:
         [game.parse_move(m) for m in record.moves], game.initial_state(args.seed)
     )
     print(state.render())
+    print(legend)
     if record.reason != "normal":
-        print(f"{names[record.loser]} loses: {record.reason} ({record.detail})")
+        print(f"{sides[record.loser]} loses: {record.reason} ({record.detail})")
     else:
-        print(state.result_text())
+        print(state.result_text(sides))
     return 0
+
+
+def side_labels(game: Game, specs: Sequence[str], humans: Sequence[bool]) -> list[str]:
+    """``Red (you)``, ``Yellow (mcts)``: each side's name with who plays it.
+
+    >>> from arena.games import load_game
+    >>> side_labels(load_game("connect4"), ["human", "mcts:rollouts=200"], [True, False])
+    ['Red (you)', 'Yellow (mcts:rollouts=200)']
+    """
+    who = ["you" if human and sum(humans) == 1 else spec for spec, human in zip(specs, humans)]
+    return [f"{name} ({player})" for name, player in zip(game.player_names, who)]
+
+
+def save_record(record: GameRecord, path: str, command: str) -> str:
+    """Write ``record`` to ``path``: SGF for a ``.sgf`` name (Go, Othello, Gomoku), else
+    arena's JSON record; returns what to tell the person."""
+    moves = " ".join(record.moves)
+    try:
+        if path.lower().endswith(".sgf"):
+            Path(path).write_text(to_sgf(record), encoding="utf-8")
+            again = f"{command} --sgf {path}"
+        else:
+            Path(path).write_text(record.to_json() + "\n", encoding="utf-8")
+            again = f"{command} --moves '{moves}'"
+    except (OSError, ArenaError) as exc:
+        return f"not saved: {getattr(exc, 'strerror', None) or exc}"
+    return f"saved {len(record.moves)} moves to {path}; to go on later: {again}"
 
 
 class _Limited:

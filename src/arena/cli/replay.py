@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
-from arena.core.game import Game, State
+from arena.core.game import Game, State, margin_text
 from arena.formats.record import GameRecord
 from arena.formats.sgf import read_sgf
 from arena.games import load_game
@@ -47,7 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--step",
         action="store_true",
-        help="wait for Enter after each board ('q' or the end of input quits)",
+        help="walk the game board by board: Enter for the next move, b to go back, a ply "
+        "number to jump there, q (or the end of input) to quit",
     )
     p.set_defaults(func=run)
 
@@ -177,12 +178,13 @@ def result_text(record: GameRecord, game: Game) -> str:
     >>> result_text(record, load_game("go"))
     'White wins by 3.5'
     """
+    if not record.finished:
+        return f"unfinished after {len(record.moves)} moves"
     if record.winner is None:
         return "draw"
     text = f"{game.player_names[record.winner]} wins"
     if record.score is not None and record.reason in ("normal", "adjudication"):
-        margin = abs(record.score)
-        text += f" by {int(margin) if float(margin).is_integer() else margin}"
+        text += f" by {margin_text(abs(record.score))}"
     return text
 
 
@@ -207,7 +209,7 @@ def print_listing(path: str, entries: list[Entry]) -> None:
 
 def replay(path: str, entry: Entry, ply: int | None, step: bool) -> None:
     """Print the game's header, then each move with its time and the boards asked for:
-    after every move, or only after ``ply`` (and, when stepping, every move after it)."""
+    after every move, or only after ``ply``; ``step`` walks the game board by board."""
     record, game = entry.record, entry.game
     names = game.player_names
     for side, player in zip(names, record.players):
@@ -215,39 +217,58 @@ def replay(path: str, entry: Entry, ply: int | None, step: bool) -> None:
     print(f"result: {entry.result} ({entry.reason})")
     if record.detail:
         print(f"detail: {record.detail}")
-    start = 0 if ply is None and step else ply
-    state = game.initial_state(record.seed)
-    if _board_at(0, start, step) and not _show(state, step and len(record.moves) > 0):
-        return
+    states = [game.initial_state(record.seed)]
+    lines = []
     for number, text in enumerate(record.moves, 1):
-        mover = names[state.to_move]
+        mover = names[states[-1].to_move]
         try:
-            state = state.play(game.parse_move(text))
+            states.append(states[-1].play(game.parse_move(text)))
         except ArenaError as exc:
             raise ArenaError(f"{path}, {entry.where}, move {number}: {exc}") from None
-        print(f"{number:>4}. {mover:<8} {text:<6} {_cost(record, number - 1)}".rstrip())
-        last = number == len(record.moves)
-        if _board_at(number, start, step) and not _show(state, step and not last):
+        lines.append(f"{number:>4}. {mover:<8} {text:<6} {_cost(record, number - 1)}".rstrip())
+    if step:
+        if not _step(states, lines, 0 if ply is None else min(ply, len(lines))):
             return
-    print(f"ply {state.ply}: {state.result_text()}")
+    else:
+        for number, line in enumerate(lines, 1):
+            if ply is None or number <= ply:
+                print(line)
+            if number == ply or (ply is None):
+                print(states[number].render())
+        if ply == 0:
+            print(states[0].render())
+    print(f"ply {states[-1].ply}: {states[-1].result_text()}")
 
 
-def _board_at(ply: int, start: int | None, step: bool) -> bool:
-    if start is None:  # no --ply: after every move
-        return ply > 0
-    return ply == start or (step and ply > start)
+STEP_PROMPT = "-- Enter: next move, b: back, a number: go to that move, q: quit -- "
 
 
-def _show(state: State, pause: bool) -> bool:
-    """Print the board; when pausing, wait for Enter. False when the reader quits."""
-    print(state.render())
-    if not pause:
-        return True
-    print("-- Enter: next move, q: quit -- ", end="", flush=True)
-    answer = sys.stdin.readline()
-    if not sys.stdin.isatty():
-        print()  # piped input is not echoed: end the prompt's line ourselves
-    return bool(answer) and answer.strip().lower() != "q"
+def _step(states: list[State], lines: list[str], at: int) -> bool:
+    """Walk the game from ply ``at``: Enter goes forward, ``b`` (or ``p``) back, a number
+    jumps to that ply. False when the reader quits before the end."""
+    for line in lines[:at]:
+        print(line)
+    last = len(lines)
+    while True:
+        print(states[at].render())
+        if at == last:
+            return True
+        print(STEP_PROMPT, end="", flush=True)
+        answer = sys.stdin.readline()
+        if not sys.stdin.isatty():
+            print()  # piped input is not echoed: end the prompt's line ourselves
+        word = answer.strip().lower()
+        if not answer or word == "q":
+            return False
+        if word in ("b", "p", "back"):
+            at = max(at - 1, 0)
+            print(f"back to ply {at}")
+        elif word.isdecimal():
+            at = min(int(word), last)
+            print(f"at ply {at}")
+        else:
+            print(lines[at])
+            at += 1
 
 
 def _cost(record: GameRecord, index: int) -> str:

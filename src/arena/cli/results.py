@@ -11,7 +11,7 @@ import json
 import sys
 
 from arena.compete.store import open_existing
-from arena.stats.standings import format_standings, standings
+from arena.stats.standings import anchor_of, format_standings, standings
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,9 +40,8 @@ def run(args: argparse.Namespace) -> int:
             settings = db.settings() or {}
             names = list(settings.get("agents", []))
             records = list(db.records())
-            anchor = next((n for n in names if n.split(":")[0] == "random"), None)
             title = f"{settings.get('game', '?')}: {len(records)} games in {args.db}"
-            print(format_standings(standings(records, names, anchor=anchor), title))
+            print(format_standings(standings(records, names, anchor=anchor_of(names)), title))
     finally:
         db.close()
     return 0

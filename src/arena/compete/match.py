@@ -24,12 +24,11 @@ from typing import Any
 
 from arena.agents import load_agent
 from arena.compete.timecontrol import TimeControl
-from arena.core.agent import Resign, Undo, start_game
+from arena.core.agent import Resign, Undo, end_game, start_game
 from arena.core.errors import AgentFailure, ArenaError
-from arena.core.game import Game, State
+from arena.core.game import Game, State, returns_of_margin
 from arena.core.limit import DEFAULT_GRACE
 from arena.formats.record import GameRecord
-from arena.remote.external import ExternalAgent
 
 MoveHook = Callable[[State, int, float, Any], None]
 
@@ -59,18 +58,12 @@ def play_game(
     players = [load_agent(a) if isinstance(a, str) else a for a in agents]
     specs = tuple(names or (_spec(p) for p in players))
     record = GameRecord(game=game.spec, players=specs, seed=seed)  # type: ignore[arg-type]
-    for player in players:
-        if isinstance(player, ExternalAgent):
-            player.grace = grace  # its hard deadline is the clock plus this grace
     try:
-        return _play(
-            game, players, control, record, seed, opening, grace, max_plies, allow_undo, on_move
-        )
+        _play(game, players, control, record, seed, opening, grace, max_plies, allow_undo, on_move)
+        return _told(record, players)
     finally:
         for player in players:
-            close = getattr(player, "close", None)
-            if callable(close):
-                close()  # programs in other processes end with the game
+            end_game(player)  # programs in other processes end with the game
 
 
 def _play(
@@ -107,7 +100,8 @@ def _play(
         # to start loses the game.
         for seat, player in enumerate(players):
             try:
-                start_game(player, game, player=seat, seed=seed)
+                # Programs in other processes are killed past their clock plus the grace.
+                start_game(player, game, player=seat, seed=seed, grace=grace)
                 if hasattr(player, "observe"):
                     for before, move in line:
                         player.observe(before, move)
@@ -168,6 +162,16 @@ def _play(
     return record
 
 
+def _told(record: GameRecord, players: list[Any]) -> GameRecord:
+    """The names programs gave themselves and the notes agents kept, in the record."""
+    names = tuple(getattr(p, "program_name", None) for p in players)
+    if any(names):
+        record.names = names  # type: ignore[assignment]
+    for player in players:
+        record.notes.extend(getattr(player, "record_notes", ()))
+    return record
+
+
 def _overrun(control: TimeControl, remaining: float | None, spent: float, grace: float) -> str:
     if control.per_move is not None and spent > control.per_move + grace:
         return f"{spent:.3f} s for a {control.per_move:g} s move"
@@ -190,8 +194,5 @@ def _adjudicate(record: GameRecord, state: State) -> GameRecord:
     record.reason = "adjudication"
     record.score = margin
     record.detail = f"ply cap {state.ply}: score {margin}"
-    if margin is None or margin == 0:
-        record.returns = (0, 0)
-    else:
-        record.returns = (1, -1) if margin > 0 else (-1, 1)
+    record.returns = returns_of_margin(margin)
     return record

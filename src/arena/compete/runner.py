@@ -16,8 +16,9 @@ import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from multiprocessing import active_children, get_context
+from typing import Any
 
 from arena.compete.match import play_game
 from arena.compete.timecontrol import TimeControl
@@ -30,6 +31,7 @@ from arena.remote.command import isolated
 @dataclass(frozen=True)
 class Job:
     game: str
+    """The game's canonical spec (each worker builds its own game from it)."""
     game_id: str
     first: str
     second: str
@@ -40,7 +42,7 @@ class Job:
     round: int
     seed: int | None
     opening: tuple[int, ...]
-    control: str
+    control: TimeControl
     grace: float
     max_plies: int | None
     isolate: bool = False
@@ -54,7 +56,7 @@ def play_job(job: Job) -> str:
     record = play_game(
         game,
         [isolated(spec) for spec in specs] if job.isolate else specs,
-        TimeControl.parse(job.control),
+        job.control,
         seed=job.seed,
         opening=job.opening,
         grace=job.grace,
@@ -63,10 +65,6 @@ def play_job(job: Job) -> str:
     )
     record.game_id = job.game_id
     return record.to_json()
-
-
-def play_job_dict(job: dict) -> str:  # type: ignore[type-arg]
-    return play_job(Job(**{**job, "opening": tuple(job["opening"])}))
 
 
 Stop = Callable[[], bool]
@@ -81,36 +79,31 @@ def run_serial(jobs: Iterable[Job], stop: Stop) -> Iterator[tuple[Job, GameRecor
 
 def run_pool(jobs: Iterable[Job], workers: int, stop: Stop) -> Iterator[tuple[Job, GameRecord]]:
     """Keep ``workers`` games in flight; yield each as it finishes."""
-    pending = iter(jobs)
     # spawn: a clean interpreter per worker, no locks inherited from this process's threads.
     pool = ProcessPoolExecutor(
         max_workers=workers, mp_context=get_context("spawn"), initializer=die_with_parent
     )
+
+    def finished(running: list[Future[str]]) -> list[tuple[Future[str], str]]:
+        done, _ = wait(running, return_when=FIRST_COMPLETED)
+        return [(future, future.result()) for future in done]
+
+    def abandon() -> None:
+        # Interrupted (Ctrl-C, SIGTERM): games in flight are abandoned, not awaited. Their
+        # workers are stopped now; each one's guardian then kills its agent programs.
+        pool.shutdown(wait=False, cancel_futures=True)
+        for child in active_children():
+            child.terminate()
+
     try:
-        running: dict[Future[str], Job] = {}
-
-        def refill() -> None:
-            while len(running) < workers and not stop():
-                job = next(pending, None)
-                if job is None:
-                    return
-                running[pool.submit(play_job, job)] = job
-
-        refill()
-        try:
-            while running:
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    job = running.pop(future)
-                    yield job, GameRecord.from_json(future.result())
-                refill()
-        except BaseException:
-            # Interrupted (Ctrl-C, SIGTERM): games in flight are abandoned, not awaited. Their
-            # workers are stopped now; each one's guardian then kills its agent programs.
-            pool.shutdown(wait=False, cancel_futures=True)
-            for child in active_children():
-                child.terminate()
-            raise
+        yield from _in_flight(
+            jobs,
+            workers,
+            submit=lambda job: pool.submit(play_job, job),
+            finished=finished,
+            stop=stop,
+            abandon=abandon,
+        )
     finally:
         pool.shutdown(wait=True)
 
@@ -141,25 +134,53 @@ def run_ray(jobs: Iterable[Job], address: str, stop: Stop) -> Iterator[tuple[Job
             ray.init(include_dashboard=False, log_to_driver=False)
         else:
             ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    remote = ray.remote(play_job_dict)
-    capacity = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    remote = ray.remote(play_job)
+
+    def finished(running: list[Any]) -> list[tuple[Any, str]]:
+        done, _ = ray.wait(running, num_returns=1)
+        return [(ref, ray.get(ref)) for ref in done]
+
+    yield from _in_flight(
+        jobs,
+        max(1, int(ray.cluster_resources().get("CPU", 1))),
+        submit=lambda job: remote.remote(job),
+        finished=finished,
+        stop=stop,
+    )
+
+
+def _in_flight(
+    jobs: Iterable[Job],
+    capacity: int,
+    submit: Callable[[Job], Any],
+    finished: Callable[[list[Any]], list[tuple[Any, str]]],
+    stop: Stop,
+    abandon: Callable[[], None] | None = None,
+) -> Iterator[tuple[Job, GameRecord]]:
+    """Keep up to ``capacity`` jobs running (``submit`` starts one and returns its
+    handle; ``finished`` waits for some handles and returns them with their JSON
+    records) and yield each game as it ends; no new job starts once ``stop()``.
+    Interrupted, it calls ``abandon()`` to give up the games in flight."""
     pending = iter(jobs)
-    running: dict[object, Job] = {}
+    running: dict[Any, Job] = {}
 
     def refill() -> None:
         while len(running) < capacity and not stop():
             job = next(pending, None)
             if job is None:
                 return
-            running[remote.remote(asdict(job))] = job
+            running[submit(job)] = job
 
     refill()
-    while running:
-        done, _ = ray.wait(list(running), num_returns=1)
-        for ref in done:
-            job = running.pop(ref)
-            yield job, GameRecord.from_json(ray.get(ref))
-        refill()
+    try:
+        while running:
+            for handle, text in finished(list(running)):
+                yield running.pop(handle), GameRecord.from_json(text)
+            refill()
+    except BaseException:
+        if abandon is not None:
+            abandon()
+        raise
 
 
 def cores() -> int:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -67,8 +67,13 @@ class ResultsDB:
         row = self.conn.execute("SELECT settings FROM tournament WHERE id = 1").fetchone()
         return None if row is None else json.loads(row[0])
 
-    def bind(self, settings: dict[str, Any]) -> None:
-        """Record the settings of a new database, or check that they match an old one."""
+    def bind(
+        self,
+        settings: dict[str, Any],
+        canonical: Callable[[dict[str, Any]], dict[str, Any]] = dict,
+    ) -> None:
+        """Record the settings of a new database, or check that they match an old one's
+        (read through ``canonical``: the form ``settings`` are given in)."""
         stored = self.settings()
         if stored is None:
             self.conn.execute(
@@ -76,6 +81,7 @@ class ResultsDB:
                 (json.dumps(settings, sort_keys=True), datetime.now(UTC).isoformat()),
             )
             return
+        stored = canonical(stored)
         if stored != json.loads(json.dumps(settings, sort_keys=True)):
             differ = sorted(
                 k for k in set(stored) | set(settings) if stored.get(k) != settings.get(k)
@@ -92,7 +98,6 @@ class ResultsDB:
 
     def add(self, record: GameRecord, first: str, second: str, round_: int) -> bool:
         """Store one finished game; False when its game_id is already there."""
-        result = (record.returns[0] + 1) / 2
         try:
             with self._transaction():
                 self.conn.execute(
@@ -104,7 +109,7 @@ class ResultsDB:
                         first,
                         second,
                         round_,
-                        result,
+                        record.points(0),
                         record.reason,
                         len(record.moves),
                         record.to_json(),

@@ -10,6 +10,8 @@ TimeControl(initial=15.0, increment=1.0, per_move=None, budget=None)
 '10 s per move'
 >>> TimeControl.parse("rollouts=100").budget
 Limit(rollouts=100)
+>>> str(TimeControl.parse("2.50+0.10")), str(TimeControl.moving(10)), str(TimeControl())
+('2.5+0.1', 'move:10', '15+1')
 >>> TimeControl.parse("15")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -24,38 +26,51 @@ from dataclasses import dataclass
 
 from arena.core.errors import SpecError
 from arena.core.limit import Limit
+from arena.core.spec import split_pairs
 
 _BUDGETS = ("rollouts", "depth", "nodes")
 
 
 @dataclass(frozen=True)
 class TimeControl:
+    """A parsed time control; ``str()`` gives its canonical text (what a results
+    database stores), and :meth:`parse` reads that text back to an equal value."""
+
     initial: float | None = 15.0
     increment: float = 1.0
     per_move: float | None = None
     budget: Limit | None = None
 
     @classmethod
+    def moving(cls, seconds: float) -> TimeControl:
+        """A fixed time per move (``move:SECONDS``)."""
+        if not seconds > 0:
+            raise SpecError(f"time control: a move's time must be > 0, not {seconds:g}")
+        return cls(initial=None, increment=0.0, per_move=float(seconds))
+
+    @classmethod
+    def budgeted(cls, budget: Limit) -> TimeControl:
+        """No clock: a fixed amount of work per move (``rollouts=100``)."""
+        return cls(initial=None, increment=0.0, budget=budget)
+
+    @classmethod
     def parse(cls, text: str) -> TimeControl:
+        """Read ``15+1``, ``move:10`` or a budget such as ``rollouts=100``."""
         t = text.strip().lower()
         usage = (
             f"time control {text!r}: expected INITIAL+INCREMENT (e.g. 15+1), "
             "move:SECONDS or a budget such as rollouts=100"
         )
+        if "=" in t and not t.startswith("move:"):
+            try:
+                fields = split_pairs(t, keys=_BUDGETS)
+            except SpecError as problem:
+                raise SpecError(f"{usage}; {problem}") from None
         try:
             if t.startswith("move:"):
-                seconds = float(t[5:])
-                if not seconds > 0:
-                    raise ValueError
-                return cls(initial=None, increment=0.0, per_move=seconds)
+                return cls.moving(float(t[5:]))
             if "=" in t:
-                fields = {}
-                for item in t.split(","):
-                    key, _, value = item.partition("=")
-                    if key.strip() not in _BUDGETS:
-                        raise SpecError(f"{usage}; budgets: {', '.join(_BUDGETS)}")
-                    fields[key.strip()] = int(value)
-                return cls(initial=None, increment=0.0, budget=Limit(**fields))
+                return cls.budgeted(Limit(**{key: int(value) for key, value in fields.items()}))
             base, plus, inc = t.partition("+")
             if not plus:
                 raise ValueError
@@ -65,6 +80,17 @@ class TimeControl:
             return cls(initial=initial, increment=increment)
         except (ValueError, TypeError):
             raise SpecError(usage) from None
+
+    def __str__(self) -> str:
+        if self.budget is not None:
+            return ",".join(
+                f"{key}={getattr(self.budget, key)}"
+                for key in _BUDGETS
+                if getattr(self.budget, key) is not None
+            )
+        if self.per_move is not None:
+            return f"move:{_number(self.per_move)}"
+        return f"{_number(self.initial)}+{_number(self.increment)}"
 
     @property
     def timed(self) -> bool:
@@ -97,3 +123,9 @@ class TimeControl:
         share = remaining / max(plies_left_estimate, 1) + 0.8 * self.increment
         ceiling = max(remaining - max(0.05, 0.05 * remaining), 0.001)
         return Limit(time=max(0.001, min(share, ceiling)), clock=max(remaining, 0.001))
+
+
+def _number(seconds: float | None) -> str:
+    """Seconds as the shortest text that reads back to the same float."""
+    assert seconds is not None
+    return str(int(seconds)) if float(seconds).is_integer() else repr(float(seconds))

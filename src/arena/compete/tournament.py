@@ -12,44 +12,98 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from arena.agents.registry import agent_class, agent_names, load_agent
+from arena.agents.registry import agent_class, agent_names, load_agent, prefixed
 from arena.compete.openings import Openings
 from arena.compete.runner import Job, run_pool, run_ray, run_serial
 from arena.compete.schedule import PlannedGame, plan, spec_of
 from arena.compete.store import ResultsDB
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
-from arena.core.spec import split_spec
+from arena.core.game import Game
+from arena.core.limit import DEFAULT_GRACE
+from arena.core.spec import split_spec, with_params
 from arena.formats.record import GameRecord
 from arena.games import load_game
 from arena.stats.sprt import SPRT
+from arena.stats.tally import Tally
 
 
 @dataclass(frozen=True)
 class Settings:
-    game: str
+    """Everything that decides which games a match or tournament plays, as typed values.
+
+    This is an edge: text given for ``game``, ``control`` or ``openings`` is parsed
+    here, once, and the parsed values travel down to every game. :meth:`identity`
+    is their canonical text, what a results database stores.
+
+    >>> s = Settings(game="connect4:rows=6", agents=("random", "greedy"), control="2.0+0.10")
+    >>> s.game.spec, str(s.control), s.identity()["control"]
+    ('connect4', '2+0.1', '2+0.1')
+    """
+
+    game: Game
     agents: tuple[str, ...]
     """Unique names (a repeated spec carries a ``#2`` suffix)."""
-    control: str = "15+1"
+    control: TimeControl = field(default_factory=TimeControl)
     rounds: int = 1
     games_per_pair: int | None = None
     gauntlet: bool = False
-    openings: str | None = None
-    grace: float = 0.05
+    openings: Openings | None = None
+    grace: float = DEFAULT_GRACE
     max_plies: int | None = None
     seed: int = 0
     isolate: bool = False
     """Every agent in its own process (how games run, not what they are)."""
 
+    def __post_init__(self) -> None:
+        if isinstance(self.game, str):
+            object.__setattr__(self, "game", load_game(self.game))
+        if isinstance(self.control, str):
+            object.__setattr__(self, "control", TimeControl.parse(self.control))
+        if isinstance(self.openings, str):
+            object.__setattr__(self, "openings", Openings.parse(self.openings, self.game))
+        object.__setattr__(self, "agents", tuple(self.agents))
+
+    def planned(self) -> list[PlannedGame]:
+        """Every game these settings play, in order (:func:`arena.compete.schedule.plan`)."""
+        return plan(list(self.agents), self.rounds, self.gauntlet, self.games_per_pair)
+
     def identity(self) -> dict[str, Any]:
-        """What makes two runs the same tournament (the number of games may grow)."""
-        out = asdict(self)
-        del out["rounds"], out["games_per_pair"], out["isolate"]
-        out["agents"] = list(self.agents)
-        return out
+        """What makes two runs the same tournament (the number of games may grow),
+        as canonical text."""
+        return {
+            "game": self.game.spec,
+            "agents": list(self.agents),
+            "control": str(self.control),
+            "gauntlet": self.gauntlet,
+            "openings": None if self.openings is None else self.openings.spec,
+            "grace": self.grace,
+            "max_plies": self.max_plies,
+            "seed": self.seed,
+        }
+
+
+def canonical_identity(stored: dict[str, Any]) -> dict[str, Any]:
+    """A stored identity with its texts in canonical form.
+
+    Databases written before the settings were typed hold the text as typed
+    (``connect4:rows=6``, ``1.0+0.10``, ``random:plies=4``); read that way they
+    still resume. A text that no longer parses (a removed openings file) stays
+    as it is, so the comparison falls back to the text itself.
+    """
+    out = dict(stored)
+    try:
+        game = load_game(stored["game"])
+        out["game"] = game.spec
+        out["control"] = str(TimeControl.parse(stored["control"]))
+        if stored.get("openings"):
+            out["openings"] = Openings.parse(stored["openings"], game).spec
+    except (ArenaError, KeyError, TypeError, AttributeError):
+        pass
+    return out
 
 
 def seed_of(base: int, *parts: object) -> int:
@@ -69,27 +123,23 @@ def seeded_spec(spec: str, game_id: str, seat: int, base_seed: int) -> str:
     This makes a seeded tournament repeatable game by game (agents that stop
     on the clock still vary with the machine's speed).
     """
-    name, raw = (
-        split_spec(spec) if not spec.lower().startswith(("py:", "cmd:", "gtp:")) else ("", {})
-    )
+    name, raw = split_spec(spec) if not prefixed(spec) else ("", {})
     if name not in agent_names() or "seed" in raw:
         return spec
     if not any(p.name == "seed" for p in agent_class(name).params):
         return spec
-    seed = seed_of(base_seed, game_id, seat)
-    return f"{spec}{',' if ':' in spec else ':'}seed={seed}"
+    return with_params(spec, seed=seed_of(base_seed, game_id, seat))
 
 
 def jobs_for(settings: Settings, planned: list[PlannedGame]) -> list[Job]:
-    game = load_game(settings.game)
-    book = Openings.parse(settings.openings, game) if settings.openings else Openings.none(game)
+    """The self-contained jobs that play ``planned`` games under ``settings``."""
     out = []
     for p in planned:
         seed = settings.seed + p.position
-        opening = book.get(settings.seed + p.position) if settings.openings else ()
+        opening = settings.openings.get(seed) if settings.openings is not None else ()
         out.append(
             Job(
-                game=settings.game,
+                game=settings.game.spec,
                 game_id=p.game_id,
                 first=p.first,
                 second=p.second,
@@ -108,9 +158,8 @@ def jobs_for(settings: Settings, planned: list[PlannedGame]) -> list[Job]:
 
 
 def validate(settings: Settings) -> None:
-    """Load everything once up front, so bad input fails before any game starts."""
-    load_game(settings.game)
-    TimeControl.parse(settings.control)
+    """Load every agent once up front, so bad input fails before any game starts
+    (the game, the clock and the openings are parsed already)."""
     for name in settings.agents:
         load_agent(spec_of(name))
     if len(settings.agents) < 2:
@@ -137,19 +186,18 @@ def run(
 ) -> Outcome:
     """Play the games of ``settings`` that ``db`` does not hold yet."""
     validate(settings)
-    planned = plan(
-        list(settings.agents), settings.rounds, settings.gauntlet, settings.games_per_pair
-    )
+    planned = settings.planned()
     records: list[GameRecord] = []
     done: set[str] = set()
     if db is not None:
-        db.bind(settings.identity())
+        db.bind(settings.identity(), canonical=canonical_identity)
         planned_ids = {p.game_id for p in planned}
         records = [r for r in db.records() if r.game_id in planned_ids]
         done = {r.game_id for r in records}
     todo = jobs_for(settings, [p for p in planned if p.game_id not in done])
     verdict = None
     a_name = settings.agents[0]
+    tally = Tally.of(records, a_name) if sprt is not None else Tally()
 
     def decided() -> bool:
         return verdict is not None and verdict.decision is not None
@@ -170,9 +218,8 @@ def run(
         records.append(record)
         played += 1
         if sprt is not None:
-            wins = sum(1 for r in records if r.returns[r.players.index(a_name)] > 0)
-            losses = sum(1 for r in records if r.returns[r.players.index(a_name)] < 0)
-            verdict = sprt.status(wins, len(records) - wins - losses, losses)
+            tally = tally.add(record, a_name)
+            verdict = sprt.status(*tally)
         if on_record is not None:
             on_record(record, len(records), len(planned))
     return Outcome(records, played, len(planned), verdict)

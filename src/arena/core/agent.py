@@ -74,6 +74,10 @@ class Agent(ABC):
     def choose(self, state: State, limit: Limit) -> int:
         """A legal move of ``state`` within ``limit``."""
 
+    def close(self) -> None:
+        """The game is over: release what the agent holds for it (a program in another
+        process ends here). Nothing by default."""
+
     def __repr__(self) -> str:
         return f"load_agent({self.spec!r})"
 
@@ -82,9 +86,10 @@ def start_game(agent: Any, game: Game, **context: Any) -> None:
     """Tell an agent a new game starts: ``reset(game)``, or ``reset()`` for users' classes
     written without the argument, or nothing when it has no ``reset``.
 
-    ``context`` (``player``: the agent's side, ``seed``: of the initial position)
-    goes to agents whose ``reset`` takes those keywords, such as programs in
-    other processes that must be told their side before the clock starts.
+    ``context`` (``player``: the agent's side, ``seed``: of the initial position,
+    ``grace``: how far past its hard bound a move may run) goes to agents whose
+    ``reset`` takes those keywords, such as programs in other processes that must
+    be told their side before the clock starts and are killed past the grace.
     """
     reset = getattr(agent, "reset", None)
     if reset is None:
@@ -98,3 +103,10 @@ def start_game(agent: Any, game: Game, **context: Any) -> None:
         return
     takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
     reset(game, **{k: v for k, v in context.items() if takes_any or k in params})
+
+
+def end_game(agent: Any) -> None:
+    """Tell an agent its game is over: ``close()`` when it has one (users' classes may not)."""
+    close = getattr(agent, "close", None)
+    if callable(close):
+        close()

@@ -32,9 +32,40 @@ from typing import Any, ClassVar
 from arena.core.errors import ArenaError, IllegalMove, MoveSyntaxError, SpecError
 from arena.core.spec import Param, bind_params, format_spec
 
-__all__ = ["Game", "IllegalMove", "MoveSyntaxError", "Returns", "SpecError", "State", "position"]
+__all__ = [
+    "Game",
+    "IllegalMove",
+    "MoveSyntaxError",
+    "Returns",
+    "SpecError",
+    "State",
+    "position",
+    "returns_of_margin",
+    "winner_of",
+]
 
 Returns = tuple[int, int]
+
+
+def returns_of_margin(margin: float | None) -> Returns:
+    """The returns of a game decided by a count: the first player wins with a
+    positive margin, loses with a negative one; zero (or no count) is a draw.
+
+    >>> returns_of_margin(3.5), returns_of_margin(-2), returns_of_margin(0)
+    ((1, -1), (-1, 1), (0, 0))
+    """
+    if margin is None or margin == 0:
+        return (0, 0)
+    return (1, -1) if margin > 0 else (-1, 1)
+
+
+def winner_of(returns: Returns) -> int | None:
+    """0 or 1 for the player the returns make the winner, None for a draw (or no result).
+
+    >>> winner_of((1, -1)), winner_of((-1, 1)), winner_of((0, 0))
+    (0, 1, None)
+    """
+    return 0 if returns[0] > 0 else 1 if returns[0] < 0 else None
 
 
 class Game(ABC):
@@ -45,6 +76,8 @@ class Game(ABC):
     summary: ClassVar[str]
     params: ClassVar[tuple[Param, ...]] = ()
     player_names: ClassVar[tuple[str, str]] = ("first player", "second player")
+    marks: ClassVar[tuple[str, str]] = ("X", "O")
+    """How :meth:`State.render` draws each player's stones or pieces (for legends)."""
     notation: ClassVar[str] = "the game's own move notation"
     """How a move is written, for people (``help`` at the terminal shows it with an example)."""
 
@@ -174,20 +207,29 @@ class State(ABC):
 
     def winner(self) -> int | None:
         """0 or 1 when that player has won, None otherwise."""
-        r0, _ = self.returns()
-        return 0 if r0 > 0 else 1 if r0 < 0 and self.is_terminal() else None
+        return winner_of(self.returns())
 
-    def result_text(self) -> str:
-        """A sentence on how the game stands: whose move, or who won and by what."""
-        names = self._game.player_names
+    def score_detail(self) -> str:
+        """How the final count is made up, for people (Go: ``B 12, W 12 + 7.5 komi``);
+        empty where the margin says it all."""
+        return ""
+
+    def result_text(self, names: Sequence[str] | None = None) -> str:
+        """A sentence on how the game stands: whose move, or who won and by what.
+
+        ``names`` replaces the game's player names (e.g. ``Yellow (mcts)``).
+        """
+        names = tuple(names) if names is not None else self._game.player_names
         if not self.is_terminal():
             return f"{names[self._to_move]} to move"
         margin = self.score()
         won = self.winner()
+        detail = self.score_detail()
+        count = f": {detail}" if detail else ""
         if won is None:
-            return "draw" if margin is None else f"draw ({_margin_text(margin)})"
-        by = "" if margin is None else f" by {_margin_text(abs(margin))}"
-        return f"{names[won]} wins{by}"
+            return "draw" if margin is None else f"draw ({margin_text(margin)}{count})"
+        by = "" if margin is None else f" by {margin_text(abs(margin))}"
+        return f"{names[won]} wins{by}{count}"
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -224,5 +266,6 @@ def position(game: Game, moves: Sequence[str], seed: int | None = None) -> State
     return state
 
 
-def _margin_text(margin: float) -> str:
+def margin_text(margin: float) -> str:
+    """A margin as people write it: ``7`` rather than ``7.0``, ``7.5`` as it is."""
     return str(int(margin)) if float(margin).is_integer() else str(margin)

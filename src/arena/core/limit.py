@@ -19,8 +19,9 @@ from dataclasses import dataclass, fields
 from arena.core.errors import SpecError
 
 DEFAULT_GRACE = 0.05
-"""Seconds a move may exceed its hard bound before it loses on time (process overhead).
-The referee (compete) and agents in other processes (remote) both use it."""
+"""Seconds a move may run past its hard bound (the clock, or the move's time) before
+it is lost on time: room for process and pipe overhead. The referee, the agents in
+other processes and the command line's ``--grace`` default all use this one value."""
 
 
 @dataclass(frozen=True)

@@ -13,18 +13,27 @@ Traceback (most recent call last):
 ...
 arena.core.errors.SpecError: connect4: rows=99 is out of range (4..20)
 
-Tests: tests/core/test_game_api.py
+Tests: tests/core/test_game_api.py, tests/core/test_spec.py
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from arena.core.errors import SpecError
 
-__all__ = ["Param", "SpecError", "bind_params", "format_spec", "split_spec"]
+__all__ = [
+    "Param",
+    "SpecError",
+    "bind_params",
+    "format_spec",
+    "split_pairs",
+    "split_spec",
+    "with_params",
+]
 
 
 @dataclass(frozen=True)
@@ -103,16 +112,53 @@ def split_spec(text: str) -> tuple[str, dict[str, str]]:
     name = name.strip().lower()
     if not name:
         raise SpecError(f"spec {text!r} has no name: expected name[:key=value,...]")
+    return name, split_pairs(rest, name)
+
+
+def split_pairs(
+    text: str, owner: str = "", keys: Collection[str] | None = None, separators: str = ","
+) -> dict[str, str]:
+    """The ``key=value`` items of ``text`` as raw strings: the one parser behind every
+    mini-language (specs, budgets, SPRT settings, the line protocol's limits).
+
+    Keys are lower-cased; items are split on any of ``separators``. With ``keys``
+    an unknown key is an error; errors start with ``owner``.
+
+    >>> split_pairs("elo0=0 ELO1=20", "SPRT", ("elo0", "elo1"), separators=", ")
+    {'elo0': '0', 'elo1': '20'}
+    >>> split_pairs("depth=2,depth=3", "budget")
+    Traceback (most recent call last):
+    ...
+    arena.core.errors.SpecError: budget: parameter depth given twice
+    """
+    prefix = f"{owner}: " if owner else ""
     raw: dict[str, str] = {}
-    for item in rest.split(",") if rest.strip() else ():
+    # With white space among the separators a run such as ", " is one separator;
+    # otherwise two commas in a row leave an empty, malformed item.
+    fold = "+" if any(c.isspace() for c in separators) else ""
+    items = re.split(f"[{re.escape(separators)}]{fold}", text.strip()) if text.strip() else []
+    for item in items:
         key, eq, value = item.partition("=")
         key = key.strip().lower()
         if not eq or not key or not value.strip():
-            raise SpecError(f"{name}: malformed parameter {item.strip()!r}: expected key=value")
+            raise SpecError(f"{prefix}malformed parameter {item.strip()!r}: expected key=value")
+        if keys is not None and key not in keys:
+            raise SpecError(f"{prefix}unknown parameter {key!r}; valid: {', '.join(keys)}")
         if key in raw:
-            raise SpecError(f"{name}: parameter {key} given twice")
+            raise SpecError(f"{prefix}parameter {key} given twice")
         raw[key] = value.strip()
-    return name, raw
+    return raw
+
+
+def with_params(spec: str, **params: object) -> str:
+    """``spec`` with parameters added at its end (the caller knows they are not there).
+
+    >>> with_params("mcts", time=0.5, seed=3), with_params("mcts:c=1 ", seed=3)
+    ('mcts:time=0.5,seed=3', 'mcts:c=1,seed=3')
+    """
+    text = spec.strip()
+    extra = ",".join(f"{key}={value}" for key, value in params.items())
+    return f"{text}{',' if ':' in text else ':'}{extra}"
 
 
 def bind_params(owner: str, params: Sequence[Param], given: Mapping[str, Any]) -> dict[str, Any]:

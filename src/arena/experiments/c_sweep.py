@@ -16,7 +16,9 @@ import argparse
 import math
 from typing import Any
 
+from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
+from arena.core.limit import Limit
 from arena.experiments.games import play_pairs, score_row
 from arena.experiments.options import count, even_games, floats
 from arena.experiments.report import Report, pyplot
@@ -63,7 +65,7 @@ def run(args: argparse.Namespace, report: Report) -> None:
     games = even_games(args.games)
     rollouts = count(args.rollouts, "--rollouts")
     load_game(args.game)
-    control = f"rollouts={rollouts}"
+    control = TimeControl.budgeted(Limit(rollouts=rollouts))
     rows = []
     with report.progress(len(cs) * games, f"{NAME}: {len(cs)} values of C") as advance:
         for c in sorted(cs):

@@ -100,7 +100,7 @@ def run(args: argparse.Namespace, report: Report) -> None:
     with report.progress(len(sizes) * positions, f"{NAME}: one search at a time") as advance:
         for size, game in games.items():
             plies = opening_plies(size, args.fill)
-            book = Openings.parse(f"random:plies={plies},seed={args.seed}", game)
+            book = Openings.random(game, plies=plies, seed=args.seed)
             for index in range(positions):
                 opening = book.get(index - 1) if index else ()
                 state = game.play_moves(opening)

@@ -23,12 +23,16 @@ import argparse
 from typing import Any
 
 from arena.compete import tournament
+from arena.compete.openings import Openings
+from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
+from arena.core.limit import Limit
 from arena.experiments.options import count, even_games, ints
 from arena.experiments.report import Report, pyplot
 from arena.experiments.stats import score_interval
 from arena.formats.record import GameRecord
 from arena.games import load_game
+from arena.stats.tally import Tally
 
 NAME = "heuristic-duel"
 SUMMARY = "minimax with eval=heuristic vs eval=utility at depths 2-6, both colours"
@@ -90,16 +94,16 @@ def run(args: argparse.Namespace, report: Report) -> None:
         raise ArenaError(f"--depths: a depth is given twice in {args.depths!r}")
     games = even_games(args.games)
     plies = count(args.plies, "--plies")
-    load_game(args.game)
-    openings = f"random:plies={plies},seed={args.seed}"
+    game = load_game(args.game)
+    openings = Openings.random(game, plies=plies, seed=args.seed)
     rows = []
     with report.progress(len(depths) * games, f"{NAME}: {len(depths)} depths") as advance:
         for depth in sorted(depths):
             heuristic, utility = specs(args.search, depth)
             settings = tournament.Settings(
-                game=args.game,
+                game=game,
                 agents=(heuristic, utility),
-                control=f"depth={depth}",
+                control=TimeControl.budgeted(Limit(depth=depth)),
                 games_per_pair=games,
                 openings=openings,
                 seed=args.seed,
@@ -130,28 +134,21 @@ def _rows(depth: int, records: list[GameRecord], heuristic: str) -> list[dict[st
     """One row per side (both colours, first, second) with the heuristic side's results."""
     rows = []
     for side, wanted in SIDES.items():
-        wins = draws = losses = 0
-        margins: list[float] = []
-        for record in records:
-            seat = record.players.index(heuristic)
-            if wanted is not None and seat != wanted:
-                continue
-            result = record.returns[seat]
-            wins += result > 0
-            draws += result == 0
-            losses += result < 0
-            if record.score is not None:  # the first player's margin (Othello: discs)
-                margins.append(record.score if seat == 0 else -record.score)
-        score, low, high = score_interval(wins, draws, losses)
+        seats = [(r, r.players.index(heuristic)) for r in records]
+        mine = [(r, seat) for r, seat in seats if wanted is None or seat == wanted]
+        tally = Tally.of((r for r, _ in mine), heuristic)
+        # The first player's margin (Othello: discs) from the heuristic side.
+        margins = [r.score if seat == 0 else -r.score for r, seat in mine if r.score is not None]
+        score, low, high = score_interval(*tally)
         rows.append(
             {
                 "depth": depth,
                 "side": side,
-                "games": wins + draws + losses,
-                "wins": wins,
-                "draws": draws,
-                "losses": losses,
-                "points": wins + draws / 2,
+                "games": tally.games,
+                "wins": tally.wins,
+                "draws": tally.draws,
+                "losses": tally.losses,
+                "points": tally.points,
                 "score": score,
                 "low": low,
                 "high": high,

@@ -28,9 +28,10 @@ from arena.agents import load_agent
 from arena.compete.tournament import seed_of
 from arena.core.errors import ArenaError
 from arena.core.limit import Limit
+from arena.core.spec import with_params
 from arena.experiments.options import count
 from arena.experiments.report import Report, pyplot
-from arena.experiments.roots import budgetless_mcts, with_params
+from arena.experiments.roots import budgetless_mcts
 from arena.games import NAMES, load_game
 
 NAME = "iterations-vs-time"

@@ -14,13 +14,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
-from arena.core.spec import split_spec
-from arena.experiments.games import forfeits, play_pairs, tally
+from arena.core.limit import Limit
+from arena.core.spec import split_spec, with_params
+from arena.experiments.games import forfeits, play_pairs
 from arena.experiments.options import even_games
 from arena.experiments.report import Report, pyplot
 from arena.experiments.stats import score_interval
 from arena.games import load_game
+from arena.stats.tally import Tally
 
 NAME = "rollouts-ratio"
 SUMMARY = "MCTS(n) vs MCTS(m) simulations per move, colours balanced, on two board sizes"
@@ -91,7 +94,7 @@ def with_rollouts(agent: str, rollouts: int) -> str:
         raise ArenaError(f"--agent must be an mcts spec, not {agent!r}")
     if "rollouts" in raw or "time" in raw:
         raise ArenaError(f"--agent {agent!r}: leave out rollouts and time, --pairs sets them")
-    return f"{agent.strip()}{',' if ':' in agent else ':'}rollouts={rollouts}"
+    return with_params(agent, rollouts=rollouts)
 
 
 def run(args: argparse.Namespace, report: Report) -> None:
@@ -110,10 +113,9 @@ def run(args: argparse.Namespace, report: Report) -> None:
                 strong, weak = with_rollouts(args.agent, large), with_rollouts(args.agent, small)
                 # The larger budget is the first player in the even-numbered games; the
                 # control only caps the work, each spec carries its own budget.
-                records = play_pairs(
-                    board, strong, weak, games, f"rollouts={large}", args.seed, args.jobs, step
-                )
-                wins, draws, losses = tally(records, strong)
+                cap = TimeControl.budgeted(Limit(rollouts=large))
+                records = play_pairs(board, strong, weak, games, cap, args.seed, args.jobs, step)
+                wins, draws, losses = Tally.of(records, strong)
                 score, low, high = score_interval(wins, draws, losses)
                 rows.append(
                     {

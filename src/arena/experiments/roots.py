@@ -89,16 +89,6 @@ def budgetless_mcts(agent: str, option: str) -> str:
     return agent
 
 
-def with_params(agent: str, **params: object) -> str:
-    """The spec with parameters added.
-
-    >>> with_params("mcts", time=0.5, seed=3), with_params("mcts:c=1", seed=3)
-    ('mcts:time=0.5,seed=3', 'mcts:c=1,seed=3')
-    """
-    extra = ",".join(f"{key}={value}" for key, value in params.items())
-    return f"{agent}{',' if ':' in agent else ':'}{extra}"
-
-
 def mcts_root(state: State, spec: str, limit: Limit) -> list[RootMove]:
     """Search ``state`` once with a fresh MCTS agent; every root move in legal-move order
     (unvisited ones with zero counts)."""

@@ -29,9 +29,11 @@ from typing import Any
 
 from arena.agents import load_agent
 from arena.compete.runner import cores
+from arena.compete.timecontrol import TimeControl
 from arena.compete.tournament import seed_of
 from arena.core.errors import ArenaError
 from arena.core.limit import Limit
+from arena.core.spec import with_params
 from arena.experiments.games import play_pairs, score_row
 from arena.experiments.options import even_games, floats, positive
 from arena.experiments.report import Report, pyplot
@@ -40,7 +42,6 @@ from arena.experiments.roots import (
     default_moves,
     mcts_root,
     searched_position,
-    with_params,
 )
 from arena.experiments.stats import rate_interval
 from arena.formats.record import GameRecord
@@ -122,7 +123,7 @@ def run(args: argparse.Namespace, report: Report) -> None:
                 spec,
                 args.opponent,
                 games,
-                f"move:{cap:g}",
+                TimeControl.moving(cap),
                 args.seed,
                 args.jobs,
                 advance,

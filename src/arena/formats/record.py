@@ -4,6 +4,10 @@
 ...                seconds=[0.001, 0.002], returns=(0, 0), reason="normal")
 >>> GameRecord.from_json(r.to_json()) == r
 True
+>>> r.winner, r.points(0), r.forfeited
+(None, 0.5, False)
+>>> GameRecord("tictactoe", ("a", "b"), returns=(-1, 1), reason="time", loser=0).forfeited
+True
 
 Tests: tests/cli/test_replay.py, tests/formats/test_sgf.py
 """
@@ -14,9 +18,16 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from arena.core.game import winner_of
+
 REASONS = ("normal", "time", "illegal", "crash", "resign", "adjudication")
 """How a game ended: by the rules, or by a forfeit (time, illegal move, crash),
 a resignation, or adjudication by score at the ply cap."""
+
+FORFEITS = ("time", "illegal", "crash")
+"""The reasons that are forfeits: the loser broke the rules of play (overran its
+clock, answered an illegal move, crashed). A resignation is the loser's choice and
+adjudication the game's count, so neither is a forfeit."""
 
 
 @dataclass
@@ -43,18 +54,38 @@ class GameRecord:
     game_id: str = ""
     score: float | None = None
     """The game's margin for the first player at the end, where it has one."""
+    names: tuple[str | None, str | None] | None = None
+    """What programs called themselves (an Othello program's name line, a Colosseum
+    agent's ``name``); None for agents that have no such name."""
+    notes: list[str] = field(default_factory=list)
+    """What else happened, short of a forfeit (a failed step replaced by a random walk)."""
+    finished: bool = True
+    """False for a game saved while it was being played (``save FILE`` at the terminal)."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)  # type: ignore[assignment]
         self.returns = tuple(self.returns)  # type: ignore[assignment]
+        if self.names is not None:
+            self.names = tuple(self.names)  # type: ignore[assignment]
 
     @property
     def winner(self) -> int | None:
-        r0 = self.returns[0]
-        return 0 if r0 > 0 else 1 if r0 < 0 else None
+        return winner_of(self.returns)
+
+    def points(self, seat: int) -> float:
+        """What the game scored for the player in ``seat``: 1 for a win, 1/2 for a draw, 0."""
+        return (self.returns[seat] + 1) / 2
+
+    @property
+    def forfeited(self) -> bool:
+        """True when the game ended by a forfeit (:data:`FORFEITS`); ``loser`` forfeited."""
+        return self.reason in FORFEITS
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        data = asdict(self)
+        if self.finished:
+            del data["finished"]  # finished games read exactly as before the field existed
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:

@@ -98,10 +98,14 @@ def to_sgf(record: GameRecord) -> str:
     if game.name == "go":
         header.append(("KM", _number(game.config["komi"])))
     header += [("RU", game.spec), ("PB", record.players[0]), ("PW", record.players[1])]
-    ending = [
-        ("RE", sgf_result(record)),
-        ("C", record.reason + (f": {record.detail}" if record.detail else "")),
-    ]
+    ending = (
+        [
+            ("RE", sgf_result(record)),
+            ("C", record.reason + (f": {record.detail}" if record.detail else "")),
+        ]
+        if record.finished
+        else [("C", f"unfinished after {len(record.moves)} moves")]  # no RE: no result yet
+    )
     if record.game_id:
         ending.append(("GN", record.game_id))
     # The root on two lines (the game and players, then how it ended): each stays readable.

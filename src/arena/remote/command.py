@@ -22,7 +22,7 @@ from typing import Any
 
 from arena.core.game import Game, State
 from arena.core.limit import Limit
-from arena.remote.external import ExternalAgent
+from arena.remote.external import PROGRAM_PREFIXES, ExternalAgent
 from arena.remote.protocol import ProtocolError, format_hello, format_turn, parse_answer
 
 
@@ -62,6 +62,6 @@ class CommandAgent(ExternalAgent):
 def isolated(spec: str) -> str:
     """The spec of an agent run in its own process under the ``cmd:`` rules (``--isolate``):
     ``arena serve SPEC`` with this Python. Programs already are their own process."""
-    if spec.strip()[:4].lower() in ("cmd:", "gtp:"):
+    if spec.strip().lower().startswith(PROGRAM_PREFIXES):
         return spec
     return "cmd:" + shlex.join([sys.executable, "-m", "arena", "serve", spec])

@@ -28,7 +28,7 @@ from arena.core.agent import Agent
 from arena.core.errors import AgentFailure, SpecError
 from arena.core.game import Game, State
 from arena.core.limit import DEFAULT_GRACE, Limit
-from arena.core.spec import Param, bind_params
+from arena.core.spec import Param, bind_params, split_pairs
 from arena.remote.process import AgentProcess, split_command
 
 OPTIONS = (
@@ -40,6 +40,9 @@ OPTIONS = (
 
 GAMES_DIR = "/usr/games"
 """Where Debian installs game engines (gnugo, gtp-rhino); not on everybody's PATH."""
+
+PROGRAM_PREFIXES = ("cmd:", "gtp:", "othello-ai:", "colosseum-agent:")
+"""Spec prefixes of agents that already run as programs in their own processes."""
 
 _OPTIONS_PREFIX = re.compile(r"^([a-z_]+=[^\s:,]*)(,[a-z_]+=[^\s:,]*)*:")
 
@@ -55,21 +58,26 @@ class ExternalAgent(Agent):
         options: dict[str, str] = {}
         found = _OPTIONS_PREFIX.match(body)
         if found:
-            for pair in found.group(0)[:-1].split(","):
-                key, _, value = pair.partition("=")
-                options[key] = value
+            options = split_pairs(found.group(0)[:-1], self.prefix)
             body = body[found.end() :].strip()
-        self.argv = find_program(split_command(body))
-        self.config: dict[str, Any] = bind_params(self.prefix, OPTIONS, options)
+        self.config: dict[str, Any] = bind_params(self.prefix, self.params, options)
+        self.argv = self.command(body)
         self.spec = spec.strip()
         self.last_search = None
         self.grace = DEFAULT_GRACE
-        """Set by the referee: how far past the clock a move may go."""
+        """How far past the clock a move may go: the referee's, told at each reset."""
         self.process: AgentProcess | None = None
         self.game: Game | None = None
         self.line: State | None = None
         """The position after the observed moves (None once they stop following one line)."""
         self.moves: list[int] = []
+
+    cwd: str | None = None
+    """The program's working directory (None: the arena's)."""
+
+    def command(self, body: str) -> list[str]:
+        """The argv to run for the spec's text after the options (and ``self.config``)."""
+        return find_program(split_command(body))
 
     @property
     def label(self) -> str:
@@ -77,10 +85,18 @@ class ExternalAgent(Agent):
         shown = [os.path.basename(word) for word in self.argv[:2]]
         return f"{self.prefix}:{' '.join(shown)}"
 
-    def reset(self, game: Game | None = None, player: int | None = None, seed: Any = None) -> None:
-        """Start a fresh program for a new game of ``game``."""
+    def reset(
+        self,
+        game: Game | None = None,
+        player: int | None = None,
+        seed: Any = None,
+        grace: float | None = None,
+    ) -> None:
+        """Start a fresh program for a new game of ``game`` (``grace``: the referee's)."""
         self.close()
         self.game = game
+        if grace is not None:
+            self.grace = grace
         if game is None:
             return
         self.process = AgentProcess(
@@ -88,6 +104,7 @@ class ExternalAgent(Agent):
             label=self.label,
             memory_mb=self.config["memory"] or None,
             cpu_seconds=self.config["cpu"] or None,
+            cwd=self.cwd,
         )
         self.line = game.initial_state(seed)
         self.moves = []

@@ -70,12 +70,14 @@ class AgentProcess:
         label: str,
         memory_mb: int | None = None,
         cpu_seconds: int | None = None,
+        cwd: str | None = None,
     ) -> None:
         self.label = label
         self.memory_mb = memory_mb
         self.cpu_seconds = cpu_seconds
         self.log_path = log_dir() / f"{_safe(label)}-{os.getpid()}-{time.monotonic_ns()}.log"
         self._buffer = b""
+        self._guardian = reaper.channel()
         with open(self.log_path, "wb") as log:
             try:
                 self.proc = subprocess.Popen(
@@ -86,17 +88,20 @@ class AgentProcess:
                     start_new_session=True,  # its own process group: killed as one
                     preexec_fn=self._limit,
                     close_fds=True,
+                    cwd=cwd,
                 )
             except OSError as exc:
                 raise SpecError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
-        # Should arena die without cleaning up (SIGKILL), the guardian kills the group.
-        reaper.watch(self.proc.pid)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._out = self.proc.stdout.fileno()
         os.set_blocking(self._out, False)
 
     def _limit(self) -> None:
-        # Runs in the child between fork and exec.
+        # Runs in the child between fork and exec. First the child has the guardian watch
+        # its group (its pid: it leads a new session), so no moment passes unwatched in
+        # which a SIGKILL of arena would leave the program behind.
+        if self._guardian is not None:
+            reaper.watch_from_child(self._guardian)
         if self.memory_mb:
             size = self.memory_mb << 20
             resource.setrlimit(resource.RLIMIT_AS, (size, size))
@@ -149,6 +154,17 @@ class AgentProcess:
             if not chunk:
                 raise self.crashed(f"it exited before its {what}")
             self._buffer += chunk
+
+    def end_input(self) -> None:
+        """Close the program's stdin: a program reading its input sees the end of it."""
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()  # type: ignore[union-attr]
+
+    def wait(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for the program to exit; whether it did."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=seconds)
+        return not self.alive()
 
     def _flood(self) -> AgentFailure:
         self.kill()

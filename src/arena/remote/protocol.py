@@ -50,6 +50,7 @@ from dataclasses import dataclass, fields
 from arena.core.errors import ArenaError, MoveSyntaxError, SpecError
 from arena.core.game import Game
 from arena.core.limit import Limit
+from arena.core.spec import split_pairs
 
 VERSION = 1
 
@@ -98,16 +99,12 @@ def format_limit(limit: Limit) -> str:
 def parse_limit(text: str) -> Limit:
     if text == "-":
         return Limit()
+    try:
+        raw = split_pairs(text, keys=(*_FLOAT_KEYS, *_INT_KEYS))
+    except SpecError as exc:
+        raise ProtocolError(f"bad limit {_show(text)}: {exc}") from None
     values: dict[str, float | int] = {}
-    for item in text.split(","):
-        key, eq, value = item.partition("=")
-        if not eq or key not in (*_FLOAT_KEYS, *_INT_KEYS):
-            valid = ", ".join((*_FLOAT_KEYS, *_INT_KEYS))
-            raise ProtocolError(
-                f"bad limit {_show(text)}: {_show(item)} is not KEY=VALUE ({valid})"
-            )
-        if key in values:
-            raise ProtocolError(f"bad limit {_show(text)}: {key} given twice")
+    for key, value in raw.items():
         try:
             values[key] = float(value) if key in _FLOAT_KEYS else int(value)
         except ValueError:

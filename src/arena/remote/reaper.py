@@ -8,7 +8,9 @@ program an arena process starts also starts this guardian: a tiny process in
 a session of its own, holding the read end of a pipe whose write end only
 arena holds. Arena tells it each process group it starts (``+PGID``) and
 ends (``-PGID``); when the pipe reaches end of file, arena is gone, however
-it died, and the guardian kills every group still listed, then exits.
+it died, and the guardian kills every group still listed, then exits. A program's child
+process announces its own group between fork and exec, so there is no moment in which
+it runs unwatched.
 
 Unlike ``prctl(PR_SET_PDEATHSIG)`` this covers the children a program forks
 (they share its process group) and does not depend on which thread started
@@ -30,6 +32,19 @@ import threading
 _lock = threading.Lock()
 _guardian: tuple[int, subprocess.Popen[bytes]] | None = None
 """This process's guardian, with the pid of the process that started it (forks start their own)."""
+
+
+def channel() -> int | None:
+    """The guardian's pipe (started now if need be), for :func:`watch_from_child`."""
+    proc = _pipe()
+    return None if proc is None or proc.stdin is None else proc.stdin.fileno()
+
+
+def watch_from_child(fd: int) -> None:
+    """In a new program's child process, before exec: ask the guardian to watch this
+    process group. One short ``write`` is atomic on a pipe and safe after ``fork``."""
+    with contextlib.suppress(OSError):
+        os.write(fd, b"+%d\n" % os.getpid())
 
 
 def _pipe() -> subprocess.Popen[bytes] | None:
@@ -59,11 +74,6 @@ def _tell(line: str) -> None:
     with contextlib.suppress(OSError, ValueError):
         proc.stdin.write(line.encode() + b"\n")
         proc.stdin.flush()
-
-
-def watch(pgid: int) -> None:
-    """Kill process group ``pgid`` if this process dies before :func:`release` is called."""
-    _tell(f"+{pgid}")
 
 
 def release(pgid: int) -> None:

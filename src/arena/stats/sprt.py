@@ -18,12 +18,11 @@ Tests: tests/stats/test_sprt.py
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Container
 from dataclasses import dataclass
 from typing import Literal
 
 from arena.core.errors import SpecError
+from arena.core.spec import split_pairs
 from arena.stats.ratings import check_counts, expected_score
 
 Decision = Literal["H1", "H0"]
@@ -76,24 +75,6 @@ def _xlog(count: int, p: float) -> float:
     return count * math.log(p) if p > 0 else -math.inf
 
 
-def _parse_item(item: str, seen: Container[str]) -> tuple[str, float]:
-    """``key=value`` as a known key and a number; ValueError says what is wrong."""
-    key, eq, value = item.partition("=")
-    key = key.strip().lower()
-    if not item:
-        raise ValueError("empty spec")
-    if not eq:
-        raise ValueError(f"{item!r} is not KEY=VALUE")
-    if key not in _KEYS:
-        raise ValueError(f"unknown key {key!r}")
-    if key in seen:
-        raise ValueError(f"{key} given twice")
-    try:
-        return key, float(value)
-    except ValueError:
-        raise ValueError(f"{key}={value!r} is not a number") from None
-
-
 @dataclass(frozen=True)
 class SPRT:
     """A test of H0 "A is ``elo0`` stronger" against H1 "A is ``elo1`` stronger" (elo0 < elo1).
@@ -141,15 +122,21 @@ class SPRT:
         >>> SPRT.parse("elo0=0,elo2=10")
         Traceback (most recent call last):
         ...
-        arena.core.errors.SpecError: SPRT 'elo0=0,elo2=10': unknown key 'elo2'; expected elo0=E0,elo1=E1[,alpha=A,beta=B] (e.g. elo0=0,elo1=20,alpha=0.05,beta=0.05)
+        arena.core.errors.SpecError: SPRT 'elo0=0,elo2=10': unknown parameter 'elo2'; valid: elo0, elo1, alpha, beta; expected elo0=E0,elo1=E1[,alpha=A,beta=B] (e.g. elo0=0,elo1=20,alpha=0.05,beta=0.05)
         """  # noqa: E501
+        owner = f"SPRT {text!r}"
+        if not text.strip():
+            raise SpecError(f"{owner}: empty spec; {_USAGE}")
+        try:
+            raw = split_pairs(text, owner, _KEYS, separators=", \t\n")
+        except SpecError as problem:
+            raise SpecError(f"{problem}; {_USAGE}") from None
         fields: dict[str, float] = {}
-        for item in re.split(r"[,\s]+", text.strip()):
+        for key, value in raw.items():
             try:
-                key, value = _parse_item(item, fields)
-            except ValueError as problem:
-                raise SpecError(f"SPRT {text!r}: {problem}; {_USAGE}") from None
-            fields[key] = value
+                fields[key] = float(value)
+            except ValueError:
+                raise SpecError(f"{owner}: {key}={value!r} is not a number; {_USAGE}") from None
         missing = [k for k in ("elo0", "elo1") if k not in fields]
         if missing:
             raise SpecError(f"SPRT {text!r}: missing {' and '.join(missing)}; {_USAGE}")

@@ -1,6 +1,6 @@
 """From finished games to standings: results, Elo with error bars, forfeits and timing.
 
-Tests: tests/compete/test_tournament.py
+Tests: tests/compete/test_tournament.py, tests/stats/test_tally.py
 """
 
 from __future__ import annotations
@@ -11,41 +11,29 @@ from typing import Any
 
 from arena.formats.record import GameRecord
 from arena.stats.ratings import elo_difference, fit
+from arena.stats.tally import Tally
 
 
 @dataclass
 class AgentLine:
     name: str
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
+    tally: Tally = field(default_factory=Tally)
     forfeits: dict[str, int] = field(default_factory=dict)
+    """Games this agent lost by a forfeit, by reason."""
     move_seconds: list[float] = field(default_factory=list)
     move_nodes: list[int] = field(default_factory=list)
     elo: float | None = None
     elo_low: float | None = None
     elo_high: float | None = None
 
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def points(self) -> float:
-        return self.wins + self.draws / 2
-
-    @property
-    def score(self) -> float:
-        return self.points / self.games if self.games else 0.0
-
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "wins": self.wins,
-            "draws": self.draws,
-            "losses": self.losses,
+            "wins": self.tally.wins,
+            "draws": self.tally.draws,
+            "losses": self.tally.losses,
             "forfeits": dict(self.forfeits),
-            "points": self.points,
-            "score": round(self.score, 4),
+            "points": self.tally.points,
+            "score": round(self.tally.score, 4),
             "mean_move_seconds": round(_mean(self.move_seconds), 4),
             "max_move_seconds": round(max(self.move_seconds, default=0.0), 4),
             "mean_nodes_per_move": round(_mean(self.move_nodes), 1) if self.move_nodes else None,
@@ -84,6 +72,15 @@ class Standings:
         }
 
 
+def anchor_of(names: list[str]) -> str | None:
+    """The agent a tournament's ratings are anchored at (Elo 0): ``random`` when it plays.
+
+    >>> anchor_of(["mcts", "random:seed=2", "ids"]), anchor_of(["mcts", "ids"])
+    ('random:seed=2', None)
+    """
+    return next((n for n in names if n.split(":")[0] == "random"), None)
+
+
 def standings(records: list[GameRecord], names: list[str], anchor: str | None = None) -> Standings:
     """Tally ``records`` for the agents ``names`` and fit Elo ratings.
 
@@ -100,18 +97,12 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
         first, second = record.players
         for seat, name in enumerate(record.players):
             line = lines.setdefault(name, AgentLine(name))
-            mine = record.returns[seat]
-            if mine > 0:
-                line.wins += 1
-            elif mine < 0:
-                line.losses += 1
-            else:
-                line.draws += 1
-            if record.loser == seat and record.reason != "normal":
+            line.tally = line.tally.add(record, name)
+            if record.forfeited and record.loser == seat:
                 line.forfeits[record.reason] = line.forfeits.get(record.reason, 0) + 1
             other = record.players[1 - seat]
             cell = h2h.setdefault(name, {}).setdefault(other, [0.0, 0])
-            cell[0] += (mine + 1) / 2
+            cell[0] += record.points(seat)
             cell[1] += 1
         for ply in range(record.opening_plies, len(record.moves)):
             line = lines[record.players[ply % 2]]
@@ -119,11 +110,11 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
             nodes = record.nodes[ply] if ply < len(record.nodes) else None
             if nodes is not None:
                 line.move_nodes.append(nodes)
-        results.append((first, second, (record.returns[0] + 1) / 2))
+        results.append((first, second, record.points(0)))
     if len(lines) == 2 and records:
         a, b = list(lines)
         line = lines[a]
-        estimate = elo_difference(line.wins, line.draws, line.losses)
+        estimate = elo_difference(*line.tally)
         line.elo, line.elo_low, line.elo_high = estimate.elo, estimate.low, estimate.high
         other = lines[b]
         other.elo, other.elo_low, other.elo_high = 0.0, 0.0, 0.0
@@ -140,7 +131,7 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
 
 def format_standings(table: Standings, title: str = "") -> str:
     """The standings as a text table, best first, then the head-to-head matrix."""
-    rows = sorted(table.agents.values(), key=lambda r: (-r.points, r.name))
+    rows = sorted(table.agents.values(), key=lambda r: (-r.tally.points, r.name))
     width = max([len(r.name) for r in rows] + [5])
     out = [title] if title else []
     out.append(
@@ -157,8 +148,9 @@ def format_standings(table: Standings, title: str = "") -> str:
         forfeits = ",".join(f"{k}:{v}" for k, v in sorted(r.forfeits.items())) or "-"
         nodes = f"{_mean(r.move_nodes):,.0f}" if r.move_nodes else "-"
         out.append(
-            f"{r.name:<{width}}  {r.games:>5} {r.wins:>4} {r.draws:>4} {r.losses:>4} "
-            f"{r.points:>7.1f} {r.score:>6.1%}  {elo:<22} {forfeits:<14} "
+            f"{r.name:<{width}}  {r.tally.games:>5} {r.tally.wins:>4} {r.tally.draws:>4} "
+            f"{r.tally.losses:>4} {r.tally.points:>7.1f} {r.tally.score:>6.1%}  {elo:<22} "
+            f"{forfeits:<14} "
             f"{_mean(r.move_seconds):>7.3f} {max(r.move_seconds, default=0):>6.2f} "
             f"{nodes:>10}"
         )

@@ -253,7 +253,9 @@ def _may_cut(o: np.ndarray, words: int, m: int, i: int, side: int) -> bool:
 
 
 @njit(cache=True)
-def _play(s: np.ndarray, o: np.ndarray, w: int, words: int, move: int, scratch: np.ndarray) -> None:
+def _wall(s: np.ndarray, o: np.ndarray, w: int, words: int, move: int) -> int:
+    """Walk and put up the wall of ``move``; the cell behind the new wall when it may
+    have cut the board (then :func:`_settle` must run), else -1."""
     m = s[S_SIZE]
     mover = s[S_TO_MOVE]
     cell, side = move >> 2, move & 3
@@ -270,12 +272,19 @@ def _play(s: np.ndarray, o: np.ndarray, w: int, words: int, move: int, scratch: 
     o[S_OPEN + (side ^ 2) * words + (there >> 6)] &= ~_bit(there)
     s[S_A + mover] = i
     s[S_TO_MOVE] = 1 - mover
-    if _may_cut(o, words, m, i, side):
-        mine, theirs = _apart(o, words, m, i, there, s[S_B - mover], scratch)
-        if mine:
-            a, b = (mine, theirs) if mover == 0 else (theirs, mine)
-            s[S_REGION_A], s[S_REGION_B] = a, b
-            s[S_RESULT] = 1 if a > b else -1 if a < b else 0
+    return there if _may_cut(o, words, m, i, side) else -1
+
+
+@njit(cache=True)
+def _settle(s: np.ndarray, o: np.ndarray, words: int, there: int, scratch: np.ndarray) -> None:
+    """After a wall between the last mover's cell and ``there`` that may have cut the
+    board: the end and its regions if the players are now apart."""
+    mover = 1 - s[S_TO_MOVE]
+    mine, theirs = _apart(o, words, s[S_SIZE], s[S_A + mover], there, s[S_B - mover], scratch)
+    if mine:
+        a, b = (mine, theirs) if mover == 0 else (theirs, mine)
+        s[S_REGION_A], s[S_REGION_B] = a, b
+        s[S_RESULT] = 1 if a > b else -1 if a < b else 0
 
 
 @njit(cache=True)
@@ -336,7 +345,10 @@ def legal_moves(p: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
 @njit(cache=True)
 def play(p: np.ndarray, s: np.ndarray, move: int) -> None:
     words = p[P_WORDS]
-    _play(s, s.view(np.uint64), p[P_STRIDE], words, move, _scratch(words))
+    o = s.view(np.uint64)
+    there = _wall(s, o, p[P_STRIDE], words, move)
+    if there >= 0:
+        _settle(s, o, words, there, _scratch(words))
 
 
 @njit(cache=True)
@@ -357,7 +369,9 @@ def playout(p: np.ndarray, s: np.ndarray) -> int:
     x = scratch[3]
     while s[S_RESULT] == ONGOING:
         _reach(s, o, words, x, scratch[0])
-        _play(s, o, w, words, _random_move(s, o, w, words, x), scratch)
+        there = _wall(s, o, w, words, _random_move(s, o, w, words, x))
+        if there >= 0:
+            _settle(s, o, words, there, scratch)
     return s[S_RESULT]
 
 
@@ -394,15 +408,18 @@ def encode(game: Colosseum, state: State) -> np.ndarray:
     s[S_TO_MOVE] = state.to_move
     for player, cell in enumerate(state.player_cells):
         s[S_A + player] = cell // w * m + cell % w
-    walls = state.walls
+    # Bit 4 * (r * W + c) + d of the walls, unpacked to one byte per bit; the
+    # open sides of the M x M board repacked to bit r * M + c of each side's words.
+    walls = np.unpackbits(
+        np.frombuffer(state.walls.to_bytes(w * w // 2 + 1, "little"), np.uint8),
+        bitorder="little",
+    )[: 4 * w * w].reshape(w, w, 4)
     for side in range(4):
-        bits = 0
-        for r in range(m):
-            for c in range(m):
-                if not walls >> 4 * (r * w + c) + side & 1:
-                    bits |= 1 << (r * m + c)
-        for j in range(words):
-            o[S_OPEN + side * words + j] = bits >> 64 * j & (1 << 64) - 1
+        free = 1 - walls[:m, :m, side].reshape(-1)
+        packed = np.zeros(8 * words, np.uint8)
+        bits = np.packbits(free, bitorder="little")
+        packed[: bits.size] = bits
+        o[S_OPEN + side * words : S_OPEN + (side + 1) * words] = packed.view("<u8")
     regions = state.regions
     if regions is None:
         s[S_RESULT] = ONGOING

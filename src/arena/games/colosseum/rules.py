@@ -14,7 +14,10 @@ Rules as implemented
   A (0) gets a random cell and B (1) its mirror ``(M-1-r, M-1-c)``. The cells
   must differ (the centre cell of an odd board is redrawn) and the players
   must start connected; otherwise the whole set-up is drawn again from the
-  same stream. ``size`` is 3..20; ``walls`` is at most a quarter of the inner
+  same stream. ``setup=course`` draws the course simulator's boards instead:
+  M from 6..11 (its ``np.random.randint(6, 12)`` excludes 12) and (M + 1) // 2
+  wall pairs, so results compare with what students measured there.
+  ``size`` is 3..20; ``walls`` is at most a quarter of the inner
   edges, ``M * (M - 1) // 4`` pairs (7 when the size is drawn, for M = 6), so
   redraws stay rare. :meth:`Colosseum.position` builds any other position.
 * A moves first; players alternate. A move walks 0..K steps, K = (M+1)//2,
@@ -85,6 +88,7 @@ from arena.core.spec import Param
 SIDES = "urdl"
 _SIDE_WORDS = ("up", "right", "down", "left")
 _DRAWN_SIZES = (6, 12)  # the course's range, used when ``size`` is not given
+_COURSE_SIZES = (6, 11)  # the simulator's: numpy's randint(6, 12) stops short of 12
 _MOVE_RE = re.compile(r"(\d+)\s*,\s*(\d+)\s*,\s*([urdl])")
 _FORMAT = "row,col,side like '2,3,u' (0-based row and column from the top left, side u r d l)"
 
@@ -317,15 +321,25 @@ class Colosseum(Game):
     params = (
         Param("size", int, None, "board side M", low=3, high=20, default_text="seeded 6..12"),
         Param("walls", int, None, "wall pairs drawn at the start", 0, 95, default_text="M//2"),
+        Param(
+            "setup",
+            str,
+            "arena",
+            "arena: M drawn from 6..12, M//2 wall pairs; course: the simulator's boards, "
+            "M from 6..11, (M+1)//2 pairs",
+            choices=("arena", "course"),
+        ),
     )
     player_names = ("A", "B")
+    marks = ("A", "B")
     notation = (
         "r,c,dir: walk to row r, column c (counted from 0 at the top left) and put a wall "
         "on side u, r, d or l of that cell"
     )
 
-    def _setup(self, size: int | None, walls: int | None) -> None:
+    def _setup(self, size: int | None, walls: int | None, setup: str = "arena") -> None:
         self.size = size
+        self.setup = setup
         self.wall_pairs = walls
         #: The width W in the move encoding ``(r * W + c) * 4 + d``.
         self.stride: int = size if size is not None else _DRAWN_SIZES[1]
@@ -346,9 +360,13 @@ class Colosseum(Game):
 
     def initial_state(self, seed: int | None = None) -> ColosseumState:
         rng = random.Random(0 if seed is None else seed)
-        size = self.size if self.size is not None else rng.randint(*_DRAWN_SIZES)
+        course = self.setup == "course"
+        drawn = _COURSE_SIZES if course else _DRAWN_SIZES
+        size = self.size if self.size is not None else rng.randint(*drawn)
         board = self._board(size)
-        count = self.wall_pairs if self.wall_pairs is not None else size // 2
+        count = self.wall_pairs
+        if count is None:
+            count = min((size + 1) // 2, _wall_limit(size)) if course else size // 2
         while True:
             walls = board.border
             for pair in rng.sample(board.pairs, count):

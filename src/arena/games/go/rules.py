@@ -69,14 +69,10 @@ from typing import Any
 
 from arena.core.bitboard import iter_bits
 from arena.core.errors import IllegalMove, MoveSyntaxError, SpecError
-from arena.core.game import Game, Returns, State
+from arena.core.game import Game, Returns, State, margin_text, returns_of_margin
 from arena.core.grid import Grid
 from arena.core.hashing import hash_ints
 from arena.core.spec import Param
-
-
-def _returns(margin: float) -> Returns:
-    return (1, -1) if margin > 0 else (-1, 1) if margin < 0 else (0, 0)
 
 
 class Go(Game):
@@ -92,7 +88,7 @@ class Go(Game):
     17.5
     >>> s = s.play(game.parse_move("pass"))
     >>> s.is_terminal(), s.returns(), s.result_text()
-    (True, (1, -1), 'Black wins by 17.5')
+    (True, (1, -1), 'Black wins by 17.5: B 25, W 0 + 7.5 komi')
     >>> print(game.play_moves(game.parse_moves("c3 d3")).render())
       A B C D E
     5 . . . . . 5
@@ -206,14 +202,20 @@ class Go(Game):
 
     def area_margin(self, black: int, white: int) -> int:
         """Tromp-Taylor Black area minus White area, before komi."""
-        margin = black.bit_count() - white.bit_count()
+        areas = self.areas(black, white)
+        return areas[0] - areas[1]
+
+    def areas(self, black: int, white: int) -> tuple[int, int]:
+        """Tromp-Taylor areas ``(Black, White)``: each colour's stones and the empty
+        regions that border only that colour."""
+        counts = [black.bit_count(), white.bit_count()]
         for region in self.groups(self.full & ~(black | white)):
             border = self.adjacent(region)
-            if not border & white:
-                margin += region.bit_count() if border & black else 0
-            elif not border & black:
-                margin -= region.bit_count()
-        return margin
+            if border & black and not border & white:
+                counts[0] += region.bit_count()
+            elif border & white and not border & black:
+                counts[1] += region.bit_count()
+        return counts[0], counts[1]
 
     # --- fast random playout --------------------------------------------------
 
@@ -294,7 +296,7 @@ class Go(Game):
 
         black = code & self.full
         margin = self.area_margin(black, code >> n) - self.komi
-        return _returns(margin)
+        return returns_of_margin(margin)
 
     def _playout_board(
         self, state: GoState
@@ -578,10 +580,24 @@ class GoState(State):
         """Black's area minus White's area minus komi (the current count while live)."""
         return self._game.area_margin(self._black, self._white) - self._game.komi
 
+    def score_detail(self) -> str:
+        """The area count: ``B 12, W 12 + 7.5 komi``.
+
+        >>> import arena
+        >>> game = arena.load_game("go:size=5")
+        >>> game.play_moves(game.parse_moves("C3 pass pass")).result_text()
+        'Black wins by 17.5: B 25, W 0 + 7.5 komi'
+        """
+        black, white = self._game.areas(self._black, self._white)
+        komi = self._game.komi
+        sign = "-" if komi < 0 else "+"
+        tail = f" {sign} {margin_text(abs(komi))} komi" if komi else ""
+        return f"B {black}, W {white}{tail}"
+
     def returns(self) -> Returns:
         if not self.is_terminal():
             return (0, 0)
-        return _returns(self.score())
+        return returns_of_margin(self.score())
 
     # --- identity -------------------------------------------------------------
 

@@ -11,7 +11,10 @@ functions, chosen by the board size stored in ``p``:
 * ``size > 8`` (10..16, up to 256 cells): ``s = [to_move, cells...]``, a
   mailbox of ``(size + 2)**2`` cells with a border of sentinels (0 empty,
   1 Black, 2 White, 3 border), so a walk along a direction stops at the edge
-  without bounds checks.
+  without bounds checks. The playout keeps a frontier, the empty cells next
+  to a disc, which holds every placement, and draws its cells without
+  replacement until one flips something (testing and flipping in one walk):
+  uniform over the placements without listing them, as the rules' playout.
 
 The pass (``rule=standard``) is the move ``size * size``, as in the rules; a
 position is over when the mover has no placement and, under the standard
@@ -325,23 +328,49 @@ def _flip_from(s: np.ndarray, steps: np.ndarray, i: int, me: int, opp: int) -> b
 
 
 @njit(cache=True)
-def _policy_pick(n: int, front: np.ndarray, legal: np.ndarray, count: int) -> int:
-    """The rollout policy's pick among the frontier positions ``legal[:count]``:
-    a corner, else anything but an X-square, else any (see the module docstring)."""
-    best = 2
-    for k in range(count):
-        if _kind(n, front[legal[k]]) == 0:
-            best = 0
-            break
-    wanted = 0
-    for k in range(count):
-        kind = _kind(n, front[legal[k]])
-        if kind == best:
-            legal[wanted] = legal[k]
-            wanted += 1
-    if wanted == 0:
-        wanted = count
-    return legal[np.random.randint(0, wanted)]
+def _draw(
+    s: np.ndarray,
+    steps: np.ndarray,
+    front: np.ndarray,
+    size: int,
+    kinds: np.ndarray,
+    want: int,
+    me: int,
+    opp: int,
+) -> int:
+    """Draw frontier cells without replacement until one of kind ``want`` (-1: any)
+    flips something, and place there; its position in ``front``, or -1 if none can.
+    The order is a uniform shuffle, so the placement is uniform among those legal."""
+    for k in range(size):
+        j = k + np.random.randint(0, size - k)
+        i = front[j]
+        if (want < 0 or kinds[i] == want) and _flip_from(s, steps, i, me, opp):
+            return j
+        front[j] = front[k]
+        front[k] = i
+    return -1
+
+
+@njit(cache=True)
+def _corner(
+    s: np.ndarray, steps: np.ndarray, front: np.ndarray, size: int, n: int, me: int, opp: int
+) -> int:
+    """Place on a uniformly drawn legal corner; its position in ``front``, or -1."""
+    w = n + 2
+    legal = np.empty(4, np.int64)
+    count = 0
+    for i in (1 + w + 1, 1 + w + n, 1 + n * w + 1, 1 + n * w + n):
+        if s[i] == _EMPTY and _can_place(s, steps, i, me, opp):
+            legal[count] = i
+            count += 1
+    if count == 0:
+        return -1
+    i = legal[np.random.randint(0, count)]
+    _flip_from(s, steps, i, me, opp)
+    for j in range(size):
+        if front[j] == i:
+            return j
+    return -1
 
 
 @njit(cache=True)
@@ -353,8 +382,11 @@ def _finish_box(p: np.ndarray, s: np.ndarray, policy: bool) -> int:
     steps = _steps(n)
     can_pass = p[_CAN_PASS] != 0
     front = np.empty(n * n, np.int64)
-    legal = np.empty(n * n, np.int64)
     in_front = np.zeros(s.size, np.bool_)
+    kinds = np.zeros(s.size if policy else 0, np.int64)
+    if policy:
+        for cell in range(n * n):
+            kinds[_index(n, cell)] = _kind(n, _index(n, cell))
     size = 0
     for cell in range(n * n):
         i = _index(n, cell)
@@ -370,23 +402,14 @@ def _finish_box(p: np.ndarray, s: np.ndarray, policy: bool) -> int:
         me, opp = 1 + mover, 2 - mover
         at = -1
         if policy and np.random.random() < _POLICY:
-            count = 0
-            for k in range(size):
-                if _can_place(s, steps, front[k], me, opp):
-                    legal[count] = k
-                    count += 1
-            if count:
-                at = _policy_pick(n, front, legal, count)
-                _flip_from(s, steps, front[at], me, opp)
+            # A corner, else anything but an X-square, else an X-square.
+            at = _corner(s, steps, front, size, n, me, opp)
+            if at < 0:
+                at = _draw(s, steps, front, size, kinds, 2, me, opp)
+            if at < 0:
+                at = _draw(s, steps, front, size, kinds, 1, me, opp)
         else:
-            for k in range(size):
-                j = k + np.random.randint(0, size - k)
-                i = front[j]
-                if _flip_from(s, steps, i, me, opp):
-                    at = j
-                    break
-                front[j] = front[k]
-                front[k] = i
+            at = _draw(s, steps, front, size, kinds, -1, me, opp)
         if at < 0:
             passed = False
             if can_pass:
@@ -539,10 +562,17 @@ def encode(game: Othello, state: State) -> np.ndarray:
         b = s.view(np.uint64)
         b[1], b[2] = state.black, state.white
     else:
-        s = np.full(1 + (n + 2) ** 2, _BORDER, np.int64)
-        for cell in range(n * n):
-            owner = state.disc(cell)
-            s[_index(n, cell)] = _EMPTY if owner is None else 1 + owner
+        # Bit ``cell`` of each bitboard, unpacked to one byte per cell.
+        size = (n * n + 7) // 8
+        black, white = (
+            np.unpackbits(
+                np.frombuffer(bits.to_bytes(size, "little"), np.uint8), bitorder="little"
+            )[: n * n].reshape(n, n)
+            for bits in (state.black, state.white)
+        )
+        board = np.full((n + 2, n + 2), _BORDER, np.int64)
+        board[1:-1, 1:-1] = black + 2 * white.astype(np.int64)
+        s = np.concatenate((np.zeros(1, np.int64), board.reshape(-1)))
     s[0] = state.to_move
     return s
 

@@ -52,7 +52,7 @@ from typing import Any, ClassVar
 
 from arena.core.bitboard import iter_bits
 from arena.core.errors import IllegalMove, MoveSyntaxError, SpecError
-from arena.core.game import Game, Returns, State
+from arena.core.game import Game, Returns, State, returns_of_margin
 from arena.core.grid import Grid
 from arena.core.hashing import hash_ints
 from arena.core.spec import Param
@@ -313,7 +313,7 @@ class Othello(Game):
                     me = opp
                     continue
                 total = sum(board)
-                return (1, -1) if total > 0 else (-1, 1) if total < 0 else (0, 0)
+                return returns_of_margin(total)
             board[c] = me
             front[i] = front[-1]
             front.pop()
@@ -468,8 +468,7 @@ class OthelloState(State):
     def returns(self) -> Returns:
         if not self.is_terminal():
             return (0, 0)
-        margin = self.score()
-        return (1, -1) if margin > 0 else (-1, 1) if margin < 0 else (0, 0)
+        return returns_of_margin(self.score())
 
     def _ident(self) -> tuple[Any, ...]:
         return (self._black, self._white, self._to_move)

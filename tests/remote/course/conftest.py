@@ -1,0 +1,22 @@
+"""The folders here hold course-style agents (programs and student projects), not tests:
+pytest must not import them (some read stdin or register classes when imported)."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+collect_ignore = ["othello", "colosseum"]
+HERE = Path(__file__).parent
+
+
+@pytest.fixture
+def othello_dir(tmp_path: Path) -> Path:
+    """A copy of the Othello assignment folder (programs write files where they run)."""
+    return Path(shutil.copytree(HERE / "othello", tmp_path / "othello assignment"))
+
+
+@pytest.fixture
+def colosseum_dir(tmp_path: Path) -> Path:
+    """A copy of the Colosseum Survival folders: ``project/`` and ``lone/``."""
+    return Path(shutil.copytree(HERE / "colosseum", tmp_path / "colosseum"))
