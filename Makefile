@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-test engines lint bench clean
+.PHONY: run test install install-test engines browser web lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,9 +14,9 @@ install: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 
 # The test extras include the bench extra so the OpenSpiel comparison code is exercised too,
-# and plot (matplotlib) for the experiments.
+# plot (matplotlib) for the experiments and web (Starlette, uvicorn) for the web board.
 install-test: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench,plot]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench,plot,web]'
 
 # The main job: a short seeded round robin on Connect Four; results go to arena.db
 # (running it again resumes: only missing games are played).
@@ -31,12 +31,20 @@ run: install
 engines:
 	scripts/install-engines
 
+# Debian's Chromium for the browser tests of the web board (Playwright drives it).
+browser:
+	scripts/install-browser
+
+# The web board on http://127.0.0.1:8000/ with the results of `make run`.
+web: install-test
+	$(BIN)/arena web --db arena.db
+
 lint: install-test
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 
 # The whole suite, slow tests included (CI runs exactly this).
-test: lint engines
+test: lint engines browser
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 bench: install-test

@@ -42,7 +42,8 @@ LAYERS: dict[str, int] = {
     "compete": 7,
     "experiments": 8,
     "bench": 8,
-    "cli": 9,
+    "web": 9,
+    "cli": 10,
 }
 """Each top-level folder of the package and its rank: imports go to an equal or lower rank."""
 

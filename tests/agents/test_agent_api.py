@@ -157,3 +157,31 @@ def test_limit_is_a_small_immutable_value() -> None:
     assert arena.Limit().unbounded and not limit.unbounded
     with pytest.raises(SpecError, match="depth must be > 0"):
         arena.Limit(depth=0)
+
+
+def test_the_listener_sees_mcts_grow_and_can_stop_it() -> None:
+    agent = arena.load_agent("mcts:rollouts=3000,seed=4")
+    agent.progress_every = 0.0  # every iteration, so the test does not depend on speed
+    seen: list[int] = []
+    agent.listener = lambda info: seen.append(info.nodes) or len(seen) == 50
+    agent.choose(arena.load_game("connect4").initial_state(), arena.Limit())
+    assert seen == sorted(seen) and len(seen) == 50
+    assert agent.last_search is not None and agent.last_search.nodes == seen[-1]
+    agent.listener = None  # nobody listens: the whole budget
+    agent.choose(arena.load_game("connect4").initial_state(), arena.Limit())
+    assert agent.last_search is not None and agent.last_search.nodes == 3000
+
+
+def test_ids_reports_every_depth_and_stop_ends_the_depth_under_way() -> None:
+    game = arena.load_game("connect4")
+    agent = arena.load_agent("ids:maxdepth=4,cache=0")
+    depths: list[int | None] = []
+    agent.listener = lambda info: depths.append(info.depth) or False
+    agent.choose(game.initial_state(), arena.Limit())
+    assert depths == [1, 2, 3, 4]
+    # stop() from the listener, which lets the search go on: depth 2 starts, and ends at
+    # its first node, so the answer is depth 1's.
+    depths.clear()
+    agent.listener = lambda info: depths.append(info.depth) or agent.stop() or False
+    agent.choose(game.initial_state(), arena.Limit())
+    assert depths == [1] and agent.last_search is not None and agent.last_search.depth == 1

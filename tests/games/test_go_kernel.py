@@ -10,10 +10,8 @@ rollout never fills an own eye. One test runs the kernel as plain Python.
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,9 +21,23 @@ from test_go import KO, play, position, rows_of, triple_ko
 
 import arena
 from arena.core.kernel import ONGOING, Kernel
-from arena.games.go.kernel import kernel, moves_played
+from arena.games.go import heuristic as go_heuristic
+from arena.games.go.kernel import P_CELL, P_NP, PASSES, PLY, kernel, moves_played
 from arena.games.go.rules import Go, GoState
+from arena.search.deadline import Deadline
+from arena.search.mcts import heuristic_rollout_factory
 from helpers import chi2_limit
+from kernel_checks import (
+    assert_playout_uniform,
+    assert_rollout_reachable,
+    compare_random_games,
+    end_counts,
+    load_kernel,
+    perfts,
+    random_start,
+    run_without_jit,
+    seeded_ends,
+)
 
 Choose = Callable[[random.Random, GoState, tuple[int, ...]], int]
 
@@ -98,16 +110,27 @@ def compare_games(spec: str, games: int, choose: Choose, seed: int = 0) -> GoSta
         ("go:size=7,ko=simple", 10, 0.01),
         ("go:size=9,maxlen=120", 5, 0.01),
         ("go:size=13,maxlen=90", 2, 0.01),
+        ("go:size=19,ko=simple,maxlen=60", 1, 0.0),
     ],
 )
 def test_kernel_plays_as_the_rules(spec: str, games: int, chance: float) -> None:
     compare_games(spec, games, few_passes(chance))
 
 
-@pytest.mark.parametrize("spec", ["go:size=5", "go:size=7,ko=simple", "go:size=9"])
-def test_kernel_plays_as_the_rules_with_uniform_moves(spec: str) -> None:
+@pytest.mark.parametrize(
+    ("spec", "games"),
+    [
+        ("go:size=5", 300),
+        ("go:size=7,ko=simple", 100),
+        ("go:size=9", 40),
+        pytest.param("go:size=5,ko=simple", 2000, marks=pytest.mark.slow),
+        pytest.param("go:size=9,komi=0", 300, marks=pytest.mark.slow),
+    ],
+)
+def test_kernel_plays_as_the_rules_with_uniform_moves(spec: str, games: int) -> None:
     """Uniform over the legal moves, pass included: short games that end by passes."""
-    compare_games(spec, 40, uniform, seed=1)
+    game, k = load_kernel(spec)
+    assert compare_random_games(game, k, games, seed=1, same_encoding=False) > games
 
 
 def test_length_cap_scores_the_board_as_it_stands() -> None:
@@ -116,9 +139,17 @@ def test_length_cap_scores_the_board_as_it_stands() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("spec", ["go:size=5,maxlen=200", "go:size=5,ko=simple,maxlen=200"])
-def test_kernel_plays_as_the_rules_many_games(spec: str) -> None:
-    compare_games(spec, 400, few_passes(0.02), seed=2)
+@pytest.mark.parametrize(
+    ("spec", "games"),
+    [
+        ("go:size=5,maxlen=200", 400),
+        ("go:size=5,ko=simple,maxlen=200", 400),
+        ("go:size=13,ko=simple,maxlen=300", 40),
+        ("go:size=19,maxlen=500", 5),
+    ],
+)
+def test_kernel_plays_as_the_rules_many_games(spec: str, games: int) -> None:
+    compare_games(spec, games, few_passes(0.02), seed=2)
 
 
 def test_superko_bans_match_in_long_games() -> None:
@@ -190,39 +221,30 @@ def test_triple_ko_cycle_only_superko_forbids() -> None:
 # --- perft --------------------------------------------------------------------------------
 
 
-def perft(k: Kernel, s: np.ndarray, depth: int) -> int:
-    p, f = k.params, k.functions
-    out = np.empty(k.max_moves, np.int64)
-    n = f["legal_moves"](p, s, out)
-    if depth == 1:
-        return int(n)
-    total = 0
-    for move in out[:n].copy():
-        child = s.copy()
-        f["play"](p, child, move)
-        total += perft(k, child, depth - 1)
-    return total
-
-
 def test_perft_5x5() -> None:
-    game = arena.load_game("go:size=5")
-    k = kernel(game)
-    s = k.encode(game.initial_state())
-    assert [perft(k, s, d) for d in (1, 2, 3)] == [26, 651, 15650]
+    game, k = load_kernel("go:size=5")
+    assert perfts(k, game.initial_state(), 3) == [26, 651, 15650]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("ko", ["simple", "positional"])
 def test_perft_5x5_depth_4(ko: str) -> None:
-    game = arena.load_game(f"go:size=5,ko={ko}")
-    k = kernel(game)
-    assert perft(k, k.encode(game.initial_state()), 4) == 361041
+    game, k = load_kernel(f"go:size=5,ko={ko}")
+    assert k.perft(game.initial_state(), 4) == 361041
 
 
 def test_perft_19x19() -> None:
-    game = arena.load_game("go:size=19")
-    k = kernel(game)
-    assert perft(k, k.encode(game.initial_state()), 2) == 361 * 361 + 362
+    game, k = load_kernel("go:size=19")
+    assert perfts(k, game.initial_state(), 2) == [362, 361 * 361 + 362]
+
+
+@pytest.mark.parametrize(
+    ("spec", "ply"), [("go:size=5,maxlen=300", 60), ("go:size=6,ko=simple", 20)]
+)
+def test_perft_equals_the_reference_perft_mid_game(spec: str, ply: int) -> None:
+    game, k = load_kernel(spec)
+    state = random_start(game, lambda s: s.ply == ply and len(s.legal_moves()) > 4, seed=ply)
+    assert perfts(k, state, 3) == [arena.perft(state, d) for d in (1, 2, 3)]
 
 
 # --- playouts and rollouts ----------------------------------------------------------------
@@ -260,18 +282,28 @@ def test_playouts_replay_through_the_rules(spec: str, runs: int, function: str) 
         replay(k, start, function)
 
 
-def first_moves_chi2(k: Kernel, state: GoState, per_move: int, seed: int) -> tuple[float, int]:
-    """(chi-squared, degrees of freedom) of the playout's first move against the uniform law."""
-    legal = state.legal_moves()
-    counts = dict.fromkeys(legal, 0)
+def first_moves_chi2(
+    k: Kernel,
+    state: GoState,
+    per_move: int,
+    seed: int,
+    function: str = "playout",
+    support: tuple[int, ...] | None = None,
+) -> tuple[float, int]:
+    """(chi-squared, degrees of freedom) of the first move of ``function`` against the
+    uniform law over ``support`` (default: the legal moves); a move outside fails."""
+    support = state.legal_moves() if support is None else support
+    counts = dict.fromkeys(support, 0)
     k.functions["seed"](seed)
     start = k.encode(state)
-    for _ in range(per_move * len(legal)):
+    for _ in range(per_move * len(support)):
         s = start.copy()
-        k.functions["playout"](k.params, s)
-        counts[moves_played(k, s, state.ply)[0]] += 1
+        k.functions[function](k.params, s)
+        first = moves_played(k, s, state.ply)[0]
+        assert first in counts, f"{function} played {first} outside {support}"
+        counts[first] += 1
     chi2 = sum((c - per_move) ** 2 / per_move for c in counts.values())
-    return chi2, len(legal) - 1
+    return chi2, len(support) - 1
 
 
 @pytest.mark.parametrize("ko", ["simple", "positional"])
@@ -288,6 +320,26 @@ def test_playout_is_uniform_from_the_start() -> None:
     game = arena.load_game("go:size=5")
     chi2, df = first_moves_chi2(kernel(game), game.initial_state(), 200, seed=4)
     assert df == 25 and chi2 < chi2_limit(df)
+
+
+def board_key(k: Kernel) -> Callable[[np.ndarray], tuple[int, ...]]:
+    """What makes two of ``k``'s end positions the same end: cells, ply and passes."""
+    first, last = int(k.params[P_CELL]), int(k.params[P_CELL] + k.params[P_NP])
+
+    def key(s: np.ndarray) -> tuple[int, ...]:
+        return (*s[first:last].tolist(), int(s[PLY]), int(s[PASSES]))
+
+    return key
+
+
+@pytest.mark.parametrize("spec", ["go:size=5,maxlen=14", "go:size=5,ko=simple,maxlen=14"])
+def test_playout_follows_the_law_of_uniform_random_moves(spec: str) -> None:
+    """End positions two plies (or a pass pair) after a random position of ply 12,
+    against their exact probabilities under uniformly random moves."""
+    game, k = load_kernel(spec)
+    state = random_start(game, lambda s: s.ply == 12, seed=5)
+    assert_playout_uniform(k, state, trials=20000, seed=5, key=board_key(k))
+    assert_rollout_reachable(k, state, trials=2000, seed=5, key=board_key(k))
 
 
 def own_eye(state: GoState, move: int, mover: int | None = None) -> bool:
@@ -311,6 +363,57 @@ def own_eye(state: GoState, move: int, mover: int | None = None) -> bool:
     return bad == 0 if "#" in diagonals else bad <= 1
 
 
+def with_an_eye(state: GoState) -> bool:
+    """Whether the side to move has a true eye and at least four other candidates."""
+    support = go_heuristic.candidates(state, state.legal_moves())
+    return len(support) >= 4 and any(own_eye(state, m) for m in state.legal_moves()[:-1])
+
+
+@pytest.mark.parametrize(
+    ("spec", "line"),
+    [
+        ("go:size=5", None),  # a random position where the mover has an eye
+        ("go:size=9", "e5"),  # 24 points within two king steps of the stone
+        ("go:size=19", "d4 q16"),  # two boxes of 24 points
+        ("go:size=9", ""),  # an empty board: every point
+    ],
+)
+def test_rollout_draws_uniformly_from_the_heuristic_candidates(spec: str, line: str | None) -> None:
+    """The rollout's move is uniform over what ``mcts:rollout=heuristic`` samples from:
+    the go heuristic's ``candidates`` (near stones, no own true eye)."""
+    game = arena.load_game(spec)
+    if line is None:
+        state = random_start(game, with_an_eye, seed=3)
+    else:
+        state = game.play_moves(game.parse_moves(line))
+    legal = state.legal_moves()
+    support = go_heuristic.candidates(state, legal)
+    assert set(support) < set(legal[:-1]) or not line
+    k = kernel(game)
+    chi2, df = first_moves_chi2(k, state, 60, seed=9, function="rollout", support=support)
+    assert chi2 < chi2_limit(df)
+
+
+def test_rollout_results_match_the_reference_heuristic_rollout() -> None:
+    """Wins and losses of the kernel's rollout and of ``mcts:rollout=heuristic``'s (the
+    State API) from the same position agree (two-sample chi-squared, p > 0.001)."""
+    game, k = load_kernel("go:size=5,komi=2.5")
+    state = game.play_moves(game.parse_moves("c3 c4 b4 d3 d4"))
+    reference = heuristic_rollout_factory(state, Deadline(None))
+    rng = random.Random(6)
+    trials = 600
+    theirs = Counter(reference(state, rng)[0] for _ in range(trials))
+    result = k.functions["outcome"]
+    ours = end_counts(k, state, "rollout", trials, seed=6, key=lambda s: result(k.params, s))
+    chi2, df = 0.0, -1
+    for result in (-1, 0, 1):
+        total = ours[result] + theirs[result]
+        if total:
+            df += 1
+            chi2 += (ours[result] - theirs[result]) ** 2 / total
+    assert df >= 1 and chi2 < chi2_limit(df), (ours, theirs)
+
+
 @pytest.mark.parametrize("spec", ["go:size=5,maxlen=2000", "go:size=9,ko=simple,maxlen=2000"])
 def test_rollout_never_fills_an_own_eye_and_ends_by_passes(spec: str) -> None:
     game = arena.load_game(spec)
@@ -320,6 +423,7 @@ def test_rollout_never_fills_an_own_eye_and_ends_by_passes(spec: str) -> None:
     for _ in range(40 if game.size == 5 else 10):
         state = game.initial_state()
         for move in replay(k, state, "rollout"):
+            assert move in go_heuristic.candidates(state, state.legal_moves())
             if move != game.pass_move:
                 assert not own_eye(state, move), f"ply {state.ply}\n{state.render()}"
             else:  # a pass only when every legal point is an own eye
@@ -333,29 +437,26 @@ def test_rollout_never_fills_an_own_eye_and_ends_by_passes(spec: str) -> None:
 # --- plain Python ---------------------------------------------------------------------------
 
 
-def run_without_jit(code: str) -> str:
-    """Run ``code`` with ``NUMBA_DISABLE_JIT=1`` (and this folder importable); its stdout."""
-    here = Path(__file__).parent
-    paths = [str(here), str(here.parent), str(here.parent.parent / "src")]
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": os.pathsep.join(paths)}
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=240
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return proc.stdout
-
-
 def test_kernel_runs_without_jit() -> None:
-    code = """
+    """The same checks as plain Python, and the same playouts for the same seed."""
+    code = f"""
+import sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
 import test_go_kernel as t
+from kernel_checks import load_kernel, seeded_ends
 t.compare_games("go:size=5,maxlen=60", 3, t.few_passes(0.05))
 t.compare_games("go:size=5,ko=simple,maxlen=60", 3, t.few_passes(0.05))
-import arena
-game = arena.load_game("go:size=5")
-k = t.kernel(game)
+game, k = load_kernel("go:size=5")
 for function in ("playout", "rollout"):
     t.replay(k, game.initial_state(), function)
-assert t.perft(k, k.encode(game.initial_state()), 2) == 651
-print("ok")
+assert k.perft(game.initial_state(), 2) == 651
 """
-    assert run_without_jit(code).strip() == "ok"
+    ends = "print(seeded_ends(*load_kernel({!r}), {!r}, 10, seed=7))"
+    cases = [
+        (spec, f) for spec in ("go:size=5", "go:size=7,ko=simple") for f in ("playout", "rollout")
+    ]
+    code += "\n".join(ends.format(spec, function) for spec, function in cases)
+    plain = run_without_jit(code).split()
+    assert plain == [
+        seeded_ends(*load_kernel(spec), function, 10, seed=7) for spec, function in cases
+    ]

@@ -33,6 +33,7 @@ from arena.cli import (
     serve,
     show,
     warmup,
+    web,
 )
 from arena.core.errors import ArenaError
 
@@ -52,6 +53,7 @@ COMMANDS = (
     serve,
     gtp,
     warmup,
+    web,
 )
 
 

@@ -1,7 +1,8 @@
 """The agent interface: what the referee, the tools and every kind of agent agree on.
 
 An :class:`Agent` chooses a move within a :class:`~arena.core.limit.Limit` and
-reports its last search as :class:`SearchInfo`; :func:`start_game` tells any
+reports its last search as :class:`SearchInfo` (and, while it searches, snapshots
+of it to an optional :attr:`Agent.listener`); :func:`start_game` tells any
 agent-like object (users' classes too) that a game starts. :class:`Resign` and
 :class:`Undo` are what an agent may raise instead of answering a move: the
 referee's vocabulary, raised by people and engines alike.
@@ -15,7 +16,9 @@ Tests: tests/agents/test_agent_api.py
 from __future__ import annotations
 
 import inspect
+import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -48,12 +51,35 @@ class SearchInfo:
     """Which implementation searched, where an agent has several (MCTS: fast or python)."""
 
 
+Listener = Callable[[SearchInfo], bool]
+"""Receives snapshots of a running search; returning True asks the search to stop."""
+
+
 class Agent(ABC):
-    """Chooses moves. Subclasses declare ``name``, ``summary`` and ``params``."""
+    """Chooses moves. Subclasses declare ``name``, ``summary`` and ``params``.
+
+    ``listener`` (None unless a tool sets it, e.g. the web board) gets a
+    :class:`SearchInfo` of the search so far about every ``progress_every``
+    seconds from searches that call :meth:`report`; it runs on the search's
+    thread and may ask the search to stop early by returning True.
+
+    >>> import arena
+    >>> agent = arena.load_agent("mcts:rollouts=5000,seed=1")
+    >>> seen = []
+    >>> agent.listener = lambda info: seen.append(info.nodes) or len(seen) == 2
+    >>> agent.progress_every = 0.0          # every iteration, for the example
+    >>> game = arena.load_game("connect4")
+    >>> _ = agent.choose(game.initial_state(), arena.Limit())
+    >>> len(seen), agent.last_search.nodes < 5000   # the listener stopped it
+    (2, True)
+    """
 
     name: ClassVar[str]
     summary: ClassVar[str]
     params: ClassVar[tuple[Param, ...]] = ()
+    listener: Listener | None = None
+    progress_every: float = 0.1
+    _next_report: float = 0.0
 
     def __init__(self, **params: Any) -> None:
         self.config: dict[str, Any] = bind_params(self.name, self.params, params)
@@ -73,6 +99,24 @@ class Agent(ABC):
     @abstractmethod
     def choose(self, state: State, limit: Limit) -> int:
         """A legal move of ``state`` within ``limit``."""
+
+    def stop(self) -> None:
+        """Ask the running search to answer soon; called from another thread. Searches
+        that can be interrupted at any node override it (ids); the others stop when
+        the listener returns True (mcts) or at their limit."""
+
+    def report(self, snapshot: Callable[[], SearchInfo], force: bool = False) -> bool:
+        """For searches: hand the listener ``snapshot()`` if ``progress_every`` seconds
+        have passed since the last one (or ``force``); True when it asks to stop.
+        Searches call it only when ``listener`` is set, so it costs nothing otherwise."""
+        listener = self.listener
+        if listener is None:
+            return False
+        now = time.perf_counter()
+        if not force and now < self._next_report:
+            return False
+        self._next_report = now + self.progress_every
+        return bool(listener(snapshot()))
 
     def close(self) -> None:
         """The game is over: release what the agent holds for it (a program in another

@@ -60,6 +60,11 @@ class Deadline:
 
     expired = tick
 
+    def stop(self) -> None:
+        """Make the deadline pass now (safe from another thread: the search stops at its
+        next check)."""
+        self.end = float("-inf")
+
     def elapsed(self) -> float:
         return _clock() - self.start
 

@@ -143,7 +143,15 @@ class FastSearch:
                 return int(self.edge_child[e])
         return -1
 
-    def search(self, state: State, rollouts: float, deadline: Deadline) -> Searched:
+    def snapshot(self, simulations: int) -> Searched:
+        """The search so far (for a listener)."""
+        stats = self.root_stats()
+        assert stats is not None
+        return Searched(stats, simulations, int(self.report[mk.DEEPEST]), self._pv(), self.name)
+
+    def search(
+        self, state: State, rollouts: float, deadline: Deadline, progress: Any = None
+    ) -> Searched:
         if self.root_state != state:
             self.root_state, self.root_s = state, self.kernel.encode(state)
             self.sizes[:] = 0
@@ -154,18 +162,19 @@ class FastSearch:
         self.report[mk.DEEPEST] = 0
         sims = 0
         if n_moves > 1:  # else nothing to decide
-            sims = self._run(rollouts, deadline)
+            sims = self._run(rollouts, deadline, progress)
         stats = self.root_stats()
         assert stats is not None
         pv = self._pv()
         return Searched(stats, sims, int(self.report[mk.DEEPEST]), pv, self.name)
 
-    def _run(self, rollouts: float, deadline: Deadline) -> int:
+    def _run(self, rollouts: float, deadline: Deadline, progress: Any = None) -> int:
         """Batches of simulations until the budget, the deadline or a proof stops them."""
         o, k = self.options, self.kernel
         timed = deadline.end != float("inf")
+        batched = timed or progress is not None  # else one call does the whole budget
         left = int(min(rollouts, 1 << 62))
-        batch = FIRST_BATCH if timed else left
+        batch = FIRST_BATCH if batched else left
         s, leaf = np.empty_like(self.root_s), np.empty_like(self.root_s)
         clock = time.perf_counter
         total = 0
@@ -194,7 +203,9 @@ class FastSearch:
                 self.grow_rate = max(self.grow_rate, (clock() - start) / self._bytes())
             elif reason != mk.BUDGET:
                 break  # the root is proven, or nothing is left to sample
-            if timed:
+            if progress is not None and progress(total):
+                break
+            if batched:
                 if deadline.tick():
                     break
                 if done:

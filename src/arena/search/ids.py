@@ -19,10 +19,12 @@ True
 >>> agent.last_search.root[0]["text"]   # 3 (or 6), a block, then the other end
 'win in 3'
 
-Tests: tests/search/test_search.py
+Tests: tests/search/test_search.py, tests/agents/test_agent_api.py (progress and stop)
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
@@ -49,6 +51,10 @@ class IDSAgent(Agent):
 
     def reset(self, game: Game | None = None) -> None:
         self.searchers.reset(game)
+
+    def stop(self) -> None:
+        if self._searcher is not None:
+            self._searcher.deadline.stop()
 
     def choose(self, state: State, limit: Limit) -> int:
         searcher = self.searchers.get(state.game)
@@ -79,6 +85,12 @@ class IDSAgent(Agent):
                 info.root = root_rows(state, rows, depth)
                 line = searcher.principal_variation(state, best, depth)
                 info.root[0]["pv"] = [state.game.format_move(m) for m in line]
+                shown = info.root
+                if self.listener is not None and self.report(
+                    partial(SearchInfo, deadline.elapsed(), depth, searcher.nodes, value, shown),
+                    force=True,
+                ):
+                    break
                 if is_proven(value) or not searcher.horizon:
                     break
         info.nodes = searcher.nodes

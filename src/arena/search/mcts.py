@@ -49,6 +49,8 @@ from __future__ import annotations
 
 import math
 import random
+import time
+from collections.abc import Callable
 from typing import Protocol
 
 from arena.core.agent import Agent, SearchInfo
@@ -66,10 +68,18 @@ from arena.search.tree_policy import TreePolicy
 class Engine(Protocol):
     name: str
 
-    def search(self, state: State, rollouts: float, deadline: Deadline) -> Searched: ...
+    def search(
+        self, state: State, rollouts: float, deadline: Deadline, progress: Progress = None
+    ) -> Searched: ...
+    def snapshot(self, simulations: int) -> Searched: ...
     def observe(self, state: State, move: int) -> None: ...
     def reset(self) -> None: ...
     def root_stats(self) -> RootStats | None: ...
+
+
+Progress = Callable[[int], bool] | None
+"""Called by an engine with the simulations so far after each unit of work, when a
+listener watches the search; True asks it to stop."""
 
 
 class TreeSearch:
@@ -121,7 +131,16 @@ class TreeSearch:
             wins_at_once,
         )
 
-    def search(self, state: State, rollouts: float, deadline: Deadline) -> Searched:
+    def snapshot(self, simulations: int) -> Searched:
+        """The search so far (for a listener)."""
+        stats = self.root_stats()
+        assert stats is not None and self.root is not None
+        pv = principal_variation(self.root)
+        return Searched(stats, simulations, self.deepest, pv, self.name)
+
+    def search(
+        self, state: State, rollouts: float, deadline: Deadline, progress: Progress = None
+    ) -> Searched:
         root = self.root if self.root is not None and self.root.state == state else None
         if root is None:
             root = Node(state)
@@ -143,6 +162,8 @@ class TreeSearch:
                     except SearchTimeout:  # a rollout or an expansion ran into the deadline
                         break
                     if deadline.tick():
+                        break
+                    if progress is not None and progress(root.total - start_total):
                         break
         stats = self.root_stats()
         assert stats is not None
@@ -283,9 +304,16 @@ class MCTSAgent(Agent):
         engine = self.engine_for(state.game)  # before the clock: may compile on first use
         rollouts, seconds = self.budget(limit)
         deadline = Deadline(seconds)
+        self._started = deadline.start
         # No cyclic collection on the clock: with numba loaded, a full one takes tens of ms.
         with quiet_gc():
-            found = engine.search(state, rollouts, deadline)
+            progress = None
+            if self.listener is not None:
+
+                def progress(simulations: int) -> bool:
+                    return self.report(lambda: self._info(engine.snapshot(simulations), state))
+
+            found = engine.search(state, rollouts, deadline, progress)
             stats = found.stats
             if len(stats.moves) == 1:
                 move = stats.moves[0]
@@ -295,6 +323,13 @@ class MCTSAgent(Agent):
         # root moves (Go 19x19, Gomoku) takes milliseconds.
         self._report = (stats, state.game, self.options.c, deadline.elapsed(), found)
         return move
+
+    def _info(self, found: Searched, state: State) -> SearchInfo:
+        """The report of a search in progress."""
+        return search_info(
+            found.stats, state.game, self.options.c, time.perf_counter() - self._started,
+            found.depth, found.simulations, found.pv, found.engine,
+        )  # fmt: skip
 
     @property  # type: ignore[override]
     def last_search(self) -> SearchInfo | None:

@@ -1,7 +1,8 @@
 """Go's compiled kernel (numba): the rules of :mod:`arena.games.go.rules` over flat arrays.
 
 The contract is :mod:`arena.core.kernel`; ``rules.py`` stays the readable
-reference, and the tests play both side by side, move for move.
+reference, and the tests play both side by side, move for move
+(Tests: tests/games/test_go_kernel.py).
 
 >>> import arena, numpy as np
 >>> game = arena.load_game("go:size=5")
@@ -22,10 +23,10 @@ reference, and the tests play both side by side, move for move.
 
 Board
 -----
-Points live on a padded board: ``(row + 1) * W + col + 1`` with ``W = size + 2``,
-a ring of border cells (value 3) around the board, so the four neighbours of a
-point are ``±1, ±W`` with no edge tests. Cells hold 0 (empty), 1 (Black), 2
-(White) or 3 (border).
+Points live on a padded board: ``(row + 2) * W + col + 2`` with ``W = size + 4``,
+two rings of border cells (value 3) around the board, so the four neighbours of a
+point are ``±1, ±W`` with no edge tests (and the rollout looks two points away
+without them). Cells hold 0 (empty), 1 (Black), 2 (White) or 3 (border).
 
 Strings (groups) are circular lists of stones (``next``) with a representative
 (``head``) per stone; the representative keeps the size, the Zobrist xor of the
@@ -44,9 +45,11 @@ Positional superko
 ------------------
 Boards are identified by a 64-bit Zobrist hash (random keys per colour and
 point, in ``p``), so unlike the reference's exact board codes a collision could
-forbid a legal move: with ``2**64`` values and at most a few thousand boards a
-game, the chance is below ``1e-12`` per game. The state keeps the hash of every
-board of the game in order and, to skip most searches, a Bloom bit per hash.
+forbid a legal move: a check meets one of at most ``maxlen + 1`` earlier boards
+among ``2**64`` values, so checking every point at every ply of a 19x19 game
+(723 boards, 361 points, 722 plies) errs with a chance near ``1e-11``. The
+state keeps the hash of every board of the game in order and, to skip most
+searches, a Bloom bit per hash.
 As in the reference, a stone that captures nothing only adds a stone, so it is
 compared only with the boards before the last capture.
 
@@ -54,21 +57,35 @@ State layout (``s``)
 --------------------
 A header (ply, passes, ko point, hash, empty count, history length, index of
 the first board since the last capture), then the sections whose offsets are
-in ``p``: cells, string head, next stone, string size, pseudo-liberty count,
-sum and sum of squares, string hash, each empty point's index in the list of
-empty points, that list, the Bloom bits, the board hashes, and the moves played
-(``s[moves + ply]``; those before :func:`kernel`'s ``encode`` are -1 but the
-last one).
+in ``p``: cells, string head, next stone, one record per string head (size,
+pseudo-liberty count, sum, sum of squares), string hash, each empty point's
+index in the list of empty points, that list, the Bloom bits, the board
+hashes, the moves played (``s[moves + ply]``; those before ``encode`` are -1
+but the last one) and scratch room, which ``outcome`` uses to count the area
+(nothing else in ``s`` changes there). The history makes ``s`` grow with
+``maxlen``: 7,721 ints on 19x19 with the default length (6,744 under simple ko).
+
+Nothing allocates, so the compiled functions run without numba's runtime
+(``_nrt=False``) and the helpers are inlined into them: otherwise every helper
+call would count references to ``p`` and ``s`` through the runtime, which
+cost a third of the time of a playout.
 
 Playouts
 --------
 ``playout`` draws a move uniformly from the empty points not yet tried plus the
 pass; a drawn point that is illegal is moved out of the draw, so the move is
 uniform over the legal moves and the pass (always legal) bounds the draws.
-``rollout`` draws the same way among the legal points that are not an own
-eye (every neighbour own or edge, and at most one opposing diagonal, none on
-the edge) and passes only when none is left; it obeys every rule, superko
-included, so its moves are legal moves.
+``rollout`` is the policy of ``mcts:rollout=heuristic`` (the go heuristic's
+``candidates``): uniform over the legal points within two king steps of a stone
+(every point on an empty board) that fill no own true eye (every neighbour own
+or edge, at most one opposing diagonal and none on the edge); else over the
+legal points that fill no own eye; else the pass. It draws the same way, the
+far points set aside unchecked for the second draw, and obeys every rule,
+superko included, so its moves are legal moves.
+
+Both draw from a xorshift generator that numba's ``np.random`` (seeded by
+``seed``) seeds at the start of each playout: the same seed gives the same
+playouts, compiled or not.
 """
 
 from __future__ import annotations
@@ -133,9 +150,6 @@ _inline = njit(cache=True, inline="always")
 _kernel = njit(cache=True, _nrt=False)
 
 
-# --- strings ------------------------------------------------------------------------
-
-
 @_inline
 def _layout(p):  # type: ignore[no-untyped-def]
     """The header of ``p`` as a tuple: in registers, not reloaded after every store to ``s``."""
@@ -173,6 +187,9 @@ def _layout(p):  # type: ignore[no-untyped-def]
         p[30],
         p[31],
     )
+
+
+# --- strings ------------------------------------------------------------------------
 
 
 @_inline
@@ -504,30 +521,27 @@ def _is_own_eye(L, p, s, at, colour):  # type: ignore[no-untyped-def]
 
 
 @_inline
-def _below(n):  # type: ignore[no-untyped-def]
-    """A uniform integer in [0, n): a 53-bit uniform float scaled (the bias, below
-    n / 2**53, is far beneath what any test can see), twice as fast as randint."""
-    return np.int64(np.random.random() * n)
+def _below(x, n):  # type: ignore[no-untyped-def]
+    """Step the xorshift generator ``x``; return it and a uniform integer in [0, n)
+    from its top 53 bits (the bias, below n / 2**53, is far beneath any test)."""
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    return x, np.int64(np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0) * n)
 
 
 @_inline
-def _draw(L, p, s, colour, eyes):  # type: ignore[no-untyped-def]
-    """A uniformly random legal move (``eyes``: none that fills an own eye, and the
-    pass only when nothing else is left)."""
+def _draw(L, p, s, colour, x):  # type: ignore[no-untyped-def]
+    """A uniformly random legal move, and the generator's new state."""
     empties, where = L[P_EMPTIES], L[P_WHERE]
     untried = s[NEMPTY]
     while True:
-        if eyes:
-            if untried == 0:
-                return L[P_N]
-            r = _below(untried)
-        else:
-            r = _below(untried + 1)
-            if r == untried:
-                return L[P_N]
+        x, r = _below(x, untried + 1)
+        if r == untried:
+            return L[P_N], x
         at = s[empties + r]
-        if not (eyes and _is_own_eye(L, p, s, at, colour)) and _legal(L, p, s, at, colour):
-            return p[L[P_POINT] + at]
+        if _legal(L, p, s, at, colour):
+            return p[L[P_POINT] + at], x
         untried -= 1
         last = s[empties + untried]
         s[empties + r] = last
@@ -536,19 +550,77 @@ def _draw(L, p, s, colour, eyes):  # type: ignore[no-untyped-def]
         s[where + at] = untried
 
 
+@_inline
+def _near(L, s, at):  # type: ignore[no-untyped-def]
+    """Whether a stone stands within two king steps of ``at``."""
+    cell, w = L[P_CELL], L[P_W]
+    for dr in (-2 * w, -w, 0, w, 2 * w):
+        for dc in (-2, -1, 0, 1, 2):
+            v = s[cell + at + dr + dc]
+            if v == BLACK or v == WHITE:  # noqa: SIM109 (numba)
+                return True
+    return False
+
+
+@_inline
+def _draw_rollout(L, p, s, colour, x):  # type: ignore[no-untyped-def]
+    """The rollout's move: uniform over the legal points within two king steps of a
+    stone (anywhere on an empty board) that fill no own eye; else over the legal
+    points that fill no own eye; else the pass."""
+    empties, where = L[P_EMPTIES], L[P_WHERE]
+    far = L[P_SCRATCH]  # points left for the second draw, unchecked
+    nfar = 0
+    anywhere = s[NEMPTY] == L[P_N]
+    untried = s[NEMPTY]
+    while untried:
+        x, r = _below(x, untried)
+        at = s[empties + r]
+        if not _is_own_eye(L, p, s, at, colour):
+            if not (anywhere or _near(L, s, at)):
+                s[far + nfar] = at
+                nfar += 1
+            elif _legal(L, p, s, at, colour):
+                return p[L[P_POINT] + at], x
+        untried -= 1
+        last = s[empties + untried]
+        s[empties + r] = last
+        s[where + last] = r
+        s[empties + untried] = at
+        s[where + at] = untried
+    while nfar:
+        x, r = _below(x, nfar)
+        at = s[far + r]
+        if _legal(L, p, s, at, colour):
+            return p[L[P_POINT] + at], x
+        nfar -= 1
+        s[far + r] = s[far + nfar]
+    return L[P_N], x
+
+
+@_kernel
+def _finish(p, s, eyes):  # type: ignore[no-untyped-def]
+    # One compiled loop for both policies (compiling it twice doubles the first-use wait).
+    # numba's np.random (seeded by ``seed``) seeds a xorshift generator per playout:
+    # a draw from it costs a fifth of one from the Mersenne twister.
+    L = _layout(p)
+    x = np.uint64(np.random.randint(1, 1 << 62))
+    while not _over(L, p, s):
+        if eyes:
+            move, x = _draw_rollout(L, p, s, (s[PLY] & 1) + 1, x)
+        else:
+            move, x = _draw(L, p, s, (s[PLY] & 1) + 1, x)
+        _play(L, p, s, move)
+
+
 @_kernel
 def playout(p, s):  # type: ignore[no-untyped-def]
-    L = _layout(p)
-    while not _over(L, p, s):
-        _play(L, p, s, _draw(L, p, s, (s[PLY] & 1) + 1, False))
+    _finish(p, s, False)
     return outcome(p, s)
 
 
 @_kernel
 def rollout(p, s):  # type: ignore[no-untyped-def]
-    L = _layout(p)
-    while not _over(L, p, s):
-        _play(L, p, s, _draw(L, p, s, (s[PLY] & 1) + 1, True))
+    _finish(p, s, True)
     return outcome(p, s)
 
 
@@ -617,7 +689,7 @@ def _rebuild(p, s):  # type: ignore[no-untyped-def]
 def params(game: Go) -> np.ndarray:
     """The parameter array ``p`` of ``game``: sizes, komi, rules, offsets and tables."""
     size, n = game.size, game.points
-    w = size + 2
+    w = size + 4  # two border rings: the rollout looks two points away
     cells = w * w
     history = game.maxlen + 1 if game.superko else 1
     bloom_bits = 64
@@ -649,10 +721,19 @@ def params(game: Go) -> np.ndarray:
     p[zob + cells : zob + 3 * cells] = keys  # colour 0 (empty) keeps zeros
     p[point : point + cells] = -1
     for q in range(n):
-        at = (q // size + 1) * w + q % size + 1
+        at = (q // size + 2) * w + q % size + 2
         p[idx + q] = at
         p[point + at] = q
     return p
+
+
+def _bits(codes: int | tuple[int, ...], width: int) -> np.ndarray:
+    """The low ``width`` bits of each code (one row per code, lowest bit first)."""
+    codes = (codes,) if isinstance(codes, int) else codes
+    nbytes = (width + 7) // 8
+    raw = np.frombuffer(b"".join(c.to_bytes(nbytes, "little") for c in codes), np.uint8)
+    rows = np.unpackbits(raw.reshape(len(codes), nbytes), axis=1, bitorder="little")
+    return rows[:, :width].astype(np.int64)
 
 
 def _board_hashes(p: np.ndarray, codes: tuple[int, ...], n: int) -> np.ndarray:
@@ -662,10 +743,7 @@ def _board_hashes(p: np.ndarray, codes: tuple[int, ...], n: int) -> np.ndarray:
     cells = int(p[P_NP])
     at = p[p[P_IDX] : p[P_IDX] + n]
     keys = np.concatenate([p[p[P_ZOB] + cells + at], p[p[P_ZOB] + 2 * cells + at]])
-    nbytes = (2 * n + 7) // 8
-    raw = np.frombuffer(b"".join(c.to_bytes(nbytes, "little") for c in codes), np.uint8)
-    bits = np.unpackbits(raw.reshape(len(codes), nbytes), axis=1, bitorder="little")[:, : 2 * n]
-    return np.bitwise_xor.reduce(np.where(bits.astype(bool), keys, 0), axis=1)
+    return np.bitwise_xor.reduce(np.where(_bits(codes, 2 * n) == 1, keys, 0), axis=1)
 
 
 def encode(p: np.ndarray, state: GoState) -> np.ndarray:
@@ -676,14 +754,8 @@ def encode(p: np.ndarray, state: GoState) -> np.ndarray:
     cell = int(p[P_CELL])
     s[cell : cell + p[P_NP]] = BORDER
     at = p[p[P_IDX] : p[P_IDX] + n]
-    code = state.code()
-    for colour in (BLACK, WHITE):
-        bits = (code >> (n * (colour - 1))) & ((1 << n) - 1)
-        for q in range(n):
-            if bits >> q & 1:
-                s[cell + at[q]] = colour
-            elif colour == BLACK:
-                s[cell + at[q]] = EMPTY
+    bits = _bits(state.code(), 2 * n)[0]
+    s[cell + at] = bits[:n] * BLACK + bits[n:] * WHITE
     s[PLY], s[PASSES] = state.ply, state.passes
     s[KO] = at[state.ko_point] if state.ko_point >= 0 else -1
     _rebuild(p, s)
@@ -692,9 +764,8 @@ def encode(p: np.ndarray, state: GoState) -> np.ndarray:
     s[RUNSTART] = len(hashes) - state.run_length()
     hist = int(p[P_HIST])
     s[hist : hist + len(hashes)] = hashes
-    for key in hashes:
-        bit = int(key) & int(p[P_BLOOM_MASK])
-        s[p[P_BLOOM] + (bit >> 6)] |= np.int64(1) << np.int64(bit & 63)
+    bits = hashes & p[P_BLOOM_MASK]
+    np.bitwise_or.at(s, p[P_BLOOM] + (bits >> 6), np.left_shift(1, bits & 63))
     moves = int(p[P_MOVES])
     s[moves : moves + game.maxlen] = -1
     if state.ply > 0:

@@ -1,0 +1,380 @@
+// The board page: settings, one WebSocket to the server, and everything it draws.
+import { drawBoard, drawPv } from "./board.js";
+import { paramForm, specOf } from "./forms.js";
+import { drawGraph } from "./graph.js";
+
+const $ = (id) => document.getElementById(id);
+const PERSON = "person";
+let games = [], agents = [], meta = {};
+let ws = null, state = null, search = null, hint = null;
+const finals = new Map();  // position key -> the last finished search there (analysis stays)
+const pending = [];
+
+function send(msg) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+  else pending.push(msg);
+}
+
+function showMessage(text) {
+  const box = $("message");
+  box.textContent = text;
+  box.hidden = !text;
+  clearTimeout(showMessage.timer);
+  if (text) showMessage.timer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+function connect() {
+  ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  ws.onopen = () => { while (pending.length) ws.send(JSON.stringify(pending.shift())); };
+  ws.onmessage = (e) => receive(JSON.parse(e.data));
+  ws.onclose = () => { document.body.dataset.connection = "closed"; showMessage("Disconnected from the server: reload the page."); };
+}
+
+function receive(msg) {
+  if (msg.type === "state") {
+    const changed = !state || state.ply !== msg.ply || state.game !== msg.game || state.moves.length !== msg.moves.length;
+    state = msg;
+    clockAt = performance.now();
+    syncForm(msg);
+    if (changed) { hint = null; search = finals.get(key(msg)) || null; }
+    render();
+  } else if (msg.type === "search") {
+    if (!state || msg.ply > state.moves.length) return;
+    if (msg.final) {
+      finals.set(key(state, msg.ply), msg);
+      if (finals.size > 2000) finals.delete(finals.keys().next().value);
+    }
+    if (msg.ply !== state.ply) return;  // a search of another position (the game analysis)
+    search = msg;
+    render();
+  } else if (msg.type === "hint") {
+    if (state && msg.ply === state.ply) { hint = msg.move; render(); showMessage(""); $("status").textContent = `Hint: ${msg.move}`; }
+  } else if (msg.type === "export") {
+    const blob = new Blob([msg.text], { type: msg.format === "json" ? "application/json" : "application/x-go-sgf" });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = msg.filename;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  } else if (msg.type === "error") {
+    showMessage(msg.message);
+    document.body.dataset.lastError = msg.message;
+  }
+}
+
+// The settings form follows the board (a game opened from a link, a record or the results).
+function syncForm(msg) {
+  if (document.activeElement && document.activeElement.closest("#setup")) return;
+  const name = msg.game.split(":")[0];
+  if ($("game-name").value !== name) { $("game-name").value = name; refreshForms(); }
+  fillParams($("game-params"), msg.game);
+  msg.players.forEach((spec, side) => {
+    const agent = spec.split(":")[0];
+    const select = $(`player${side}`);
+    if ([...select.options].some((o) => o.value === agent)) {
+      const box = $(`params${side}`);
+      if (select.value !== agent) {
+        select.value = agent;
+        const info = agents.find((a) => a.name === agent);
+        paramForm(box, info ? info.params : [], true);
+      }
+      fillParams(box, spec);
+    }
+  });
+  $("time").value = msg.time;
+  $("clock").value = msg.clockSpec || "";
+}
+
+// Put a spec's values ("name:k=v,...") into its parameter form (the rest back to defaults).
+function fillParams(box, spec) {
+  const values = {};
+  const rest = spec.includes(":") ? spec.slice(spec.indexOf(":") + 1) : "";
+  for (const item of rest.split(",")) {
+    const [k, v] = item.split("=");
+    if (k && v !== undefined) values[k.trim()] = v.trim();
+  }
+  for (const input of box.querySelectorAll("[data-param]")) {
+    const value = values[input.dataset.param] ?? "";
+    if (input.tagName === "SELECT" && ![...input.options].some((o) => o.value === value)) continue;
+    input.value = value;
+  }
+}
+
+function key(s, ply = s.ply) { return `${s.game}|${s.seed}|${s.moves.slice(0, ply).join(" ")}`; }
+
+function agentOptions(select, withPerson) {
+  select.innerHTML = "";
+  if (withPerson) select.add(new Option("person", PERSON));
+  for (const a of agents) select.add(new Option(a.name, a.name));
+}
+
+function agentSpec(side) {
+  const name = $(`player${side}`).value;
+  if (name === PERSON) return PERSON;
+  const agent = agents.find((a) => a.name === name);
+  return specOf(name, $(`params${side}`), agent.params);
+}
+
+function gameSpec() {
+  const name = $("game-name").value;
+  const game = games.find((g) => g.name === name);
+  return specOf(name, $("game-params"), game.params);
+}
+
+function refreshForms() {
+  const game = games.find((g) => g.name === $("game-name").value);
+  paramForm($("game-params"), game.params);
+  $("name0").textContent = game.players[0];
+  $("name1").textContent = game.players[1];
+  for (const side of [0, 1]) {
+    const name = $(`player${side}`).value;
+    const agent = agents.find((a) => a.name === name);
+    paramForm($(`params${side}`), agent ? agent.params : [], true);
+  }
+}
+
+function newGame(extra = {}) {
+  search = null;
+  const clock = $("clock").value.trim();
+  send({ type: "new", game: gameSpec(), players: [agentSpec(0), agentSpec(1)],
+    time: parseFloat($("time").value), ...(clock ? { clock } : {}), ...extra });
+}
+
+function clockText(seconds) {
+  const s = Math.max(0, seconds);
+  const m = Math.floor(s / 60);
+  return `${m}:${(s - 60 * m).toFixed(1).padStart(4, "0")}`;
+}
+
+// The running clock counts down between the server's messages.
+let clockAt = 0;
+setInterval(() => {
+  if (!state || !state.clocks || state.clockRunning === null) return;
+  const side = state.clockRunning;
+  const left = state.clocks[side] - (performance.now() - clockAt) / 1000;
+  const span = document.querySelector(`#players-bar [data-clock="${side}"]`);
+  if (span) span.textContent = clockText(left);
+}, 100);
+
+function render() {
+  if (!state) return;
+  const view = state.view;
+  const mover = state.players[view.toMove];
+  const interactive = !view.terminal && (mover === PERSON || state.ply < state.moves.length || state.paused);
+  const shown = search && search.ply === state.ply ? search : null;
+  drawBoard($("board"), view, {
+    interactive,
+    search: shown,
+    onMove: (text) => send({ type: "play", move: text }),
+  });
+  if (hint) {
+    drawPv($("board"), view, [hint]);
+  }
+  document.body.dataset.thinking = state.thinking || "";
+  document.body.dataset.ply = state.ply;
+  // Players and counts.
+  const bar = $("players-bar");
+  bar.innerHTML = "";
+  [0, 1].forEach((side) => {
+    const span = document.createElement("span");
+    const count = view.counts ? ` (${view.counts[side]})` : "";
+    span.textContent = `${view.names[side]}: ${state.players[side]}${count}`;
+    if (!view.terminal && view.toMove === side) span.className = "to-move";
+    if (state.clocks) {
+      const clock = document.createElement("span");
+      clock.className = "clock" + (state.clockRunning === side ? " running" : "");
+      clock.dataset.clock = side;
+      clock.textContent = clockText(state.clocks[side]);
+      span.append(" ", clock);
+    }
+    bar.appendChild(span);
+  });
+  $("pass").hidden = !view.pass || !interactive;
+  $("status").textContent = state.thinking === "move" ? `${state.players[view.toMove]} is thinking…` : state.status;
+  const result = $("result");
+  result.hidden = !state.result;
+  if (state.result) {
+    const how = state.result.includes("on time") ? "" : " (by the rules)";
+    result.textContent = `Result: ${state.result}${how}, after ${state.moves.length} moves`;
+  }
+  // Controls.
+  $("first").disabled = $("back").disabled = state.ply === 0;
+  $("last").disabled = $("forward").disabled = state.ply === state.moves.length;
+  $("pause").textContent = state.paused ? "Resume" : "Pause";
+  $("analyze").disabled = state.analyzing;
+  $("stop").disabled = !state.thinking && !state.analyzing && !state.sweep;
+  $("sweep").disabled = state.sweep > 0;
+  $("delay").value = state.delay;
+  $("delay-text").textContent = `${state.delay.toFixed(1)} s`;
+  renderSearch(shown, view);
+  renderMoves();
+  drawGraph($("graph"), state, (ply) => send({ type: "goto", ply }));
+  // A link that reproduces the game.
+  const params = new URLSearchParams({ game: state.game });
+  if (state.moves.length) params.set("moves", state.moves.join(" "));
+  if (state.seed !== null) params.set("seed", state.seed);
+  state.players.forEach((spec, side) => { if (spec !== PERSON) params.set(side ? "second" : "first", spec); });
+  if (state.clockSpec) params.set("clock", state.clockSpec);
+  else if (state.players.some((p) => p !== PERSON)) params.set("time", state.time);
+  if (state.ply !== state.moves.length) params.set("ply", state.ply);
+  history.replaceState(null, "", `/?${params}`);
+}
+
+function renderSearch(shown, view) {
+  const head = $("search-head"), thead = $("search-table").tHead, body = $("search-table").tBodies[0];
+  thead.innerHTML = ""; body.innerHTML = "";
+  $("pv").textContent = "";
+  let before = false;
+  const previous = state.ply > 0 ? finals.get(key(state, state.ply - 1)) : null;
+  if (!shown && previous && previous.purpose === "move" && !state.thinking) {
+    shown = previous;  // the search behind the move just played: why the agent chose it
+    before = true;
+  }
+  const sweeping = state.sweep ? `Analysing the game: ${state.sweep} positions to go. ` : "";
+  if (!shown) { head.textContent = sweeping + (state.thinking ? "Searching…" : "No search for this position."); return; }
+  const info = shown.info;
+  const rate = info.rate ? `${Math.round(info.rate).toLocaleString()}/s` : "";
+  const what = { move: "playing", sweep: "game analysis" }[shown.purpose] || shown.purpose;
+  const mcts = info.root.length && "visits" in info.root[0];
+  head.textContent = sweeping + (before ? `Last move, ${state.moves[state.ply - 1]}: ` : "") +
+    `${shown.agent} (${what}${shown.final ? ", done" : ", live"}): ` +
+    `${info.nodes.toLocaleString()} ${mcts ? "simulations" : "nodes"} in ${info.seconds.toFixed(2)} s` +
+    (rate ? ` (${rate})` : "") + (info.depth !== null ? `, depth ${info.depth}` : "");
+  const cols = mcts ? ["move", "visits", "share", "win %", "proven"] : ["move", "value", "bound", "depth"];
+  const tr = thead.insertRow();
+  for (const c of cols) { const th = document.createElement("th"); th.textContent = c; tr.appendChild(th); }
+  const total = mcts ? info.root.reduce((a, r) => a + r.visits, 0) || 1 : 1;
+  for (const row of info.root.slice(0, 12)) {
+    const r = body.insertRow();
+    const cells = mcts
+      ? [row.move, row.visits, `${(100 * row.visits / total).toFixed(1)}%`, row.win_rate === null ? "-" : (100 * row.win_rate).toFixed(1), row.proven || ""]
+      : [row.move, row.text, row.bound, row.depth];
+    for (const v of cells) r.insertCell().textContent = v;
+    if (row.pv && !before) {
+      r.addEventListener("mouseenter", () => drawPv($("board"), view, row.pv));
+      r.addEventListener("mouseleave", () => drawPv($("board"), view, null));
+    }
+  }
+  const best = info.root[0];
+  if (best && best.pv) $("pv").textContent = `Principal variation: ${best.pv.join(" ")} (hover the best move to see it)`;
+}
+
+function renderMoves() {
+  const list = $("moves");
+  list.innerHTML = "";
+  for (let i = 0; i < state.moves.length; i += 2) {
+    const li = document.createElement("li");
+    for (const j of [i, i + 1]) {
+      if (j >= state.moves.length) break;
+      const span = document.createElement("span");
+      span.textContent = state.moves[j];
+      span.dataset.ply = j + 1;
+      if (j + 1 === state.ply) span.className = "current";
+      else if (j + 1 > state.ply) span.className = "future";
+      span.addEventListener("click", () => send({ type: "goto", ply: j + 1 }));
+      li.appendChild(span);
+    }
+    list.appendChild(li);
+  }
+  // Other lines: what a branch or a take-back replaced, one click away.
+  const lines = $("lines");
+  lines.innerHTML = "";
+  if (state.lines.length) lines.append("Other lines:");
+  for (const line of state.lines) {
+    const button = document.createElement("button");
+    const number = Math.floor(line.fork / 2) + 1;
+    button.textContent = `at move ${number}${line.fork % 2 ? "…" : "."} ${line.moves.join(" ")}${line.more ? ` (+${line.more})` : ""}`;
+    button.dataset.line = line.index;
+    button.addEventListener("click", () => send({ type: "line", index: line.index }));
+    lines.appendChild(button);
+  }
+  const current = list.querySelector(".current");
+  if (current) current.scrollIntoView({ block: "nearest" });
+}
+
+function wire() {
+  $("setup").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
+  $("game-name").addEventListener("change", refreshForms);
+  for (const side of [0, 1]) $(`player${side}`).addEventListener("change", refreshForms);
+  $("analysis-agent").addEventListener("change", () => {
+    const agent = agents.find((a) => a.name === $("analysis-agent").value);
+    paramForm($("analysis-params"), agent.params, true);
+  });
+  $("first").onclick = () => send({ type: "goto", ply: 0 });
+  $("back").onclick = () => state && send({ type: "goto", ply: Math.max(0, state.ply - 1) });
+  $("forward").onclick = () => state && send({ type: "goto", ply: Math.min(state.moves.length, state.ply + 1) });
+  $("last").onclick = () => state && send({ type: "goto", ply: state.moves.length });
+  $("undo").onclick = () => send({ type: "undo" });
+  $("hint").onclick = () => send({ type: "hint", agent: analysisSpec() });
+  $("pause").onclick = () => send({ type: state && state.paused ? "resume" : "pause" });
+  $("step").onclick = () => send({ type: "step" });
+  $("delay").oninput = () => send({ type: "speed", delay: parseFloat($("delay").value) });
+  $("analyze").onclick = () => send({ type: "analyze", agent: analysisSpec() });
+  $("sweep").onclick = () => send({ type: "sweep", agent: analysisSpec(), time: 0.5 });
+  $("stop").onclick = () => send({ type: "stop" });
+  $("pass").onclick = () => state && send({ type: "play", move: state.view.pass });
+  $("save-json").onclick = () => send({ type: "export", format: "json" });
+  $("save-sgf").onclick = () => send({ type: "export", format: "sgf" });
+  $("copy-link").onclick = () => { navigator.clipboard?.writeText(location.href); showMessage("Link copied: " + location.href); };
+  $("open-file").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    if (file.size > meta.maxUpload) { showMessage(`File too large (at most ${meta.maxUpload / 1024} KB).`); return; }
+    send({ type: "load", text: await file.text() });
+    e.target.value = "";
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || !state) return;
+    if (e.key === "ArrowLeft") $("back").click();
+    if (e.key === "ArrowRight") $("forward").click();
+  });
+}
+
+function analysisSpec() {
+  const name = $("analysis-agent").value;
+  const agent = agents.find((a) => a.name === name);
+  return specOf(name, $("analysis-params"), agent.params);
+}
+
+async function start() {
+  [games, meta] = await Promise.all([
+    fetch("/api/games").then((r) => r.json()).then((j) => j.games),
+    fetch("/api/agents").then((r) => r.json()),
+  ]);
+  agents = meta.agents;
+  for (const g of games) $("game-name").add(new Option(g.name, g.name));
+  agentOptions($("player0"), true);
+  agentOptions($("player1"), true);
+  agentOptions($("analysis-agent"), false);
+  $("player1").value = "mcts";
+  $("analysis-agent").value = "mcts";
+  $("results-link").hidden = !meta.results;
+  const url = new URLSearchParams(location.search);
+  if (url.get("game")) $("game-name").value = url.get("game").split(":")[0];
+  refreshForms();
+  paramForm($("analysis-params"), agents.find((a) => a.name === "mcts").params, true);
+  wire();
+  connect();
+  if (url.get("record")) {
+    const record = await fetch(`/api/results/${encodeURIComponent(url.get("record"))}`).then((r) => r.json());
+    if (record.error) { showMessage(record.error); return; }
+    $("game-name").value = record.game.split(":")[0];
+    refreshForms();
+    send({ type: "new", game: record.game, seed: record.seed, moves: record.moves, players: [PERSON, PERSON] });
+  } else if (url.get("game")) {
+    const players = [url.get("first") || PERSON, url.get("second") || PERSON];
+    const msg = { type: "new", game: url.get("game"), moves: url.get("moves") || "", players };
+    if (url.get("seed")) msg.seed = parseInt(url.get("seed"), 10);
+    if (url.get("time")) msg.time = parseFloat(url.get("time"));
+    if (url.get("clock")) msg.clock = url.get("clock").replace(/ /g, "+");  // a bare + reads as a space
+    send(msg);
+    if (url.get("ply")) send({ type: "goto", ply: parseInt(url.get("ply"), 10) });
+  } else {
+    $("game-name").value = "connect4";
+    refreshForms();
+    newGame();
+  }
+}
+
+start();

@@ -1,0 +1,249 @@
+"""The web board in a real browser: Playwright for Python driving Debian's Chromium.
+
+For every game: start a game against MCTS, click a legal move, see the live
+overlay while the agent searches, see its reply, take back. Then finish a
+Tic-tac-toe game, refuse an illegal click, load a record and open the results
+page of a small database. The screenshots in docs/web/ come from here
+(``ARENA_SCREENSHOTS=1 pytest tests/web/test_browser.py`` refreshes them).
+
+Chromium comes from ``scripts/install-browser`` (``make test`` runs it); without
+it these tests skip, except under ``CI=1``, where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.compete.store import ResultsDB
+from arena.compete.tournament import Settings, run
+from arena.formats.record import GameRecord
+from arena.web.app import create_app
+
+pytestmark = pytest.mark.xdist_group("browser")  # one server and one browser for the module
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--disable-background-networking"]  # fmt: skip
+DOCS = (
+    Path(__file__).resolve().parents[2] / "docs" / "web"
+    if os.environ.get("ARENA_SCREENSHOTS")
+    else Path(tempfile.mkdtemp(prefix="arena-shots-"))
+)
+"""Where the screenshots go: docs/web/ with ARENA_SCREENSHOTS=1 (to refresh the README's
+pictures), else a temporary folder, so a test run leaves the work tree as it was."""
+AGENT = "mcts:seed=1"
+"""The opponent: a time budget (``time`` in the URL) so its search can be watched live."""
+
+
+def _missing(what: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{what}; CI must run the browser tests")
+    pytest.skip(what)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    uvicorn = pytest.importorskip("uvicorn")
+
+    db_path = tmp_path_factory.mktemp("web") / "small.db"
+    db = ResultsDB(db_path)
+    agents = ("random", "greedy", "mcts:rollouts=100")
+    run(Settings(game="connect4", agents=agents, control="rollouts=100", rounds=2), db=db)
+    db.close()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(create_app(db=str(db_path)), host="127.0.0.1", port=port,
+                            log_level="warning")  # fmt: skip
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline:
+            pytest.fail("the web server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright is not installed (pip install playwright)")
+    if not Path(CHROMIUM).exists():
+        _missing(f"{CHROMIUM} is missing (scripts/install-browser installs it)")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    page = browser.new_page(viewport={"width": 1180, "height": 760})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    page.close()
+    assert errors == [], f"JavaScript errors: {errors}"
+
+
+def ply(page: Any) -> int:
+    return int(page.get_attribute("body", "data-ply"))
+
+
+def wait_ply(page: Any, n: int) -> None:
+    page.wait_for_function(f"document.body.dataset.ply === '{n}'", timeout=20_000)
+
+
+def open_board(page: Any, server: str, query: str) -> None:
+    page.goto(f"{server}/?{query}")
+    page.wait_for_selector("#board .clicks")
+
+
+GAMES = [
+    # (name, URL query, the person's first move: a cell, or None for Colosseum's two clicks)
+    ("tictactoe", f"game=tictactoe&second={AGENT}", "b2"),
+    ("connect4", f"game=connect4&second={AGENT}", "4"),
+    ("othello", f"game=othello&second={AGENT}", "d3"),
+    ("gomoku", "game=gomoku&moves=H8 H9 J8 G9&second=ids", "K8"),
+    ("go", f"game=go:size=9&moves=E5 C4 G4 D7&second={AGENT}", "C6"),
+    ("colosseum", f"game=colosseum:size=7&seed=3&second={AGENT}", None),
+]
+
+
+@pytest.mark.parametrize(("name", "query", "move"), GAMES, ids=[g[0] for g in GAMES])
+def test_play_a_move_watch_the_agent_and_take_back(
+    server: str, page: Any, name: str, query: str, move: str | None
+) -> None:
+    open_board(page, server, f"{query}&time=3")
+    start = ply(page)
+    if move is None:  # Colosseum: a reachable cell, then a side for the wall
+        page.locator("#board .reach").first.wait_for()
+        cell = page.evaluate(
+            "() => { const r = document.querySelector('#board .reach');"
+            " return [r.x.baseVal.value, r.y.baseVal.value]; }"
+        )
+        box = page.locator("#board").bounding_box()
+        view = page.evaluate("() => document.querySelector('#board').viewBox.baseVal.width")
+        scale = box["width"] / view
+        page.mouse.click(box["x"] + (cell[0] + 20) * scale, box["y"] + (cell[1] + 20) * scale)
+        if page.locator("#board .side-pick").count():
+            page.locator("#board .side-pick").first.click()
+    else:
+        page.click(f'#board .clicks [data-move="{move}"]')
+    wait_ply(page, start + 1)
+    # The agent thinks: its statistics are drawn on the board while it searches.
+    page.wait_for_selector("#board .stat", timeout=10_000)
+    assert page.get_attribute("body", "data-thinking") == "move"
+    assert "live" in page.inner_text("#search-head")
+    page.wait_for_timeout(1000)  # a fuller picture for the screenshot, still mid-search
+    # Connect Four's picture shows the whole page, settings included; the others the board.
+    shot = page if name == "connect4" else page.locator("main")
+    shot.screenshot(path=str(DOCS / f"{name}.png"))
+    wait_ply(page, start + 2)
+    assert page.locator("#moves span").count() == start + 2
+    page.click("#undo")
+    wait_ply(page, start)
+    assert page.locator("#moves span").count() == start
+    # The moves taken back stay one click away.
+    page.locator("#lines button").first.click()
+    page.wait_for_function(f"document.querySelectorAll('#moves span').length === {start + 2}")
+
+
+def test_finish_a_tic_tac_toe_game(server: str, page: Any) -> None:
+    open_board(page, server, "game=tictactoe")
+    for n, cell in enumerate(["a1", "b1", "a2", "b2", "a3"], 1):
+        page.click(f'#board .clicks [data-move="{cell}"]')
+        wait_ply(page, n)
+    page.wait_for_selector("#result:not([hidden])")
+    assert "X wins" in page.inner_text("#result")
+    # The game analysis evaluates every position for the graph (0.5 s each).
+    page.click("#sweep")
+    page.wait_for_function("document.querySelector('#sweep').disabled === true")
+    page.wait_for_function("document.querySelector('#sweep').disabled === false", timeout=30_000)
+    points = page.get_attribute("#graph .graph-line", "points").split()
+    assert len(points) == 6  # the five positions before the end, and the result
+    page.locator("#graph").click(position={"x": 10, "y": 40})
+    wait_ply(page, 0)
+    page.click('#moves span[data-ply="4"]')
+    wait_ply(page, 4)
+    page.locator("main").screenshot(path=str(DOCS / "review.png"))
+
+
+def test_an_illegal_click_is_refused(server: str, page: Any) -> None:
+    open_board(page, server, "game=tictactoe&moves=b2")
+    page.click('#board .clicks [data-move="b2"]')
+    page.wait_for_selector("#message:not([hidden])")
+    assert "occupied" in page.inner_text("#message")
+    assert ply(page) == 1
+
+
+def test_analysis_draws_statistics_and_stop_keeps_them(server: str, page: Any) -> None:
+    open_board(page, server, "game=connect4&moves=44")
+    page.click("#analyze")
+    page.wait_for_selector("#board .stat")
+    page.click("#stop")
+    page.wait_for_function("document.body.dataset.thinking === ''")
+    assert page.locator("#board .stat").count() > 0
+    assert "analyze, done" in page.inner_text("#search-head")
+    # The principal variation as numbered ghost stones while the best move is hovered.
+    best = page.locator("#search-table tbody tr").first.locator("td").first.inner_text()
+    page.hover(f'#board .clicks [data-move="{best}"]')
+    page.wait_for_selector("#board .pv .ghost-num")
+    assert page.locator("#board .pv .ghost-num").first.text_content() == "1"
+    page.mouse.move(0, 0)
+    page.wait_for_selector("#board .pv", state="detached")
+
+
+def test_watch_two_agents_pause_and_step(server: str, page: Any) -> None:
+    fast = "mcts:rollouts=200,seed=1"
+    open_board(page, server, f"game=connect4&first={fast}&second={fast}&time=1")
+    page.wait_for_function("Number(document.body.dataset.ply) >= 2")
+    page.click("#pause")
+    page.wait_for_function("document.querySelector('#pause').textContent === 'Resume'")
+    page.wait_for_function("document.body.dataset.thinking === ''")
+    paused = ply(page)
+    page.wait_for_timeout(1200)  # twice the delay between moves: nothing is played
+    assert ply(page) == paused
+    page.click("#step")
+    wait_ply(page, paused + 1)
+    page.click("#pause")  # Resume: they play on
+    page.wait_for_function(f"Number(document.body.dataset.ply) >= {paused + 3}")
+
+
+def test_load_a_record(server: str, page: Any, tmp_path: Path) -> None:
+    record = GameRecord(game="othello:size=6", players=("a", "b"), moves=["c2", "b2", "a2"])
+    path = tmp_path / "game.json"
+    path.write_text(record.to_json())
+    open_board(page, server, "game=tictactoe")
+    page.set_input_files("#open-file", str(path))
+    wait_ply(page, 3)
+    assert page.get_attribute("#board", "data-game") == "othello"
+    assert page.locator("#moves span").all_inner_texts() == ["c2", "b2", "a2"]
+
+
+def test_the_results_page_opens_a_game_on_the_board(server: str, page: Any) -> None:
+    page.goto(f"{server}/results")
+    page.wait_for_selector("#standings tbody tr")
+    text = page.inner_text("#standings")
+    assert "random" in text and "greedy" in text
+    assert page.locator("#games tbody tr").count() == 12
+    page.screenshot(path=str(DOCS / "results.png"), full_page=True)
+    page.locator("#games .open-game").first.click()
+    page.wait_for_selector("#board .clicks")
+    page.wait_for_function("Number(document.body.dataset.ply) >= 7")
+    assert page.get_attribute("#board", "data-game") == "connect4"
