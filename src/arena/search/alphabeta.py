@@ -228,6 +228,11 @@ class GameSearcher:
         if game is not None:
             self.get(game)
 
+    @property
+    def current(self) -> AlphaBeta | None:
+        """The searcher of the game being played, if one was built."""
+        return self._searcher
+
     def get(self, game: Game) -> AlphaBeta:
         if self._searcher is None or self._game != game:
             self._game = game

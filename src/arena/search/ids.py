@@ -53,8 +53,9 @@ class IDSAgent(Agent):
         self.searchers.reset(game)
 
     def stop(self) -> None:
-        if self._searcher is not None:
-            self._searcher.deadline.stop()
+        searcher = self.searchers.current
+        if searcher is not None:
+            searcher.deadline.stop()
 
     def choose(self, state: State, limit: Limit) -> int:
         searcher = self.searchers.get(state.game)
