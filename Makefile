@@ -20,7 +20,10 @@ install-test: $(BIN)/python
 
 # The main job: a short seeded round robin on Connect Four; results go to arena.db
 # (running it again resumes: only missing games are played).
+# `arena warmup` compiles the fast kernels once (later runs load them from the disk cache),
+# so no move of the tournament pays for compilation.
 run: install
+	$(BIN)/arena warmup connect4
 	$(BIN)/arena tournament connect4 random greedy alphabeta ids mcts \
 		--rounds 1 --time 1+0.1 --seed 1 --db arena.db
 

@@ -159,13 +159,17 @@ def test_limit_is_a_small_immutable_value() -> None:
         arena.Limit(depth=0)
 
 
-def test_the_listener_sees_mcts_grow_and_can_stop_it() -> None:
-    agent = arena.load_agent("mcts:rollouts=3000,seed=4")
-    agent.progress_every = 0.0  # every iteration, so the test does not depend on speed
+@pytest.mark.parametrize(("engine", "reports"), [("python", 50), ("fast", 4)])
+def test_the_listener_sees_mcts_grow_and_can_stop_it(engine: str, reports: int) -> None:
+    """The reference reports after every iteration, the compiled engine after every batch
+    (a few hundred simulations): both grow, and both stop when asked."""
+    agent = arena.load_agent(f"mcts:rollouts=3000,seed=4,engine={engine}")
+    agent.progress_every = 0.0  # every unit of work, so the test does not depend on speed
     seen: list[int] = []
-    agent.listener = lambda info: seen.append(info.nodes) or len(seen) == 50
+    agent.listener = lambda info: seen.append(info.nodes) or len(seen) == reports
     agent.choose(arena.load_game("connect4").initial_state(), arena.Limit())
-    assert seen == sorted(seen) and len(seen) == 50
+    assert seen == sorted(seen) and len(seen) == reports and seen[-1] < 3000
+    assert agent.last_search is not None and agent.last_search.engine == engine
     assert agent.last_search is not None and agent.last_search.nodes == seen[-1]
     agent.listener = None  # nobody listens: the whole budget
     agent.choose(arena.load_game("connect4").initial_state(), arena.Limit())

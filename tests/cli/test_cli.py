@@ -221,19 +221,21 @@ def test_bench_playouts_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_bench_agents_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "agents", "--seconds", "0.05", "--games", "tictactoe", "--json"]) == 0
-    out, err = capsys.readouterr()
-    result = json.loads(out.splitlines()[-1])
-    sims, nodes = (
-        result["mcts_sims_per_s"]["tictactoe"],
-        result["alphabeta_nodes_per_s"]["tictactoe"],
-    )
-    assert sims > 0 and nodes > 0
-    # The JSON is what the table on stderr shows: MCTS first, alpha-beta last.
-    shown = table_rates(err)["tictactoe"]
-    assert shown[0] == pytest.approx(sims, abs=0.5) and shown[-1] == pytest.approx(nodes, abs=0.5)
-    if "openspiel_python_mcts_sims_per_s" in result:
-        theirs = result["openspiel_python_mcts_sims_per_s"]["tictactoe"]
-        assert result["mcts_ratio"]["tictactoe"] == pytest.approx(sims / theirs, abs=0.01)
+    result = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert result["mcts_sims_per_s"]["tictactoe"] > 0
+    assert result["mcts_python_sims_per_s"]["tictactoe"] > 0
+    assert result["mcts_fast_over_python"]["tictactoe"] > 1  # the compiled engine is faster
+    assert result["alphabeta_nodes_per_s"]["tictactoe"] > 0
+    if os.environ.get("CI") or "openspiel_cpp_mcts_sims_per_s" in result:
+        assert result["openspiel_cpp_mcts_sims_per_s"]["tictactoe"] > 0
+
+
+def test_warmup(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["warmup", "tictactoe", "connect4:rows=5"]) == 0
+    out = capsys.readouterr().out
+    assert "tictactoe: ready" in out and "connect4:rows=5: ready" in out
+    code, _, err = run("warmup", "chess")
+    assert code == 2 and "unknown game 'chess'" in err
 
 
 def test_bench_timing_json(capsys: pytest.CaptureFixture[str]) -> None:

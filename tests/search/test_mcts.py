@@ -7,7 +7,7 @@ import time
 import pytest
 
 import arena
-from arena.search.mcts import DRAWN, LOST, UNKNOWN, WON, Node, _prove
+from arena.search.mcts_tree import Node, Proof, prove
 from helpers import random_states
 
 
@@ -44,14 +44,16 @@ def check_counts(node: Node, is_root: bool = True) -> int:
 @pytest.mark.parametrize("spec", ["connect4", "tictactoe", "othello:size=6", "go:size=5"])
 def test_visits_add_up(spec: str, options: str) -> None:
     game = arena.load_game(spec)
-    agent = arena.load_agent(f"mcts:rollouts=400,seed=3{',' + options if options else ''}")
+    agent = arena.load_agent(
+        f"mcts:rollouts=400,seed=3,engine=python{',' + options if options else ''}"
+    )
     state = random_states(game, 3, seed=1)[-1]
     move = agent.choose(state, arena.Limit())
     assert move in state.legal_moves()
     nodes = check_counts(agent.root)
     info = agent.last_search
     assert info.nodes == agent.root.total
-    if "solver" in options and _prove(agent.root) != UNKNOWN:
+    if "solver" in options and prove(agent.root) != Proof.UNKNOWN:
         assert info.nodes <= 400 + 8 * len(state.legal_moves())  # proven: stopped early
     elif "expand=all" in options:
         assert 400 <= info.nodes < 400 + len(state.legal_moves()) * 8
@@ -65,7 +67,7 @@ def test_visits_add_up(spec: str, options: str) -> None:
 
 def test_reuse_keeps_the_subtree() -> None:
     game = arena.load_game("connect4")
-    agent = arena.load_agent("mcts:rollouts=3000,reuse=1,seed=5")
+    agent = arena.load_agent("mcts:rollouts=3000,reuse=1,seed=5,engine=python")
     state = game.initial_state()
     move = agent.choose(state, arena.Limit())
     root = agent.root
@@ -100,10 +102,10 @@ def test_reuse_keeps_the_subtree() -> None:
 def test_solver_proves_forced_wins(spec: str, moves: str, winning: set[str]) -> None:
     game = arena.load_game(spec)
     state = game.play_moves(game.parse_moves(moves))
-    agent = arena.load_agent("mcts:rollouts=20000,solver=1,seed=2")
+    agent = arena.load_agent("mcts:rollouts=20000,solver=1,seed=2,engine=python")
     move = agent.choose(state, arena.Limit())
     assert game.format_move(move) in winning
-    assert _prove(agent.root) == WON, "the root should be proven won"
+    assert prove(agent.root) == Proof.WON, "the root should be proven won"
     proven_rows = [r for r in agent.last_search.root if r["proven"] == "win"]
     assert proven_rows and proven_rows[0]["move"] in winning
     # A proven root stops the search early.
@@ -113,26 +115,24 @@ def test_solver_proves_forced_wins(spec: str, moves: str, winning: set[str]) -> 
 def test_solver_never_resamples_proven_children() -> None:
     game = arena.load_game("tictactoe")
     state = game.play_moves(game.parse_moves("a1 b1 a2 b2"))
-    agent = arena.load_agent("mcts:rollouts=2000,solver=1,seed=1")
+    agent = arena.load_agent("mcts:rollouts=2000,solver=1,seed=1,engine=python")
     agent.choose(state, arena.Limit())
     win = agent.root.moves.index(game.parse_move("a3"))
-    assert agent.root.proven[win] == WON and agent.root.visits[win] == 1
+    assert agent.root.proven[win] == Proof.WON and agent.root.visits[win] == 1
 
 
 def test_prove_rules() -> None:
     game = arena.load_game("tictactoe")
-    import random
-
-    node = Node(game.initial_state(), random.Random(0))
+    node = Node(game.initial_state())
     node.untried = []
-    node.proven = [LOST] * 9
-    assert _prove(node) == LOST
-    node.proven[3] = DRAWN
-    assert _prove(node) == DRAWN
-    node.proven[5] = WON
-    assert _prove(node) == WON
-    node.proven[5] = UNKNOWN
-    assert _prove(node) == UNKNOWN
+    node.proven = [Proof.LOST] * 9
+    assert prove(node) == Proof.LOST
+    node.proven[3] = Proof.DRAWN
+    assert prove(node) == Proof.DRAWN
+    node.proven[5] = Proof.WON
+    assert prove(node) == Proof.WON
+    node.proven[5] = Proof.UNKNOWN
+    assert prove(node) == Proof.UNKNOWN
 
 
 @pytest.mark.parametrize("spec", ["connect4", "othello", "go:size=9", "gomoku", "colosseum"])

@@ -1,9 +1,12 @@
 """Search speed: MCTS simulations per second and alpha-beta nodes per second.
 
 MCTS is measured from the empty board with one uniform random rollout per
-simulation, the same work OpenSpiel's Python ``MCTSBot`` does with a
-``RandomRolloutEvaluator(n_rollouts=1)``; both are run in this process, one
-after the other, with the same number of simulations.
+simulation, in three implementations side by side in one process, each with
+a budget grown until one search takes about ``--seconds``: our compiled
+search (``engine=fast``, over the game's kernel, compiled or loaded from the
+disk cache before the clock starts), our readable reference (``engine=python``), and OpenSpiel's C++
+``MCTSBot`` with a ``RandomRolloutEvaluator(n_rollouts=1)`` (when the bench
+extra is installed). Ratios are fast/C++ and fast/reference.
 
 Alpha-beta is measured as nodes per second at a fixed depth from the start
 position. On Connect Four it is also timed against easyAI's ``Negamax`` at
@@ -11,13 +14,23 @@ the same depth 6 (easyAI's own Connect Four, which scores only wins and
 losses, so ours runs with ``eval=utility`` for the like-for-like ratio and
 with its defaults — heuristic, table, ordering — for the figure users get).
 
+``arena bench compile`` (:func:`compile_times`) measures what compilation
+costs the user: each game's first use in a fresh numba cache, and the warm
+start of a short ``arena analyze``.
+
 Tests: tests/cli/test_cli.py
 """
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,40 +58,58 @@ CASES = (
 )
 
 
-def our_mcts(spec: str, seconds: float) -> tuple[float, int]:
-    """Simulations per second of ``mcts`` from the start, and the count used."""
-    game = load_game(spec)
-    state = game.initial_state(0)
-    sims = 200
-    while True:  # grow the budget until one search takes about the measuring time
-        agent = load_agent(f"mcts:rollouts={sims},seed=1")
-        start = time.perf_counter()
-        agent.choose(state, Limit())
-        spent = time.perf_counter() - start
-        if spent >= seconds or sims >= 1_000_000:
-            return agent.last_search.nodes / spent, sims
+def grown(search: Callable[[int], float], seconds: float, start: int = 100) -> tuple[float, int]:
+    """(simulations per second, simulations) of ``search(sims) -> seconds`` with the budget
+    grown until one search takes about ``seconds``."""
+    sims = start
+    while True:
+        spent = search(sims)
+        if spent >= seconds or sims >= 5_000_000:
+            return sims / spent, sims
         sims = int(sims * min(10.0, max(2.0, seconds / max(spent, 1e-3))))
 
 
-def openspiel_mcts(name: str, sims: int) -> float:
-    import numpy as np
+def our_mcts(spec: str, engine: str) -> Callable[[int], float]:
+    """A search of ``sims`` simulations from the start by ``mcts:engine=ENGINE``; its seconds."""
+    game = load_game(spec)
+    state = game.initial_state(0)
+
+    def search(sims: int) -> float:
+        agent = load_agent(f"mcts:rollouts={sims},seed=1,engine={engine}")
+        agent.reset(game)  # compiles or loads the compiled engine off the clock
+        start = time.perf_counter()
+        agent.choose(state, Limit())
+        spent = time.perf_counter() - start
+        assert agent.last_search is not None and agent.last_search.nodes == sims
+        return spent
+
+    return search
+
+
+def openspiel_mcts(name: str) -> Callable[[int], float]:
+    """A search of ``sims`` simulations by OpenSpiel's C++ MCTSBot (UCT, c = √2, one random
+    rollout each) from the start; its seconds."""
     import pyspiel
-    from open_spiel.python.algorithms import mcts
 
     game = pyspiel.load_game(name)
-    rng = np.random.RandomState(1)
-    bot = mcts.MCTSBot(
-        game,
-        uct_c=2**0.5,
-        max_simulations=sims,
-        evaluator=mcts.RandomRolloutEvaluator(1, rng),
-        random_state=rng,
-        solve=False,
-    )
-    state = game.new_initial_state()
-    start = time.perf_counter()
-    bot.step(state)
-    return sims / (time.perf_counter() - start)
+
+    def search(sims: int) -> float:
+        bot = pyspiel.MCTSBot(
+            game,
+            pyspiel.RandomRolloutEvaluator(1, 1),
+            2**0.5,
+            sims,
+            4000,  # max_memory_mb: no cap below the tree of `sims` simulations
+            False,  # solve
+            1,  # seed
+            False,  # verbose
+        )
+        state = game.new_initial_state()
+        start = time.perf_counter()
+        bot.step(state)
+        return time.perf_counter() - start
+
+    return search
 
 
 def our_alphabeta(spec: str, depth: int, options: str = "") -> tuple[float, float]:
@@ -105,29 +136,37 @@ def easyai_connect4_seconds(depth: int) -> float:
 
 def run(seconds: float, only: list[str] | None = None, report=print) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     spiel = available("pyspiel")
-    result: dict[str, Any] = {"mcts_sims_per_s": {}, "alphabeta_nodes_per_s": {}}
+    result: dict[str, Any] = {
+        "mcts_sims_per_s": {},
+        "mcts_python_sims_per_s": {},
+        "mcts_fast_over_python": {},
+        "alphabeta_nodes_per_s": {},
+    }
     if spiel:
-        result["openspiel_python_mcts_sims_per_s"] = {}
-        result["mcts_ratio"] = {}
+        result["openspiel_cpp_mcts_sims_per_s"] = {}
+        result["mcts_fast_over_openspiel_cpp"] = {}
     cases = selected(CASES, only)
     report(
-        f"{'game':<18}{'mcts sims/s':>13}"
-        + (f"{'OpenSpiel':>11}{'ratio':>8}" if spiel else "")
+        f"{'game':<18}{'fast mcts':>12}{'reference':>12}{'ratio':>8}"
+        + (f"{'OpenSpiel C++':>15}{'ratio':>8}" if spiel else "")
         + f"{'alpha-beta':>13}  depth"
     )
     random.seed(0)
     for case in cases:
-        sims_per_s, sims = our_mcts(case.spec, seconds)
-        result["mcts_sims_per_s"][case.spec] = round(sims_per_s, 1)
-        line = f"{case.spec:<18}{sims_per_s:>11,.0f}/s"
+        fast, _ = grown(our_mcts(case.spec, "fast"), seconds, 1000)
+        python, _ = grown(our_mcts(case.spec, "python"), seconds)
+        result["mcts_sims_per_s"][case.spec] = round(fast, 1)
+        result["mcts_python_sims_per_s"][case.spec] = round(python, 1)
+        result["mcts_fast_over_python"][case.spec] = round(fast / python, 2)
+        line = f"{case.spec:<18}{fast:>10,.0f}/s{python:>10,.0f}/s{fast / python:>7.1f}x"
         if spiel:
             if case.openspiel:
-                theirs = openspiel_mcts(case.openspiel, max(100, sims // 3))
-                result["openspiel_python_mcts_sims_per_s"][case.spec] = round(theirs, 1)
-                result["mcts_ratio"][case.spec] = round(sims_per_s / theirs, 2)
-                line += f"{theirs:>9,.0f}/s{sims_per_s / theirs:>7.2f}x"
+                theirs, _ = grown(openspiel_mcts(case.openspiel), seconds)
+                result["openspiel_cpp_mcts_sims_per_s"][case.spec] = round(theirs, 1)
+                result["mcts_fast_over_openspiel_cpp"][case.spec] = round(fast / theirs, 2)
+                line += f"{theirs:>13,.0f}/s{fast / theirs:>7.2f}x"
             else:
-                line += f"{'-':>11}{'-':>8}"
+                line += f"{'-':>15}{'-':>8}"
         nodes_per_s, _ = our_alphabeta(case.spec, case.depth)
         result["alphabeta_nodes_per_s"][case.spec] = round(nodes_per_s, 1)
         line += f"{nodes_per_s:>11,.0f}/s  {case.depth}"
@@ -149,4 +188,37 @@ def run(seconds: float, only: list[str] | None = None, report=print) -> dict[str
         )
     if not spiel:
         report("OpenSpiel is not installed: pip install -e '.[bench]' to compare with it")
+    return result
+
+
+def _seconds(command: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, env=env, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def compile_times(only: list[str] | None = None, report=print) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    """First-use compilation per game (``arena warmup GAME`` in a fresh numba cache, every
+    game's compiled code included, numba's import too), and the warm start of ``arena
+    analyze connect4 "" mcts:rollouts=1000`` with each engine (best of three)."""
+    arena = [sys.executable, "-m", "arena"]
+    env = dict(os.environ)
+    result: dict[str, Any] = {"first_use_seconds": {}, "warm_start_seconds": {}}
+    games = [name for name in ("tictactoe", "connect4", "othello", "go", "gomoku", "colosseum")]
+    games = [g for g in games if not only or g in only]
+    with tempfile.TemporaryDirectory() as cache:
+        for name in games:
+            fresh = {**env, "NUMBA_CACHE_DIR": cache, "XDG_CACHE_HOME": cache}
+            shutil.rmtree(cache, ignore_errors=True)
+            seconds = _seconds([*arena, "warmup", name], fresh)
+            result["first_use_seconds"][name] = round(seconds, 1)
+            report(f"first use of {name}: {seconds:.1f} s (compiled into an empty cache)")
+    _seconds([*arena, "warmup", "connect4"], env)
+    for engine in ("fast", "python"):
+        command = [*arena, "analyze", "connect4", "", f"mcts:rollouts=1000,engine={engine}"]
+        best = min(_seconds(command, env) for _ in range(3))
+        result["warm_start_seconds"][engine] = round(best, 2)
+        report(
+            f"warm start, arena analyze connect4 mcts:rollouts=1000 engine={engine}: {best:.2f} s"
+        )
     return result

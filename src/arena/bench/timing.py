@@ -47,7 +47,9 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[index]
 
 
-def run(moves: int, seed: int = 0, report=print) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def run(
+    moves: int, seed: int = 0, report=print, agents: tuple[str, ...] = AGENTS
+) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     rng = random.Random(seed)
     ratios: list[float] = []
     overruns: list[dict[str, Any]] = []
@@ -59,7 +61,7 @@ def run(moves: int, seed: int = 0, report=print) -> dict[str, Any]:  # type: ign
     for limit, count in plan:
         for i in range(count):
             spec = GAMES[i % len(GAMES)]
-            agent_spec = AGENTS[(i // len(GAMES)) % len(AGENTS)]
+            agent_spec = agents[(i // len(GAMES)) % len(agents)]
             state = positions(spec, 1, rng)[0]
             agent = load_agent(agent_spec)
             start_game(agent, state.game)  # as a match does, before the clock starts
@@ -103,7 +105,7 @@ def run(moves: int, seed: int = 0, report=print) -> dict[str, Any]:  # type: ign
         },
     }
     report(
-        f"{done} moves over {len(GAMES)} games and {len(AGENTS)} agents at limits "
+        f"{done} moves over {len(GAMES)} games and {len(agents)} agents at limits "
         f"{', '.join(f'{x * 1000:g} ms' for x, _ in LIMITS)}"
     )
     report(

@@ -38,13 +38,24 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     agents = kinds.add_parser(
         "agents",
-        help="MCTS simulations/s and alpha-beta nodes/s for each game",
+        help="MCTS simulations/s (fast, reference, OpenSpiel C++) and alpha-beta nodes/s",
         description="MCTS simulations per second from the empty board (one random rollout "
-        "each) and alpha-beta nodes per second at a fixed depth, per game. With the bench extra, "
-        "OpenSpiel's Python MCTSBot and easyAI's Negamax (Connect Four, depth 6) run in the same "
-        "process and the ratios are printed.",
+        "each) with the compiled engine and the python reference, and alpha-beta nodes per "
+        "second at a fixed depth, per game. With the bench extra, OpenSpiel's C++ MCTSBot and "
+        "easyAI's Negamax (Connect Four, depth 6) run in the same process and the ratios are "
+        "printed.",
     )
     agents.set_defaults(func=run_kind, module="agents")
+    compile_ = kinds.add_parser(
+        "compile",
+        help="first-use compile time per game, and the warm start of arena analyze",
+        description="Run 'arena warmup GAME' for each game in an empty numba cache (the "
+        "compilation a user's first use pays), then time 'arena analyze connect4 \"\" "
+        "mcts:rollouts=1000' warm, with the fast and the python engine.",
+    )
+    compile_.add_argument("--games", nargs="*", metavar="GAME", help="only these games")
+    _json_option(compile_)
+    compile_.set_defaults(func=run_compile)
     timing = kinds.add_parser(
         "timing",
         help="do agents answer within their time? (10,000 moves, limits 20 ms .. 1 s)",
@@ -54,6 +65,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     timing.add_argument("--moves", type=int, default=10_000, help="moves to time (default 10000)")
     timing.add_argument("--seed", type=int, default=0, help="seed of the positions")
+    timing.add_argument(
+        "--agents",
+        nargs="+",
+        metavar="AGENT",
+        help="only these agent specs (default: ids, mcts, mcts with heuristic rollouts, "
+        "alpha-beta, greedy)",
+    )
     _json_option(timing)
     timing.set_defaults(func=run_timing)
     parallel = kinds.add_parser(
@@ -136,6 +154,12 @@ def _reported(
     return result
 
 
+def run_compile(args: argparse.Namespace) -> int:
+    agents = import_module("arena.bench.agents")
+    _reported(args, lambda report: agents.compile_times(args.games, report))
+    return 0
+
+
 def run_parallel(args: argparse.Namespace) -> int:
     if args.jobs < 2:
         raise ArenaError(f"--jobs must be >= 2 to compare with one process, not {args.jobs}")
@@ -168,7 +192,10 @@ def run_engines(args: argparse.Namespace) -> int:
 def run_timing(args: argparse.Namespace) -> int:
     if args.moves < 1:
         raise ArenaError(f"--moves must be >= 1, not {args.moves}")
-    result = _reported(args, lambda report: timing.run(args.moves, args.seed, report))
+    agents = tuple(args.agents or timing.AGENTS)
+    for spec in agents:
+        load_agent(spec)  # a bad spec is one line, before any move is timed
+    result = _reported(args, lambda report: timing.run(args.moves, args.seed, report, agents))
     return 1 if result["overruns"] else 0
 
 

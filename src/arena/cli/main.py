@@ -35,6 +35,7 @@ from arena.cli import (
     serve,
     show,
     solve,
+    warmup,
     web,
 )
 from arena.core.errors import ArenaError
@@ -55,6 +56,7 @@ COMMANDS = (
     experiment,
     serve,
     gtp,
+    warmup,
     web,
 )
 

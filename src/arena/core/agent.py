@@ -50,6 +50,8 @@ class SearchInfo:
     method: str = ""
     """How the move was found, for agents with more than one way: ``exact`` (a
     solved position, value in the solvers' score units) or ``ids``."""
+    engine: str | None = None
+    """Which implementation searched, where an agent has several (MCTS: fast or python)."""
 
 
 Listener = Callable[[SearchInfo], bool]

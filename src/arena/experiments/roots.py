@@ -97,8 +97,8 @@ def mcts_root(state: State, spec: str, limit: Limit) -> list[RootMove]:
         raise ArenaError(f"{spec!r} is not an MCTS agent (mcts:...)")
     agent.reset(state.game)
     agent.choose(state, limit)
-    root = agent.root
-    assert root is not None and root.state == state
+    root = agent.root_stats()
+    assert root is not None
     fmt = state.game.format_move
     return [
         RootMove(move, fmt(move), visits, wins)

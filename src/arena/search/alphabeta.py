@@ -213,6 +213,34 @@ class AlphaBeta:
         return line
 
 
+class GameSearcher:
+    """The :class:`AlphaBeta` of the game being played: built, with its evaluation warmed,
+    once per game (in ``reset``, off the clock), and kept between moves."""
+
+    def __init__(self, eval_kind: str, cache: bool, order: bool) -> None:
+        self.eval_kind, self.cache, self.order = eval_kind, cache, order
+        self._searcher: AlphaBeta | None = None
+        self._game: Game | None = None
+
+    def reset(self, game: Game | None) -> None:
+        """A new game starts: forget the table, and build the next searcher now."""
+        self._searcher = None
+        if game is not None:
+            self.get(game)
+
+    @property
+    def current(self) -> AlphaBeta | None:
+        """The searcher of the game being played, if one was built."""
+        return self._searcher
+
+    def get(self, game: Game) -> AlphaBeta:
+        if self._searcher is None or self._game != game:
+            self._game = game
+            evaluate = evaluation(game, self.eval_kind, warm=True)
+            self._searcher = AlphaBeta(evaluate, self.cache, self.order)
+        return self._searcher
+
+
 def root_rows(state: State, rows: list[tuple[int, float, int]], depth: int) -> list[dict]:
     """Report rows for root moves searched to ``depth``, with their bound types."""
     bound = {EXACT: "=", LOWER: ">=", UPPER: "<="}
@@ -231,31 +259,14 @@ class AlphaBetaAgent(Agent):
     )
 
     def _setup(self, depth: int, eval: str, cache: bool, order: bool, exact: bool) -> None:
-        self.depth, self.eval_kind, self.cache, self.order, self.exact = (
-            depth,
-            eval,
-            cache,
-            order,
-            exact,
-        )
-        self._searcher: AlphaBeta | None = None
-        self._game = None
-
-    def searcher(self, state: State) -> AlphaBeta:
-        if self._searcher is None or self._game != state.game:
-            self._game = state.game
-            self._searcher = AlphaBeta(
-                evaluation(state.game, self.eval_kind, warm=True), self.cache, self.order
-            )
-        return self._searcher
+        self.depth, self.exact = depth, exact
+        self.searchers = GameSearcher(eval, cache, order)
 
     def reset(self, game: Game | None = None) -> None:
-        self._searcher = None
-        if game is not None:
-            self.searcher(game.initial_state())
+        self.searchers.reset(game)
 
     def choose(self, state: State, limit: Limit) -> int:
-        searcher = self.searcher(state)
+        searcher = self.searchers.get(state.game)
         depth = min(self.depth, limit.depth or self.depth)
         searcher.deadline = Deadline(limit.time)
         searcher.max_nodes = limit.nodes or INF

@@ -32,9 +32,9 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.spec import Param
-from arena.search.alphabeta import AlphaBeta, root_rows
+from arena.search.alphabeta import GameSearcher, root_rows
 from arena.search.deadline import Deadline, SearchTimeout, quiet_gc
-from arena.search.values import EVAL_PARAM, evaluation, is_proven
+from arena.search.values import EVAL_PARAM, is_proven
 from arena.solvers.exact import exact_endgame
 
 
@@ -49,29 +49,19 @@ class IDSAgent(Agent):
     )
 
     def _setup(self, time: float, maxdepth: int, eval: str, cache: bool) -> None:
-        self.default_time, self.maxdepth, self.eval_kind, self.cache = time, maxdepth, eval, cache
-        self._searcher: AlphaBeta | None = None
-        self._game = None
+        self.default_time, self.maxdepth = time, maxdepth
+        self.searchers = GameSearcher(eval, cache, order=True)
 
     def reset(self, game: Game | None = None) -> None:
-        self._searcher = None
-        if game is not None:
-            self._prepare(game)
-
-    def _prepare(self, game: Game) -> AlphaBeta:
-        if self._searcher is None or self._game != game:
-            self._game = game
-            self._searcher = AlphaBeta(
-                evaluation(game, self.eval_kind, warm=True), self.cache, True
-            )
-        return self._searcher
+        self.searchers.reset(game)
 
     def stop(self) -> None:
-        if self._searcher is not None:
-            self._searcher.deadline.stop()
+        searcher = self.searchers.current
+        if searcher is not None:
+            searcher.deadline.stop()
 
     def choose(self, state: State, limit: Limit) -> int:
-        searcher = self._prepare(state.game)
+        searcher = self.searchers.get(state.game)
         seconds = (
             limit.time
             if limit.time is not None

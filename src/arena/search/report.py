@@ -56,6 +56,8 @@ def format_search(info: SearchInfo | None, limit: int = 10) -> str:
         summary = f"{info.nodes:,} simulations in {info.seconds:.2f} s ({rate})"
         if info.depth is not None:
             summary += f", tree depth {info.depth}"
+        if info.engine:
+            summary += f" ({info.engine} engine)"
     elif rows:
         lines.append(f"{'move':<6}{'value':>12}  {'':<12}{'depth':>5}")
         for r in rows:

@@ -1,0 +1,137 @@
+"""Getting the compiled MCTS ready: load from numba's disk cache, or compile with a notice.
+
+Compilation is the user's time, so it is paid once per machine: every
+function is compiled with ``cache=True`` and later processes (``--jobs``
+workers, Ray, the next command) load it from the disk cache. When getting a
+game ready takes longer than a cache load, one line goes to stderr —
+``compiling fast kernels for go (first use, ~8 s)`` — and a spinner runs until
+it is done. ``arena warmup [GAME...]`` does it ahead of time, off any clock.
+
+numba is imported here only when a compiled engine is asked for, so ``import
+arena`` stays fast.
+
+Tests: ``tests/search/test_fast_mcts.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from importlib import import_module
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+from arena.core.game import Game
+from arena.games import load_kernel
+from arena.search.mcts_options import MCTSOptions
+
+STILL_COMPILING_AFTER = 5.0
+"""Seconds after which a game marked ready is announced anyway (its cache was removed)."""
+
+FIRST_USE_SECONDS = {
+    "tictactoe": 14,
+    "connect4": 14,
+    "gomoku": 17,
+    "othello": 23,
+    "go": 30,
+    "colosseum": 17,
+}
+"""How long a game's first use compiled on the project's 2-core machine (``arena bench
+compile``, 2026-11-23, load average about 3)."""
+
+_ready: set[str] = set()
+
+
+@cache
+def _marker(game: str) -> Path:
+    """The file that says ``game`` was compiled from the current sources (numba's cache
+    files are its own business; this only decides whether to announce a compilation)."""
+    package = Path(__file__).resolve().parent.parent
+    numba = find_spec("numba")
+    sources = [
+        Path(numba.origin) if numba and numba.origin else package,  # a new numba: new stamp
+        package / "search" / "mcts_kernel.py",
+        package / "search" / "kernel_functions.py",
+        package / "core" / "kernel.py",
+        *sorted((package / "games").glob("*/kernel.py")),
+    ]
+    stamp = "|".join(f"{path}:{path.stat().st_mtime_ns}" for path in sources if path.exists())
+    digest = hashlib.sha1(stamp.encode()).hexdigest()[:16]
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "arena" / "compiled" / f"{game}-{digest}"
+
+
+@contextmanager
+def compile_notice(game: str, stream: Any = None) -> Iterator[None]:
+    """Announce the first-use compilation of ``game`` (one line and a spinner) and mark the
+    game compiled when it is done."""
+    done = threading.Event()
+    status: list[Any] = []
+    marker = _marker(game)
+    wait = STILL_COMPILING_AFTER if marker.exists() else 0.0
+
+    def announce() -> None:
+        if done.wait(wait):
+            return
+        from rich.console import Console  # only when there is something to show
+
+        console = Console(file=stream or sys.stderr)
+        estimate = FIRST_USE_SECONDS.get(game, 20)
+        console.print(
+            f"compiling fast kernels for {game} (first use, ~{estimate} s)", highlight=False
+        )
+        if console.is_terminal:
+            spinner = console.status(f"compiling {game}...")
+            spinner.start()
+            status.append(spinner)
+
+    thread = threading.Thread(target=announce, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        for spinner in status:
+            spinner.stop()
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    except OSError:
+        pass  # a read-only home: the notice shows again next time, nothing worse
+
+
+def fast_engine(options: MCTSOptions, game: Game, rng: random.Random) -> Any:
+    """The compiled engine for ``game`` (a ready :class:`~arena.search.fast_mcts.FastSearch`),
+    or None when the game has no kernel."""
+    with compile_notice(game.name):
+        kernel = load_kernel(game)
+        if kernel is None:
+            return None
+        # The compiled engine imports numba (a second): only when a game asks for it.
+        fast_mcts = import_module("arena.search.fast_mcts")
+        if game.spec not in _ready:
+            # A throwaway engine with its own generator: warming must not draw from the
+            # agent's, or a seeded agent would play differently on first use.
+            fast_mcts.FastSearch(options, kernel, random.Random(0)).warm(game.initial_state())
+            _ready.add(game.spec)
+        engine = fast_mcts.FastSearch(options, kernel, rng)
+    return engine
+
+
+def warmup(game: Game) -> float | None:
+    """Compile (or load) everything the compiled MCTS runs for ``game``; the seconds it
+    took, or None when the game has no kernel."""
+    start = time.perf_counter()
+    engine = fast_engine(MCTSOptions(reuse=True), game, random.Random(0))
+    if engine is None:
+        return None
+    return time.perf_counter() - start

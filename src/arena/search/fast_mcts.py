@@ -1,0 +1,259 @@
+"""The compiled MCTS engine: :mod:`~arena.search.mcts_kernel` driven in short batches.
+
+:class:`FastSearch` answers like the reference :class:`~arena.search.mcts.TreeSearch`
+(same options, same :class:`~arena.search.mcts_root.RootStats`), but its tree
+is arrays and its iterations run in compiled code, over the game's kernel
+(``games/<game>/kernel.py``).
+
+The clock: compiled code cannot read Python's clock, so simulations run in
+batches between two reads of it; each batch is sized from the speed measured so
+far to last about :data:`BATCH_SECONDS` (well under a millisecond), and the
+:class:`~arena.search.deadline.Deadline` learns the longest batch as it learns
+any unit of work, so the batch that would cross the deadline is never started.
+A search with only a simulation budget runs in one call.
+
+The kernel's functions reach the compiled search as addresses looked up once
+per kernel (:mod:`~arena.search.kernel_functions`), so a batch call costs
+about two microseconds of Python.
+
+Tests: ``tests/search/test_fast_mcts.py``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from functools import cache, partial
+from typing import Any
+
+import numpy as np
+from numba import config
+
+from arena.core.game import State
+from arena.core.kernel import ONGOING, Kernel
+from arena.search import kernel_functions as kf
+from arena.search import mcts_kernel as mk
+from arena.search.deadline import Deadline
+from arena.search.mcts_options import MCTSOptions
+from arena.search.mcts_root import RootStats, Searched
+from arena.search.mcts_tree import Proof
+
+BATCH_SECONDS = 0.0003
+"""The time one batch of simulations should take between two reads of the clock."""
+GROW_SECONDS_PER_BYTE = 2e-9
+"""A first guess at the cost of doubling the tree's arrays (then the slowest rate seen)."""
+FIRST_BATCH = 4
+"""Simulations in a timed search's first batch, before its speed is known."""
+
+
+@cache
+def _addresses(functions: tuple[tuple[str, Any], ...], simulation: str) -> np.ndarray:
+    """The addresses of a kernel's functions as :func:`mcts_kernel.run` takes them."""
+    return kf.addresses(dict(functions), (*mk.CALLED, simulation))
+
+
+_PROOF = {int(p): p for p in Proof}
+
+
+class FastSearch:
+    """The compiled engine for one game's kernel."""
+
+    name = "fast"
+
+    def __init__(self, options: MCTSOptions, kernel: Kernel, rng: random.Random) -> None:
+        self.options, self.kernel, self.rng = options, kernel, rng
+        simulation = "rollout" if options.rollout == "cheap" else "playout"
+        if config.DISABLE_JIT:  # plain Python: the functions themselves
+            self.run = partial(mk.search, *(kernel.functions[n] for n in mk.CALLED))
+            self.functions: tuple[Any, ...] = (kernel.functions[simulation],)
+        else:
+            self.run = mk.run
+            self.functions = (_addresses(tuple(sorted(kernel.functions.items())), simulation),)
+        self.policy = mk.UCT if options.tree == "uct" else mk.EGREEDY
+        self.buf = np.empty(kernel.max_moves, np.int64)
+        self.path = np.empty(kernel.max_plies + 2, np.int64)
+        self.report = np.zeros(3, np.int64)
+        self.sizes = np.zeros(2, np.int64)
+        self._allocate(1 << 12, 1 << 14)
+        self.grow_rate = GROW_SECONDS_PER_BYTE
+        self.root_state: State | None = None
+        self.root_s: np.ndarray | None = None
+        self.root = 0
+
+    def _allocate(self, nodes: int, edges: int) -> None:
+        self.node = np.empty((nodes, mk.FIELDS), np.int64)
+        self.wins = np.empty(nodes, np.float64)
+        self.edge_move = np.empty(edges, np.int64)
+        self.edge_child = np.empty(edges, np.int64)
+
+    def _bytes(self) -> int:
+        return self.node.nbytes + self.wins.nbytes + self.edge_move.nbytes + self.edge_child.nbytes
+
+    def _grow(self) -> None:
+        """Double whichever arrays are short of room for one more iteration."""
+        used_nodes, used_edges = self.sizes
+        room = self.kernel.max_moves + 1
+        if used_nodes + room > len(self.node) // 2:
+            self.node = np.concatenate([self.node, np.empty_like(self.node)])
+            self.wins = np.concatenate([self.wins, np.empty_like(self.wins)])
+        if used_edges + room > len(self.edge_move) // 2:
+            self.edge_move = np.concatenate([self.edge_move, np.empty_like(self.edge_move)])
+            self.edge_child = np.concatenate([self.edge_child, np.empty_like(self.edge_child)])
+
+    def warm(self, state: State) -> None:
+        """Compile (or load from the disk cache) everything a search of ``state`` runs, for
+        both simulations (``playout`` and ``rollout``)."""
+        if not config.DISABLE_JIT:
+            for simulation in ("playout", "rollout"):
+                _addresses(tuple(sorted(self.kernel.functions.items())), simulation)
+        self.search(state, 2, Deadline(None))
+        spare = (np.empty_like(self.node), np.empty_like(self.wins))
+        spare_edges = (np.empty_like(self.edge_move), np.empty_like(self.edge_child))
+        mk.compact(self.node, self.wins, self.edge_move, self.edge_child, 0, *spare, *spare_edges)
+        self.reset()
+
+    def reset(self) -> None:
+        self.root_state = None
+
+    def observe(self, state: State, move: int) -> None:
+        """Keep the subtree of ``move`` (reuse=1), copied to the front of new arrays."""
+        if not self.options.reuse or self.root_state != state:
+            self.root_state = None
+            return
+        child = self._child(self.root, move)
+        if child < 0:
+            self.root_state = None
+            return
+        old = (self.node, self.wins, self.edge_move, self.edge_child)
+        self._allocate(len(self.node), len(self.edge_move))
+        nodes, edges = mk.compact(
+            *old, child, self.node, self.wins, self.edge_move, self.edge_child
+        )
+        self.sizes[:] = nodes, edges
+        self.root = 0
+        self.root_state = state.play(move)
+        self.root_s = self.kernel.encode(self.root_state)
+
+    def _child(self, x: int, move: int) -> int:
+        first, tried = self.node[x, mk.FIRST], self.node[x, mk.TRIED]
+        if first < 0:
+            return -1
+        for e in range(first, first + tried):
+            if self.edge_move[e] == move:
+                return int(self.edge_child[e])
+        return -1
+
+    def snapshot(self, simulations: int) -> Searched:
+        """The search so far (for a listener)."""
+        stats = self.root_stats()
+        assert stats is not None
+        return Searched(stats, simulations, int(self.report[mk.DEEPEST]), self._pv(), self.name)
+
+    def search(
+        self, state: State, rollouts: float, deadline: Deadline, progress: Any = None
+    ) -> Searched:
+        if self.root_state != state:
+            self.root_state, self.root_s = state, self.kernel.encode(state)
+            self.sizes[:] = 0
+            self.root = mk.new_node(self.node, self.wins, self.sizes, ONGOING)
+        k = self.kernel
+        k.functions["seed"](self.rng.randrange(1 << 31))
+        n_moves = k.functions["legal_moves"](k.params, self.root_s.copy(), self.buf)
+        self.report[mk.DEEPEST] = 0
+        sims = 0
+        if n_moves > 1:  # else nothing to decide
+            sims = self._run(rollouts, deadline, progress)
+        stats = self.root_stats()
+        assert stats is not None
+        pv = self._pv()
+        return Searched(stats, sims, int(self.report[mk.DEEPEST]), pv, self.name)
+
+    def _run(self, rollouts: float, deadline: Deadline, progress: Any = None) -> int:
+        """Batches of simulations until the budget, the deadline or a proof stops them."""
+        o, k = self.options, self.kernel
+        timed = deadline.end != float("inf")
+        batched = timed or progress is not None  # else one call does the whole budget
+        left = int(min(rollouts, 1 << 62))
+        batch = FIRST_BATCH if batched else left
+        s, leaf = np.empty_like(self.root_s), np.empty_like(self.root_s)
+        clock = time.perf_counter
+        total = 0
+        while left > 0:
+            start = clock()
+            done = self.run(
+                *self.functions,
+                k.params, self.root_s, s, leaf, self.buf,
+                self.node, self.wins, self.edge_move, self.edge_child, self.sizes, self.path,
+                self.root, min(batch, left), self.policy, float(o.c), float(o.eps),
+                bool(o.expand_all), bool(o.solver),
+                self.report,
+            )  # fmt: skip
+            spent = clock() - start
+            total += done
+            left -= done
+            reason = self.report[mk.REASON]
+            if reason == mk.FULL:
+                # Doubling copies the whole tree (tens of ms for a big one): on the clock
+                # only when the copy, at the slowest rate seen, ends before the deadline.
+                cost = 2 * self.grow_rate * self._bytes()
+                if timed and clock() + cost + deadline.longest >= deadline.end:
+                    break
+                start = clock()
+                self._grow()
+                self.grow_rate = max(self.grow_rate, (clock() - start) / self._bytes())
+            elif reason != mk.BUDGET:
+                break  # the root is proven, or nothing is left to sample
+            if progress is not None and progress(total):
+                break
+            if batched:
+                if deadline.tick():
+                    break
+                if done:
+                    batch = max(1, int(done * BATCH_SECONDS / max(spent, 1e-7)))
+        return total
+
+    def root_stats(self) -> RootStats | None:
+        """The root's moves in legal-move order with their statistics (numpy: Go 19x19 and
+        Gomoku have hundreds of root moves, and this runs on the clock)."""
+        if self.root_state is None or self.root_s is None:
+            return None
+        k, node, x = self.kernel, self.node, self.root
+        n = k.functions["legal_moves"](k.params, self.root_s.copy(), self.buf)
+        moves = self.buf[:n].copy()
+        visits = np.zeros(n, np.int64)
+        wins = np.zeros(n, np.float64)
+        proven = np.zeros(n, np.int64)
+        wins_at_once = None
+        first, tried = node[x, mk.FIRST], node[x, mk.TRIED]
+        if first >= 0 and tried:
+            children = self.edge_child[first : first + tried]
+            # Where each tried edge's move stands in the legal order.
+            order = np.argsort(moves, kind="stable")
+            at = order[np.searchsorted(moves, self.edge_move[first : first + tried], sorter=order)]
+            visits[at] = node[children, mk.VISITS]
+            wins[at] = self.wins[children]
+            proven[at] = node[children, mk.PROOF]
+            over = node[children, mk.OUTCOME]
+            mine = over if node[x, mk.MOVER] == 0 else -over
+            won = np.flatnonzero((over != ONGOING) & (mine > 0))
+            if len(won):
+                wins_at_once = int(moves[at[won[0]]])
+        return RootStats(
+            moves.tolist(),
+            visits.tolist(),
+            wins.tolist(),
+            [_PROOF[q] for q in proven.tolist()] if proven.any() else [Proof.UNKNOWN] * n,
+            int(node[x, mk.VISITS]),
+            wins_at_once,
+        )
+
+    def _pv(self, length: int = 12) -> list[int]:
+        """The most visited line from the root."""
+        line, x, node = [], self.root, self.node
+        while len(line) < length and node[x, mk.FIRST] >= 0 and node[x, mk.TRIED]:
+            first = node[x, mk.FIRST]
+            children = self.edge_child[first : first + node[x, mk.TRIED]]
+            best = int(np.argmax(node[children, mk.VISITS]))
+            line.append(int(self.edge_move[first + best]))
+            x = children[best]
+        return line

@@ -1,0 +1,94 @@
+"""MCTS options: the agent's parameters as one typed frozen value, and the parts they choose.
+
+The spec string is parsed once (``Param`` binding) into :class:`MCTSOptions`;
+the tree policy and the evaluator are built from it once, when the agent is
+built, so the search loop never looks at an option string.
+
+Tests: ``tests/search/test_mcts.py``.
+
+>>> o = MCTSOptions.from_config({"tree": "egreedy", "eps": 0.2, "rollouts": 50})
+>>> o.policy(), o.rollouts, o.expand_all
+(EGreedy(eps=0.2), 50, False)
+>>> MCTSOptions().policy()
+UCT(c=1.4142135623730951)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from arena.core.spec import Param
+from arena.search.evaluator import Evaluator, HeuristicRollout, RandomRollout
+from arena.search.tree_policy import UCT, EGreedy, TreePolicy
+
+PARAMS = (
+    Param("rollouts", int, None, "simulations per move", low=1, default_text="1000"),
+    Param("time", float, None, "seconds per move (with rollouts: whichever first)", low=0.001),
+    Param("c", float, math.sqrt(2), "UCT exploration constant", low=0.0),
+    Param("tree", str, "uct", "tree policy", choices=("uct", "egreedy")),
+    Param("eps", float, 0.1, "exploration rate of tree=egreedy", low=0.0, high=1.0),
+    Param("expand", str, "one", "children added per iteration", choices=("one", "all")),
+    Param(
+        "rollout",
+        str,
+        "random",
+        "simulation policy: uniform, heuristic (python engine), the kernel's cheap policy",
+        choices=("random", "heuristic", "cheap"),
+    ),
+    Param(
+        "final", str, "robust", "move played: most visits or best rate", choices=("robust", "max")
+    ),
+    Param("reuse", bool, False, "keep the subtree of the moves played"),
+    Param("solver", bool, False, "MCTS-Solver: propagate proven wins and losses"),
+    Param("seed", int, None, "random seed", default_text="fresh"),
+    Param(
+        "engine",
+        str,
+        "fast",
+        "compiled search where the game has a kernel, or the python reference",
+        choices=("fast", "python"),
+    ),
+)
+"""The ``mcts`` agent's parameters, in the order ``arena agents`` lists them."""
+
+
+@dataclass(frozen=True)
+class MCTSOptions:
+    rollouts: int | None = None
+    time: float | None = None
+    c: float = math.sqrt(2)
+    tree: str = "uct"
+    eps: float = 0.1
+    expand_all: bool = False
+    """``expand=all``: every child of a leaf at once, one simulation each (the 5x5 Go
+    course assignment's variant); otherwise one child per iteration."""
+    rollout: str = "random"
+    robust: bool = True
+    """``final=robust`` plays the most visited move; ``final=max`` the best win rate."""
+    reuse: bool = False
+    solver: bool = False
+    seed: int | None = None
+    engine: str = "fast"
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> MCTSOptions:
+        """The options from bound parameters (``Agent.config``); missing ones keep defaults."""
+        names = {f.name for f in fields(cls)}
+        values = {k: v for k, v in config.items() if k in names}
+        if "expand" in config:
+            values["expand_all"] = config["expand"] == "all"
+        if "final" in config:
+            values["robust"] = config["final"] == "robust"
+        return cls(**values)
+
+    def policy(self) -> TreePolicy:
+        """The tree policy these options choose."""
+        return UCT(self.c) if self.tree == "uct" else EGreedy(self.eps)
+
+    def evaluator(self) -> Evaluator:
+        """The evaluator of the python engine (``cheap`` is the compiled kernels' own
+        policy; the python engine plays uniform random rollouts for it)."""
+        return HeuristicRollout() if self.rollout == "heuristic" else RandomRollout()

@@ -1,0 +1,185 @@
+"""The compiled MCTS (engine=fast) against the reference (engine=python): same answers in law,
+exact proofs, the clock kept, the tree kept between moves, fallbacks and bad parameters."""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+
+import pytest
+
+import arena
+from arena.core.errors import SpecError
+from arena.search.mcts import MCTSAgent
+from arena.search.mcts_tree import Proof
+from arena.search.report import format_search
+from helpers import random_states
+from kernel_checks import run_without_jit
+
+
+def agent(spec: str) -> MCTSAgent:
+    made = arena.load_agent(spec)
+    assert isinstance(made, MCTSAgent)
+    return made
+
+
+def shares(spec: str, moves: str, options: str, engine: str, seeds: range) -> dict[int, list]:
+    """Root visit shares per move over one search per seed."""
+    game = arena.load_game(spec)
+    state = game.play_moves(game.parse_moves(moves))
+    out: dict[int, list[float]] = {m: [] for m in state.legal_moves()}
+    for seed in seeds:
+        a = agent(f"mcts:{options},seed={seed},engine={engine}")
+        a.reset(game)
+        a.choose(state, arena.Limit())
+        assert a.last_search.engine == engine
+        stats = a.root_stats()
+        assert stats is not None and stats.moves == list(state.legal_moves())
+        total = sum(stats.visits)
+        for move, visits in zip(stats.moves, stats.visits):
+            out[move].append(visits / total)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("spec", "moves", "options"),
+    [
+        ("tictactoe", "b2 a1", "rollouts=1500"),
+        ("connect4", "4453", "rollouts=1500"),
+        ("connect4", "44", "rollouts=1500,tree=egreedy,eps=0.3,final=max"),
+        ("othello:size=6", "", "rollouts=1000,expand=all"),
+        ("go:size=5", "", "rollouts=1000,c=0.7"),
+    ],
+)
+def test_fast_and_reference_agree_on_root_visit_shares(spec: str, moves: str, options: str) -> None:
+    """Mean visit share of every root move over independent searches: the two engines'
+    means differ by no more than sampling error (4 standard errors, plus 2% slack for
+    the tie-breaking order, which differs: same law, different random streams)."""
+    seeds = range(1, 9)
+    fast = shares(spec, moves, options, "fast", seeds)
+    ref = shares(spec, moves, options, "python", seeds)
+    for move in fast:
+        a, b = fast[move], ref[move]
+        error = math.sqrt((statistics.variance(a) + statistics.variance(b)) / len(seeds))
+        assert abs(statistics.mean(a) - statistics.mean(b)) <= 4 * error + 0.02, (move, a, b)
+
+
+def minimax(state: arena.State, me: int) -> int:
+    if state.is_terminal():
+        return state.returns()[me]
+    values = [minimax(state.play(m), me) for m in state.legal_moves()]
+    return max(values) if state.to_move == me else min(values)
+
+
+@pytest.mark.parametrize("expand", ["one", "all"])
+def test_solver_proofs_are_exact_on_small_positions(expand: str) -> None:
+    """Every proof the solver reports matches minimax, wins, draws and losses alike."""
+    game = arena.load_game("tictactoe")
+    proofs = 0
+    for state in random_states(game, 150, seed=3):
+        if state.is_terminal() or not 2 <= len(state.legal_moves()) <= 4:
+            continue
+        a = agent(f"mcts:rollouts=400,solver=1,seed=1,expand={expand}")
+        a.choose(state, arena.Limit())
+        assert a.last_search.engine == "fast"
+        for row in a.last_search.root:
+            if row["proven"]:
+                proofs += 1
+                truth = minimax(state.play(game.parse_move(row["move"])), state.to_move)
+                assert {"win": 1, "draw": 0, "loss": -1}[row["proven"]] == truth, (state, row)
+    assert proofs > 20
+
+
+def test_solver_proves_a_forced_win_and_stops() -> None:
+    game = arena.load_game("connect4")
+    state = game.play_moves(game.parse_moves("4455"))
+    a = agent("mcts:rollouts=50000,solver=1,seed=2")
+    move = a.choose(state, arena.Limit())
+    assert game.format_move(move) in {"3", "6"}
+    stats = a.root_stats()
+    assert stats is not None and Proof.WON in stats.proven
+    assert a.last_search.root[0]["proven"] == "win"
+    assert a.last_search.nodes < 50000  # a proven root stops the search
+
+
+@pytest.mark.parametrize("spec", ["connect4", "go:size=5", "othello"])
+def test_visits_add_up_and_reuse_keeps_the_subtree(spec: str) -> None:
+    game = arena.load_game(spec)
+    a = agent("mcts:rollouts=2000,reuse=1,seed=4")
+    a.reset(game)
+    state = random_states(game, 2, seed=1)[-1]
+    move = a.choose(state, arena.Limit())
+    stats = a.root_stats()
+    assert stats is not None and stats.total == sum(stats.visits) == 2000
+    assert a.last_search.nodes == 2000 and a.last_search.depth >= 2
+    kept = stats.visits[stats.moves.index(move)]
+    a.observe(state, move)
+    state = state.play(move)
+    child = a.root_stats()
+    assert child is not None and child.total == kept == 1 + sum(child.visits)
+    a.choose(state, arena.Limit(rollouts=500))
+    after = a.root_stats()
+    assert after is not None and after.total == kept + 500
+    a.observe(state, state.legal_moves()[0] if move != state.legal_moves()[0] else -1)
+    without = agent("mcts:rollouts=100,seed=4")
+    without.choose(state, arena.Limit())
+    without.observe(state, state.legal_moves()[0])
+    assert without.root_stats() is None  # reuse=0 forgets the tree
+
+
+@pytest.mark.parametrize("spec", ["connect4", "go:size=9", "gomoku"])
+def test_fast_engine_answers_within_its_time(spec: str) -> None:
+    """A generous check (the tight one is ``arena bench timing``): each answer comes within
+    the limit plus 50 ms, after searching more than one batch."""
+    game = arena.load_game(spec)
+    a = agent("mcts:reuse=1,seed=1")
+    a.reset(game)
+    state = game.initial_state(1)
+    for _ in range(3):
+        start = time.perf_counter()
+        move = a.choose(state, arena.Limit(time=0.1))
+        assert time.perf_counter() - start < 0.15
+        assert a.last_search.engine == "fast" and a.last_search.nodes > 4
+        a.observe(state, move)
+        state = state.play(move)
+
+
+@pytest.mark.parametrize(
+    ("spec", "options", "engine"),
+    [
+        ("connect4", "", "fast"),
+        ("connect4", "rollout=cheap", "fast"),
+        ("connect4", "engine=python", "python"),
+        ("connect4", "rollout=heuristic", "python"),  # Python heuristics: the reference runs
+    ],
+)
+def test_the_report_says_which_engine_ran(spec: str, options: str, engine: str) -> None:
+    game = arena.load_game(spec)
+    a = agent(f"mcts:rollouts=200,seed=1{',' + options if options else ''}")
+    move = a.choose(game.initial_state(), arena.Limit())
+    assert move in game.initial_state().legal_moves()
+    assert a.last_search.engine == engine
+    assert f"({engine} engine)" in format_search(a.last_search)
+
+
+@pytest.mark.parametrize(
+    "spec", ["mcts:engine=gpu", "mcts:rollout=smart", "mcts:tree=puct", "mcts:eps=2", "mcts:c=-1"]
+)
+def test_bad_parameters_are_spec_errors(spec: str) -> None:
+    with pytest.raises(SpecError):
+        arena.load_agent(spec)
+
+
+def test_compiled_mcts_runs_as_plain_python() -> None:
+    """NUMBA_DISABLE_JIT=1: the same search code runs as Python (how to debug it)."""
+    out = run_without_jit(
+        "import arena\n"
+        "g = arena.load_game('tictactoe')\n"
+        "s = g.play_moves(g.parse_moves('a1 b1 a2 b2'))\n"
+        "a = arena.load_agent('mcts:rollouts=200,solver=1,seed=1')\n"
+        "m = a.choose(s, arena.Limit())\n"
+        "won = [r['move'] for r in a.last_search.root if r['proven'] == 'win']\n"
+        "print(g.format_move(m), a.last_search.engine, *won)\n"
+    )
+    assert out.split() == ["a3", "fast", "a3"]
