@@ -25,7 +25,7 @@ from arena.games.go import heuristic as go_heuristic
 from arena.games.go.kernel import P_CELL, P_NP, PASSES, PLY, kernel, moves_played
 from arena.games.go.rules import Go, GoState
 from arena.search.deadline import Deadline
-from arena.search.mcts import heuristic_rollout_factory
+from arena.search.evaluator import HeuristicRollout
 from helpers import chi2_limit
 from kernel_checks import (
     assert_playout_uniform,
@@ -399,10 +399,10 @@ def test_rollout_results_match_the_reference_heuristic_rollout() -> None:
     State API) from the same position agree (two-sample chi-squared, p > 0.001)."""
     game, k = load_kernel("go:size=5,komi=2.5")
     state = game.play_moves(game.parse_moves("c3 c4 b4 d3 d4"))
-    reference = heuristic_rollout_factory(state, Deadline(None))
+    rollout = HeuristicRollout()
     rng = random.Random(6)
     trials = 600
-    theirs = Counter(reference(state, rng)[0] for _ in range(trials))
+    theirs = Counter(rollout(state, rng, Deadline(None))[0] for _ in range(trials))
     result = k.functions["outcome"]
     ours = end_counts(k, state, "rollout", trials, seed=6, key=lambda s: result(k.params, s))
     chi2, df = 0.0, -1

@@ -14,7 +14,7 @@ from arena.games.connect4 import kernel as connect4
 from arena.games.gomoku import heuristic as gomoku_heuristic
 from arena.games.kinarow import kernel as kinarow
 from arena.search.deadline import Deadline
-from arena.search.mcts import heuristic_rollout_factory
+from arena.search.evaluator import HeuristicRollout
 from helpers import chi2_limit
 from kernel_checks import (
     assert_playout_uniform,
@@ -326,9 +326,9 @@ def test_rollout_results_match_the_reference_heuristic_rollout(
     (the State API) from the same position agree (two-sample chi-squared, p > 0.001)."""
     game, kernel = load_kernel(spec)
     state = game.play_moves(game.parse_moves(line))
-    reference = heuristic_rollout_factory(state, Deadline(None))
+    rollout = HeuristicRollout()
     rng = random.Random(6)
-    theirs = Counter(reference(state, rng)[0] for _ in range(trials))
+    theirs = Counter(rollout(state, rng, Deadline(None))[0] for _ in range(trials))
     ours = Counter(end_counts(kernel, state, "rollout", trials, seed=6, key=lambda s: int(s[2])))
     chi2, df = 0.0, -1
     for result in (-1, 0, 1):

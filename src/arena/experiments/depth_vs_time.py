@@ -32,7 +32,7 @@ from arena.core.agent import start_game
 from arena.core.errors import ArenaError
 from arena.core.game import Game, State
 from arena.core.limit import Limit
-from arena.core.spec import split_spec
+from arena.core.spec import split_spec, with_params
 from arena.experiments.options import count, ints, positive
 from arena.experiments.report import Report, pyplot
 from arena.games import load_game
@@ -167,7 +167,8 @@ def _deepen(
     """Search ``state`` to depth 1, 2, ... (a fresh agent each) until one does not finish."""
     rows: list[dict[str, Any]] = []
     for depth in range(1, maxdepth + 1):
-        agent = load_agent(spec)
+        # The depth of alpha-beta is what is measured: no switch to the exact endgame solver.
+        agent = load_agent(with_params(spec, exact=0))
         start_game(agent, game)  # tables are built here, off the clock
         agent.choose(state, Limit(time=seconds, depth=depth))
         info = agent.last_search

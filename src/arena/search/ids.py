@@ -46,10 +46,11 @@ class IDSAgent(Agent):
         Param("maxdepth", int, 64, "deepest iteration", low=1, high=256),
         EVAL_PARAM,
         Param("cache", bool, True, "keep the transposition table between iterations and moves"),
+        Param("exact", bool, True, "Othello: play the exact endgame when a solve fits the time"),
     )
 
-    def _setup(self, time: float, maxdepth: int, eval: str, cache: bool) -> None:
-        self.default_time, self.maxdepth = time, maxdepth
+    def _setup(self, time: float, maxdepth: int, eval: str, cache: bool, exact: bool) -> None:
+        self.default_time, self.maxdepth, self.exact = time, maxdepth, exact
         self.searchers = GameSearcher(eval, cache, order=True)
 
     def reset(self, game: Game | None = None) -> None:
@@ -68,7 +69,7 @@ class IDSAgent(Agent):
             else (None if limit.depth or limit.nodes else self.default_time)
         )
         # Othello: the exact endgame when it fits in half the time (report rows say "exact").
-        exact, seconds = exact_endgame(state, seconds)
+        exact, seconds = exact_endgame(state, seconds) if self.exact else (None, seconds)
         if exact is not None:
             self.last_search = exact.info
             return exact.move
