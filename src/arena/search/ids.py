@@ -6,6 +6,8 @@ best move and reuses the transposition table, so the re-searches of shallow
 depths cost little and order the deeper search well. It stops early when the
 value is a proven win or loss, or when a depth evaluated no position at its
 horizon (every line ended the game, so deeper search cannot change the answer).
+On a clock it decides its own time for the move (:mod:`arena.search.timing`:
+more in the middle game, next to nothing with one legal move).
 
 Even with 1 ms it returns a legal move: the first depth is preceded by a
 fallback move, and the deadline keeps a margin for answering.
@@ -30,6 +32,7 @@ from arena.core.limit import Limit
 from arena.core.spec import Param
 from arena.search.alphabeta import AlphaBeta, root_rows
 from arena.search.deadline import Deadline, SearchTimeout, quiet_gc
+from arena.search.timing import move_time
 from arena.search.values import EVAL_PARAM, evaluation, is_proven
 
 
@@ -63,11 +66,10 @@ class IDSAgent(Agent):
 
     def choose(self, state: State, limit: Limit) -> int:
         searcher = self._prepare(state.game)
-        seconds = (
-            limit.time
-            if limit.time is not None
-            else (None if limit.depth or limit.nodes else self.default_time)
-        )
+        # On a clock the agent decides its own time (search/timing.py).
+        seconds = move_time(limit, state)
+        if seconds is None and not (limit.depth or limit.nodes):
+            seconds = self.default_time
         deadline = searcher.deadline = Deadline(seconds)
         searcher.nodes = 0
         searcher.max_nodes = limit.nodes or float("inf")
