@@ -7,8 +7,8 @@ which decides from the clock itself (``Limit.clock``, ``Limit.increment``,
 
 - a share of the clock over the moves the game may still last, plus most of
   the increment;
-- weighted by the phase of the game: about half the share in the opening,
-  up to 1.4 times it in the middle game, and a little less after it;
+- weighted by the phase of the game: 0.6 of the share in the opening, up to
+  1.6 times it in the middle game, and a little less after it;
 - less with few legal moves (2 or 3: less to decide) and nearly nothing with one;
 - never more than 30% of the clock plus the increment, nor more than the clock
   less a reserve for the answer's way back (5%, at least 50 ms).
@@ -18,7 +18,7 @@ or every line ends the game. Without a clock, ``move_time`` is ``Limit.time``.
 The compiled MCTS can call :func:`move_time` the same way (the hook for it).
 
 >>> allocate(1.0, 0.1, ply=0, legal=7)  # opening: a small share plus most of the increment
-0.11
+0.12
 >>> allocate(1.0, 0.1, ply=20, legal=7) > allocate(1.0, 0.1, ply=0, legal=7)  # middle game
 True
 >>> allocate(1.0, 0.1, ply=20, legal=1)  # one legal move: nothing to think about
@@ -31,7 +31,7 @@ True
 >>> move_time(Limit(time=0.3), state), move_time(Limit(depth=3), state)
 (0.3, None)
 >>> move_time(Limit(time=0.113, clock=1.0, increment=0.1), state)
-0.11
+0.12
 
 Tests: tests/search/test_timing.py, tests/compete/test_match.py
 """
@@ -43,7 +43,7 @@ import math
 from arena.core.game import State
 from arena.core.limit import Limit
 
-HORIZON = 50
+HORIZON = 40
 """Plies a game is expected to last when nothing better is known. Past it the
 game is assumed to last half as long again as it has (at least)."""
 MIN_MOVES_LEFT = 8
@@ -73,16 +73,16 @@ def reserve(clock: float) -> float:
 def phase_weight(ply: int, horizon: int = HORIZON) -> float:
     """How much of an even share the position deserves, by how far the game is.
 
-    0.5 at the first move, rising to 1.4 halfway through a game of the expected
-    length, and falling again towards 1.28 (two thirds through a game that is
+    0.6 at the first move, rising to 1.6 halfway through a game of the expected
+    length, and falling again towards 1.47 (two thirds through a game that is
     always expected to last half as long again).
 
-    >>> [round(phase_weight(p), 2) for p in (0, 10, 25, 45, 200)]
-    [0.5, 1.03, 1.4, 1.28, 1.28]
+    >>> [round(phase_weight(p), 2) for p in (0, 10, 20, 36, 200)]
+    [0.6, 1.31, 1.6, 1.47, 1.47]
     """
     left = plies_left(ply, horizon)
     progress = ply / (ply + left)
-    return 0.5 + 0.9 * math.sin(math.pi * progress)
+    return 0.6 + math.sin(math.pi * progress)
 
 
 def plies_left(ply: int, horizon: int = HORIZON) -> float:
