@@ -13,7 +13,7 @@ engine at its level, our agent at the stated time.) The machine's load
 average (``os.getloadavg``) before and after each row is printed with it:
 time-based results depend on what else runs.
 
-Tests: tests/bench/test_strength.py
+Tests: tests/bench/test_bench_strength.py
 """
 
 from __future__ import annotations
