@@ -35,7 +35,8 @@ def test_a_time_forfeit_is_a_forfeit_not_strength(tmp_path: Path) -> None:
     assert row["forfeits"] == {"opponent time": 2}
     assert lines[1].split()[:3] == ["case", "ours", "opponent"]
     assert lines[-1].split()[0] == "ttt-slow" and lines[-1].endswith("opponent time: 2")
-    assert "-" in lines[-1].split()[6:8]  # no score and no interval without a game counted
+    assert lines[-1].split()[7:9] == ["-", "-"]  # no score, no interval without a game counted
+    assert row["ours_max"] < 0.3  # our moves, not the sleeper's
 
 
 def test_the_cli_prints_the_table_and_its_load(capsys: pytest.CaptureFixture[str]) -> None:
@@ -45,13 +46,14 @@ def test_the_cli_prints_the_table_and_its_load(capsys: pytest.CaptureFixture[str
     assert code == 0
     out, err = capsys.readouterr()
     header = err.splitlines()[1].split()
-    assert header == ["case", "ours", "opponent", "s/move", "games", "W-D-L", "score", "95%",
-                      "interval", "load", "forfeits"]  # fmt: skip
+    assert header == ["case", "ours", "opponent", "s/move", "ours", "s", "games", "W-D-L", "score",
+                      "95%", "interval", "load", "forfeits"]  # fmt: skip
     assert "load" in err.splitlines()[0]
     row = json.loads(out.splitlines()[-1])["cases"][0]
     assert row["case"] == "ttt-ids" and row["games"] == 2 and row["move_time"] == 0.05
     assert row["wins"] + row["draws"] + row["losses"] == row["counted"]
     assert len(row["load"]) == 2
+    assert 0 < row["ours_mean"] <= row["ours_max"]
 
 
 def test_unknown_cases_are_one_line_errors(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,9 +7,12 @@ alternating from paired openings, at a fixed time per move for both sides.
 
 A game lost on time is a forfeit, never strength: the score, W-D-L and 95%
 interval count only the games not ended by a time forfeit, and the forfeits
-column says who overran and how often. (Engines that do not keep time, such as
-GNU Go at level 10, are thus measured as the MoGo and Fuego papers do: the
-engine at its level, our agent at the stated time.) The machine's load
+column says who overran and how often. Engines that do not keep time (GNU Go
+and GRhino at a fixed level: GRhino at level 5 overruns 1 s on most moves) are
+measured as the MoGo and Fuego papers do: the engine at its level with no
+clock (a grace of :data:`UNTIMED_GRACE` for both sides), our agent at the
+stated time — it stops at the move's time whatever the grace, and the
+``ours s`` column shows the mean and longest time it took. The machine's load
 average (``os.getloadavg``) before and after each row is printed with it:
 time-based results depend on what else runs.
 
@@ -28,10 +31,13 @@ from typing import Any
 from arena.bench.engines import GNUGO, GRHINO
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
+from arena.core.limit import DEFAULT_GRACE
 from arena.experiments.games import play_pairs, score_row
 from arena.formats.record import GameRecord
 
 OPENSPIEL = "openspiel:mcts"
+GO_MCTS = "mcts:rollout=heuristic,reuse=1"
+GNUGO_10 = GNUGO.format(level=10)
 
 
 @dataclass(frozen=True)
@@ -43,18 +49,23 @@ class Case:
     ours: str
     opponent: str
     move_time: float
+    untimed: bool = False
+    """The opponent plays at its level without a clock (see the module)."""
 
+
+UNTIMED_GRACE = 120.0
+"""Seconds a move may run past its time in an untimed case before it is lost."""
 
 CASES: tuple[Case, ...] = (
     Case("c4-ids", "connect4", "ids", OPENSPIEL, 0.3),
     Case("c4-mcts", "connect4", "mcts:solver=1,reuse=1", OPENSPIEL, 0.3),
     Case("othello-ids", "othello", "ids", OPENSPIEL, 0.3),
     Case("othello-mcts", "othello", "mcts:reuse=1", OPENSPIEL, 0.3),
-    Case("go5-mcts", "go:size=5", "mcts:rollout=heuristic,reuse=1", OPENSPIEL, 0.3),
-    Case("go5-gnugo", "go:size=5", "mcts:rollout=heuristic,reuse=1", GNUGO.format(level=10), 1.0),
-    Case("go9-gnugo", "go:size=9", "mcts:rollout=heuristic,reuse=1", GNUGO.format(level=10), 1.0),
-    Case("othello-grhino3", "othello", "ids", GRHINO.format(level=3), 1.0),
-    Case("othello-grhino5", "othello", "ids", GRHINO.format(level=5), 1.0),
+    Case("go5-mcts", "go:size=5", GO_MCTS, OPENSPIEL, 0.3),
+    Case("go5-gnugo", "go:size=5", GO_MCTS, GNUGO_10, 1.0, True),
+    Case("go9-gnugo", "go:size=9", GO_MCTS, GNUGO_10, 1.0, True),
+    Case("othello-grhino3", "othello", "ids", GRHINO.format(level=3), 1.0, True),
+    Case("othello-grhino5", "othello", "ids", GRHINO.format(level=5), 1.0, True),
     Case("ttt-ids", "tictactoe", "ids", OPENSPIEL, 0.1),
 )
 """The issue's table (first eight rows) and two of its targets (GRhino at its
@@ -90,13 +101,25 @@ def tally(records: list[GameRecord], ours: str) -> dict[str, Any]:
         for r in records
         if r.forfeited
     )
-    row.update(games=len(records), counted=len(played), forfeits=dict(sorted(by.items())))
+    ours_seconds = [
+        spent
+        for r in records
+        for ply, spent in enumerate(r.seconds)
+        if r.players[(ply + r.opening_plies) % 2] == ours and ply >= r.opening_plies
+    ]
+    row.update(
+        games=len(records),
+        counted=len(played),
+        forfeits=dict(sorted(by.items())),
+        ours_mean=sum(ours_seconds) / len(ours_seconds) if ours_seconds else 0.0,
+        ours_max=max(ours_seconds, default=0.0),
+    )
     return row
 
 
 HEADER = (
-    f"{'case':<16} {'ours':<30} {'opponent':<24} {'s/move':>6} {'games':>5} {'W-D-L':>8} "
-    f"{'score':>6} {'95% interval':>14}  {'load':>9}  forfeits"
+    f"{'case':<16} {'ours':<30} {'opponent':<24} {'s/move':>6} {'ours s':>11} {'games':>5} "
+    f"{'W-D-L':>8} {'score':>6} {'95% interval':>14}  {'load':>9}  forfeits"
 )
 
 
@@ -110,8 +133,10 @@ def line(case: Case, row: dict[str, Any], load: tuple[float, float]) -> str:
         score, interval = "-", "-"
     opponent = short(case.opponent)
     shown = ", ".join(f"{k}: {v}" for k, v in row["forfeits"].items()) or "-"
+    used = f"{row['ours_mean']:.2f}/{row['ours_max']:.2f}"
+    timing = f"{case.move_time:g}" + ("*" if case.untimed else "")
     return (
-        f"{case.name:<16} {case.ours:<30} {opponent:<24} {case.move_time:>6g} {row['games']:>5} "
+        f"{case.name:<16} {case.ours:<30} {opponent:<24} {timing:>6} {used:>11} {row['games']:>5} "
         f"{wdl:>8} {score:>6} {interval:>14}  {load[0]:>4.1f}/{load[1]:<4.1f}  {shown}"
     )
 
@@ -141,7 +166,10 @@ def run(
         raise ArenaError(f"--games must be >= 1, not {games}")
     if move_time is not None and not move_time > 0:
         raise ArenaError(f"--move-time must be > 0, not {move_time}")
-    report(f"{os.cpu_count()} cores; load = 1-minute load average before/after each row")
+    report(
+        f"{os.cpu_count()} cores; load = 1-minute load average before/after each row; "
+        "ours s = our mean/longest seconds per move; * = the opponent plays without a clock"
+    )
     report(HEADER)
     rows = []
     for case in selected:
@@ -151,7 +179,7 @@ def run(
         started = time.perf_counter()
         records = play_pairs(
             case.game, case.ours, case.opponent, games, TimeControl.moving(case.move_time), seed,
-            1, None,
+            1, None, grace=UNTIMED_GRACE if case.untimed else DEFAULT_GRACE,
         )  # fmt: skip
         row = tally(records, case.ours)
         load = (before, os.getloadavg()[0])
