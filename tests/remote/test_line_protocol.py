@@ -32,6 +32,8 @@ limits = st.builds(
     rollouts=st.none() | st.integers(1, 10**9),
     nodes=st.none() | st.integers(1, 10**9),
     clock=st.none() | st.floats(0.001, 1e5),
+    increment=st.none() | st.floats(0.001, 100),
+    moves_to_go=st.none() | st.integers(1, 100),
 )
 
 

@@ -21,6 +21,7 @@ from arena.core.limit import Limit
 from arena.core.spec import Param
 from arena.search.deadline import Deadline
 from arena.search.report import value_rows
+from arena.search.timing import move_time
 from arena.search.values import EVAL_PARAM, Evaluate, evaluation, terminal_value
 
 
@@ -43,7 +44,7 @@ class GreedyAgent(Agent):
         self._game = game
 
     def choose(self, state: State, limit: Limit) -> int:
-        deadline = Deadline(limit.time)
+        deadline = Deadline(move_time(limit, state))
         if self._evaluate is None or self._game != state.game:
             self.reset(state.game)
         evaluate = self._evaluate

@@ -13,7 +13,7 @@ from importlib import import_module
 from typing import Any
 
 from arena.agents import load_agent
-from arena.bench import engines, measure, parallel, timing
+from arena.bench import engines, measure, parallel, strength, timing
 from arena.core.errors import ArenaError
 
 
@@ -124,6 +124,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     engines.add_argument("--grhino-level", type=int, default=3, help="GRhino --level (default 3)")
     _json_option(engines)
     engines.set_defaults(func=run_engines)
+    power = kinds.add_parser(
+        "strength",
+        help="issue 15's strength table: our agents vs OpenSpiel MCTS, GNU Go and GRhino",
+        description="Play each case one game at a time, colours alternating, at a fixed time per "
+        "move for both sides, and print score, W-D-L and 95%% interval over the games not lost "
+        "on time, the forfeits apart, and the machine's load average. Needs the 'bench' extra "
+        "for openspiel:mcts and gnugo/gtp-rhino for theirs (scripts/install-engines).",
+    )
+    power.add_argument("--games", type=int, default=10, help="games per case (default 10)")
+    power.add_argument(
+        "--move-time",
+        type=float,
+        help="seconds per move for every case (default: each case's own, 0.3 or 1)",
+    )
+    power.add_argument("--seed", type=int, default=1, help="seed of our agents (default 1)")
+    power.add_argument(
+        "--cases",
+        nargs="*",
+        metavar="CASE",
+        help=f"only these rows: {', '.join(c.name for c in strength.CASES)} (default all)",
+    )
+    _json_option(power)
+    power.set_defaults(func=run_strength)
     for sub_parser in (playouts, agents):
         sub_parser.add_argument(
             "--seconds",
@@ -185,6 +208,17 @@ def run_engines(args: argparse.Namespace) -> int:
         load_agent(case.engine)  # the engine is installed, or one line saying it is not
     _reported(
         args, lambda report: engines.run(args.games, args.move_time, args.seed, selected, report)
+    )
+    return 0
+
+
+def run_strength(args: argparse.Namespace) -> int:
+    selected = strength.select(args.cases)
+    for case in selected:  # every agent loads, or one line saying what is missing
+        load_agent(case.ours)
+        load_agent(case.opponent)
+    _reported(
+        args, lambda report: strength.run(args.games, args.move_time, args.seed, selected, report)
     )
     return 0
 

@@ -162,7 +162,12 @@ class TimeControl:
         A fixed move time or budget gives itself. On a Fischer clock the mover
         spends a share of what is left plus most of the increment, never more
         than the clock minus a safety margin — the agent's deadline is hard,
-        but a move that overruns the clock still loses.
+        but a move that overruns the clock still loses. The limit carries the
+        clock and the increment too: agents that manage their own time decide
+        from them (:mod:`arena.search.timing`), the others use ``time``.
+
+        >>> TimeControl.parse("1+0.1").allotment(1.0)
+        Limit(time=0.113333, clock=1.0, increment=0.1)
         """
         if self.budget is not None:
             return self.budget
@@ -171,7 +176,11 @@ class TimeControl:
         assert remaining is not None
         share = remaining / max(plies_left_estimate, 1) + 0.8 * self.increment
         ceiling = max(remaining - max(0.05, 0.05 * remaining), 0.001)
-        return Limit(time=max(0.001, min(share, ceiling)), clock=max(remaining, 0.001))
+        return Limit(
+            time=round(max(0.001, min(share, ceiling)), 6),
+            clock=max(remaining, 0.001),
+            increment=self.increment or None,
+        )
 
 
 def _number(seconds: float | None) -> str:

@@ -4,6 +4,8 @@
 Limit(time=0.5, depth=4)
 >>> Limit(rollouts=100).rollouts
 100
+>>> Limit(time=0.1, clock=1.0, increment=0.1)  # what the referee gives on a 1+0.1 clock
+Limit(time=0.1, clock=1.0, increment=0.1)
 >>> Limit(time=-1)
 Traceback (most recent call last):
 ...
@@ -36,7 +38,15 @@ class Limit:
     """Positions searched (alpha-beta)."""
     clock: float | None = None
     """Seconds left on the mover's clock when there is one: the hard bound behind
-    ``time`` (the referee forfeits past it). Agents in other processes are told it."""
+    ``time`` (the referee forfeits past it). Agents in other processes are told it.
+    An agent that manages its own time (``ids``, ``greedy``) decides from this
+    (see :mod:`arena.search.timing`); the others just use ``time``, the referee's
+    default share."""
+    increment: float | None = None
+    """Seconds added to the clock after this move (Fischer; None: none)."""
+    moves_to_go: int | None = None
+    """Moves the clock must last before it is filled again (a byo-yomi period's
+    stones; None: the rest of the game)."""
 
     def __post_init__(self) -> None:
         for f in fields(self):

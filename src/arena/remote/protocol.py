@@ -5,9 +5,9 @@ program's log. The whole exchange for one game::
 
     arena -> agent   arena 1 connect4:rows=6,cols=7,k=4 0 -
     agent -> arena   ready my-agent
-    arena -> agent   turn time=0.95,clock=14.2
+    arena -> agent   turn time=0.95,clock=14.2,increment=1
     agent -> arena   4
-    arena -> agent   turn time=1.02,clock=14.5 4 4
+    arena -> agent   turn time=1.02,clock=14.5,increment=1 4 4
     agent -> arena   3
     ...
     arena -> agent   quit
@@ -20,7 +20,9 @@ program's log. The whole exchange for one game::
 ``turn LIMIT MOVE...``
     The agent is to move. ``LIMIT`` is how much it may search, as
     ``key=value`` pairs joined by commas (``-`` for no bound): ``time`` seconds
-    for this move, ``clock`` seconds left on its clock (the hard bound), or a
+    for this move, ``clock`` seconds left on its clock (the hard bound) with
+    ``increment`` (seconds added after the move) and ``moves_to_go`` (moves
+    the clock must last) when they apply, or a
     budget (``rollouts``, ``depth``, ``nodes``). Then every move of the game so
     far from the initial position, in the game's notation. The agent answers
     one line: its move in the game's notation.
@@ -54,8 +56,8 @@ from arena.core.spec import split_pairs
 
 VERSION = 1
 
-_FLOAT_KEYS = ("time", "clock")
-_INT_KEYS = ("depth", "rollouts", "nodes")
+_FLOAT_KEYS = ("time", "clock", "increment")
+_INT_KEYS = ("depth", "rollouts", "nodes", "moves_to_go")
 
 
 class ProtocolError(ArenaError):

@@ -7,7 +7,9 @@ depths cost little and order the deeper search well. It stops early when the
 value is a proven win or loss, or when a depth evaluated no position at its
 horizon (every line ended the game, so deeper search cannot change the answer).
 On Othello it plays the exact endgame instead when a solve fits in half the
-move's time (:func:`arena.solvers.exact.exact_endgame`).
+move's time (:func:`arena.solvers.exact.exact_endgame`). On a clock it decides
+its own time for the move (:mod:`arena.search.timing`: more in the middle game,
+next to nothing with one legal move).
 
 Even with 1 ms it returns a legal move: the first depth is preceded by a
 fallback move, and the deadline keeps a margin for answering.
@@ -34,6 +36,7 @@ from arena.core.limit import Limit
 from arena.core.spec import Param
 from arena.search.alphabeta import GameSearcher, root_rows
 from arena.search.deadline import Deadline, SearchTimeout, quiet_gc
+from arena.search.timing import move_time
 from arena.search.values import EVAL_PARAM, is_proven
 from arena.solvers.exact import exact_endgame
 
@@ -63,11 +66,10 @@ class IDSAgent(Agent):
 
     def choose(self, state: State, limit: Limit) -> int:
         searcher = self.searchers.get(state.game)
-        seconds = (
-            limit.time
-            if limit.time is not None
-            else (None if limit.depth or limit.nodes else self.default_time)
-        )
+        # On a clock the agent decides its own time (search/timing.py).
+        seconds = move_time(limit, state)
+        if seconds is None and not (limit.depth or limit.nodes):
+            seconds = self.default_time
         # Othello: the exact endgame when it fits in half the time (report rows say "exact").
         exact, seconds = exact_endgame(state, seconds) if self.exact else (None, seconds)
         if exact is not None:

@@ -16,7 +16,7 @@ Limit(time=1.5, clock=60.0)
 Limit(time=3.0, clock=30.0)
 >>> clock.settings(0, 10, 5)  # byo-yomi only: 10 s for every 5 moves
 >>> clock.limit(1, 40)
-Limit(time=1.6, clock=10.0)
+Limit(time=1.6, clock=10.0, moves_to_go=5)
 
 Tests: tests/remote/gtp/test_server.py
 """
@@ -102,10 +102,14 @@ class GTPClock:
         if not self.timed:
             return None
         side = self.sides[player]
+        togo = None
         if side.stones == 0:
             share = side.main / max(_MIN_MOVES_LEFT, moves_left)
             hard = side.main + (self.byo if self.stones > 0 else 0.0)
         else:
             share = _BYO_SHARE * side.period / side.stones
             hard = side.period
-        return Limit(time=max(_FLOOR, round(share, 6)), clock=max(_FLOOR, round(hard, 6)))
+            togo = side.stones
+        return Limit(
+            time=max(_FLOOR, round(share, 6)), clock=max(_FLOOR, round(hard, 6)), moves_to_go=togo
+        )

@@ -1,0 +1,190 @@
+"""``arena bench strength``: the strength table of issue 15, rerun on this machine.
+
+Our agents against OpenSpiel's C++ MCTSBot (``openspiel:mcts``, the ``bench``
+extra), GNU Go (Chinese rules, ``--capture-all-dead``) and GRhino over GTP
+(:mod:`arena.bench.engines` has their commands), one game at a time, colours
+alternating from paired openings, at a fixed time per move for both sides.
+
+A game lost on time is a forfeit, never strength: the score, W-D-L and 95%
+interval count only the games not ended by a time forfeit, and the forfeits
+column says who overran and how often. Engines that do not keep time (GNU Go
+and GRhino at a fixed level: GRhino at level 5 overruns 1 s on most moves) are
+measured as the MoGo and Fuego papers do: the engine at its level with no
+clock (a grace of :data:`UNTIMED_GRACE` for both sides), our agent at the
+stated time — it stops at the move's time whatever the grace, and the
+``ours s`` column shows the mean and longest time it took. The machine's load
+average (``os.getloadavg``) before and after each row is printed with it:
+time-based results depend on what else runs.
+
+Tests: tests/bench/test_bench_strength.py
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from arena.bench.engines import GNUGO, GRHINO
+from arena.compete.timecontrol import TimeControl
+from arena.core.errors import ArenaError
+from arena.core.limit import DEFAULT_GRACE
+from arena.experiments.games import play_pairs, score_row
+from arena.formats.record import GameRecord
+
+OPENSPIEL = "openspiel:mcts"
+GO_MCTS = "mcts:rollout=heuristic,reuse=1"
+GNUGO_10 = GNUGO.format(level=10)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One row: ``ours`` against ``opponent`` at ``game``, ``move_time`` s per move."""
+
+    name: str
+    game: str
+    ours: str
+    opponent: str
+    move_time: float
+    untimed: bool = False
+    """The opponent plays at its level without a clock (see the module)."""
+
+
+UNTIMED_GRACE = 120.0
+"""Seconds a move may run past its time in an untimed case before it is lost."""
+
+CASES: tuple[Case, ...] = (
+    Case("c4-ids", "connect4", "ids", OPENSPIEL, 0.3),
+    Case("c4-mcts", "connect4", "mcts:solver=1,reuse=1", OPENSPIEL, 0.3),
+    Case("othello-ids", "othello", "ids", OPENSPIEL, 0.3),
+    Case("othello-mcts", "othello", "mcts:reuse=1", OPENSPIEL, 0.3),
+    Case("go5-mcts", "go:size=5", GO_MCTS, OPENSPIEL, 0.3),
+    Case("go5-gnugo", "go:size=5", GO_MCTS, GNUGO_10, 1.0, True),
+    Case("go9-gnugo", "go:size=9", GO_MCTS, GNUGO_10, 1.0, True),
+    Case("othello-grhino3", "othello", "ids", GRHINO.format(level=3), 1.0, True),
+    Case("othello-grhino5", "othello", "ids", GRHINO.format(level=5), 1.0, True),
+    Case("ttt-ids", "tictactoe", "ids", OPENSPIEL, 0.1),
+)
+"""The issue's table (first eight rows) and two of its targets (GRhino at its
+strongest level, and never losing at Tic-tac-toe)."""
+
+
+def select(names: list[str] | None) -> list[Case]:
+    """The cases named (all when None), or a one-line error naming the valid ones.
+
+    >>> [c.name for c in select(["ttt-ids", "c4-ids"])]
+    ['ttt-ids', 'c4-ids']
+    >>> select(["chess"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    arena.core.errors.ArenaError: unknown case 'chess'; valid: c4-ids, c4-mcts, ...
+    """
+    if not names:
+        return list(CASES)
+    known = {case.name: case for case in CASES}
+    for name in names:
+        if name not in known:
+            raise ArenaError(f"unknown case {name!r}; valid: {', '.join(known)}")
+    return [known[name] for name in names]
+
+
+def tally(records: list[GameRecord], ours: str) -> dict[str, Any]:
+    """Our row: score, W-D-L and interval over the games not lost on time, and the
+    forfeits by side and reason (``ours time``, ``opponent crash``...)."""
+    played = [r for r in records if r.reason != "time"]
+    row = score_row(played, ours) if played else {"games": 0, "wins": 0, "draws": 0, "losses": 0}
+    by = Counter(
+        f"{'ours' if r.players[r.loser] == ours else 'opponent'} {r.reason}"  # type: ignore[index]
+        for r in records
+        if r.forfeited
+    )
+    ours_seconds = [
+        spent
+        for r in records
+        for ply, spent in enumerate(r.seconds)
+        if r.players[(ply + r.opening_plies) % 2] == ours and ply >= r.opening_plies
+    ]
+    row.update(
+        games=len(records),
+        counted=len(played),
+        forfeits=dict(sorted(by.items())),
+        ours_mean=sum(ours_seconds) / len(ours_seconds) if ours_seconds else 0.0,
+        ours_max=max(ours_seconds, default=0.0),
+    )
+    return row
+
+
+HEADER = (
+    f"{'case':<16} {'ours':<30} {'opponent':<24} {'s/move':>6} {'ours s':>11} {'games':>5} "
+    f"{'W-D-L':>8} {'score':>6} {'95% interval':>14}  {'load':>9}  forfeits"
+)
+
+
+def line(case: Case, row: dict[str, Any], load: tuple[float, float]) -> str:
+    """One row of the table (the opponent's command cut to its program and level)."""
+    wdl = f"{row['wins']}-{row['draws']}-{row['losses']}"
+    if row["counted"]:
+        score = f"{100 * row['score']:5.1f}%"
+        interval = f"[{100 * row['low']:.0f}, {100 * row['high']:.0f}]"
+    else:
+        score, interval = "-", "-"
+    opponent = short(case.opponent)
+    shown = ", ".join(f"{k}: {v}" for k, v in row["forfeits"].items()) or "-"
+    used = f"{row['ours_mean']:.2f}/{row['ours_max']:.2f}"
+    timing = f"{case.move_time:g}" + ("*" if case.untimed else "")
+    return (
+        f"{case.name:<16} {case.ours:<30} {opponent:<24} {timing:>6} {used:>11} {row['games']:>5} "
+        f"{wdl:>8} {score:>6} {interval:>14}  {load[0]:>4.1f}/{load[1]:<4.1f}  {shown}"
+    )
+
+
+def short(spec: str) -> str:
+    """An opponent's spec for the table.
+
+    >>> short(GNUGO.format(level=10)), short(GRHINO.format(level=5)), short("openspiel:mcts")
+    ('gnugo level 10', 'gtp-rhino level 5', 'openspiel:mcts')
+    """
+    if not spec.startswith("gtp:"):
+        return spec
+    words = spec[4:].split()
+    level = words[words.index("--level") + 1] if "--level" in words else "?"
+    return f"{words[0]} level {level}"
+
+
+def run(
+    games: int,
+    move_time: float | None,
+    seed: int,
+    selected: list[Case],
+    report: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Play every selected case (``move_time`` overrides each case's own) and report rows."""
+    if games < 1:
+        raise ArenaError(f"--games must be >= 1, not {games}")
+    if move_time is not None and not move_time > 0:
+        raise ArenaError(f"--move-time must be > 0, not {move_time}")
+    report(
+        f"{os.cpu_count()} cores; load = 1-minute load average before/after each row; "
+        "ours s = our mean/longest seconds per move; * = the opponent plays without a clock"
+    )
+    report(HEADER)
+    rows = []
+    for case in selected:
+        if move_time is not None:
+            case = replace(case, move_time=move_time)
+        before = os.getloadavg()[0]
+        started = time.perf_counter()
+        records = play_pairs(
+            case.game, case.ours, case.opponent, games, TimeControl.moving(case.move_time), seed,
+            1, None, grace=UNTIMED_GRACE if case.untimed else DEFAULT_GRACE,
+        )  # fmt: skip
+        row = tally(records, case.ours)
+        load = (before, os.getloadavg()[0])
+        report(line(case, row, load))
+        row.update(minutes=round((time.perf_counter() - started) / 60, 2), load=load)
+        rows.append({"case": case.name, "game": case.game, "ours": case.ours,
+                     "opponent": case.opponent, "move_time": case.move_time, **row})  # fmt: skip
+    return {"seed": seed, "cases": rows}

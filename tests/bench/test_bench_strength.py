@@ -1,0 +1,61 @@
+"""``arena bench strength``: the table's columns, and time forfeits kept apart from strength."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from arena.bench import strength
+from arena.cli.main import main
+
+SLOW = '''
+import time
+
+
+class Slow:
+    """Overruns every move: it can only lose on time."""
+
+    def choose(self, state, limit):
+        time.sleep(0.3)
+        return state.legal_moves()[0]
+'''
+
+
+def test_a_time_forfeit_is_a_forfeit_not_strength(tmp_path: Path) -> None:
+    path = tmp_path / "slow.py"
+    path.write_text(SLOW)
+    case = strength.Case("ttt-slow", "tictactoe", "random", f"py:{path}:Slow", 0.05)
+    lines: list[str] = []
+    result = strength.run(2, None, 1, [case], lines.append)
+    row = result["cases"][0]
+    assert row["games"] == 2 and row["counted"] == 0
+    assert (row["wins"], row["draws"], row["losses"]) == (0, 0, 0)  # no win for the overrun
+    assert row["forfeits"] == {"opponent time": 2}
+    assert lines[1].split()[:3] == ["case", "ours", "opponent"]
+    assert lines[-1].split()[0] == "ttt-slow" and lines[-1].endswith("opponent time: 2")
+    assert lines[-1].split()[7:9] == ["-", "-"]  # no score, no interval without a game counted
+    assert row["ours_max"] < 0.3  # our moves, not the sleeper's
+
+
+def test_the_cli_prints_the_table_and_its_load(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("pyspiel")
+    code = main(["bench", "strength", "--cases", "ttt-ids", "--games", "2",
+                 "--move-time", "0.05", "--json"])  # fmt: skip
+    assert code == 0
+    out, err = capsys.readouterr()
+    header = err.splitlines()[1].split()
+    assert header == ["case", "ours", "opponent", "s/move", "ours", "s", "games", "W-D-L", "score",
+                      "95%", "interval", "load", "forfeits"]  # fmt: skip
+    assert "load" in err.splitlines()[0]
+    row = json.loads(out.splitlines()[-1])["cases"][0]
+    assert row["case"] == "ttt-ids" and row["games"] == 2 and row["move_time"] == 0.05
+    assert row["wins"] + row["draws"] + row["losses"] == row["counted"]
+    assert len(row["load"]) == 2
+    assert 0 < row["ours_mean"] <= row["ours_max"]
+
+
+def test_unknown_cases_are_one_line_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "strength", "--cases", "chess"]) != 0
+    assert "unknown case 'chess'" in capsys.readouterr().err

@@ -1,0 +1,88 @@
+"""Time management: the allocation's properties, and agents deciding their own time."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import arena
+from arena.core.limit import DEFAULT_GRACE
+from arena.search.timing import allocate, move_time, reserve
+
+
+@given(
+    st.floats(0.001, 1000),
+    st.floats(0.001, 1000),
+    st.floats(0, 10),
+    st.integers(0, 300),
+    st.integers(1, 400),
+)
+def test_more_time_on_the_clock_never_means_less_for_the_move(
+    low: float, high: float, increment: float, ply: int, legal: int
+) -> None:
+    low, high = sorted((low, high))
+    assert allocate(low, increment, ply=ply, legal=legal) <= allocate(
+        high, increment, ply=ply, legal=legal
+    )
+
+
+@given(st.floats(0.06, 1000), st.floats(0, 10), st.integers(0, 300))
+def test_the_move_always_leaves_the_reserve(clock: float, increment: float, ply: int) -> None:
+    spent = allocate(clock, increment, ply=ply, legal=30)
+    assert 0 < spent <= clock - reserve(clock) + 1e-6
+
+
+@pytest.mark.parametrize(("clock", "increment"), [(1.0, 0.1), (15.0, 1.0), (300.0, 0.0)])
+def test_one_legal_move_is_near_instant(clock: float, increment: float) -> None:
+    assert allocate(clock, increment, ply=30, legal=1) <= 0.002
+    assert allocate(clock, increment, ply=30, legal=2) > 10 * allocate(
+        clock, increment, ply=30, legal=1
+    )
+
+
+@pytest.mark.parametrize(("clock", "increment"), [(1.0, 0.1), (15.0, 1.0), (60.0, 0.0)])
+def test_the_middle_game_gets_more_than_the_opening(clock: float, increment: float) -> None:
+    opening = allocate(clock, increment, ply=0, legal=20)
+    middle = allocate(clock, increment, ply=24, legal=20)
+    assert middle > 1.5 * opening - increment  # the share part at least 1.5 times larger
+    assert middle > opening
+
+
+@pytest.mark.parametrize(
+    ("initial", "increment", "plies", "overhead"),
+    [(1.0, 0.1, 400, 0.02), (15.0, 1.0, 120, 0.02), (5.0, 0.0, 120, 0.005), (0.3, 0.0, 100, 0.0)],
+)
+def test_a_whole_game_never_overruns_the_clock(
+    initial: float, increment: float, plies: int, overhead: float
+) -> None:
+    # The agent spends its allocation (its deadline is hard) plus some overhead
+    # the referee sees on top; the clock must never be overrun by more than the grace.
+    # (Without an increment no allocation survives a fixed overhead per move for ever:
+    # the sudden-death case is a game of 60 moves each.)
+    clock = initial
+    used = 0.0
+    for ply in range(0, plies, 2):
+        spent = allocate(clock, increment, ply=ply, legal=7) + overhead
+        assert spent <= clock + DEFAULT_GRACE
+        clock = clock - spent + increment
+        used += spent
+    if increment:  # with an increment the clock is used, not hoarded
+        assert used > 0.8 * increment * plies / 2
+
+
+def test_without_a_clock_the_limit_time_stands() -> None:
+    state = arena.load_game("connect4").initial_state()
+    assert move_time(arena.Limit(time=0.25), state) == 0.25
+    assert move_time(arena.Limit(depth=2), state) is None
+    on_clock = arena.Limit(time=5.0, clock=10.0, increment=0.1)
+    assert move_time(on_clock, state) == allocate(10.0, 0.1, ply=0, legal=7)
+
+
+def test_ids_plays_a_lone_legal_move_at_once() -> None:
+    game = arena.load_game("tictactoe")
+    state = game.play_moves(game.parse_moves(["a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2"]))
+    assert len(state.legal_moves()) == 1 and not state.is_terminal()
+    agent = arena.load_agent("ids")
+    agent.choose(state, arena.Limit(time=1.0, clock=10.0, increment=1.0))
+    assert agent.last_search.seconds < 0.5  # a generous bound: 1 s would have been allotted
