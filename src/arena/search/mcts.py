@@ -62,6 +62,7 @@ from arena.search.evaluator import Evaluator
 from arena.search.mcts_options import PARAMS, MCTSOptions
 from arena.search.mcts_root import RootStats, Searched, final_move, search_info
 from arena.search.mcts_tree import REWARD, Node, Proof, principal_variation, prove
+from arena.search.timing import move_time
 from arena.search.tree_policy import TreePolicy
 
 
@@ -290,19 +291,20 @@ class MCTSAgent(Agent):
     def observe(self, state: State, move: int) -> None:
         self.engine.observe(state, move)
 
-    def budget(self, limit: Limit) -> tuple[int | float, float | None]:
+    def budget(self, limit: Limit, state: State) -> tuple[int | float, float | None]:
         rollouts, seconds = self.options.rollouts, self.options.time
         if limit.rollouts is not None:
             rollouts = min(limit.rollouts, rollouts or limit.rollouts)
-        if limit.time is not None:
-            seconds = min(limit.time, seconds or limit.time)
+        allotted = move_time(limit, state)  # on a clock, the agent's own share of it
+        if allotted is not None:
+            seconds = min(allotted, seconds or allotted)
         if rollouts is None and seconds is None:
             rollouts = 1000
         return (rollouts if rollouts is not None else math.inf), seconds
 
     def choose(self, state: State, limit: Limit) -> int:
         engine = self.engine_for(state.game)  # before the clock: may compile on first use
-        rollouts, seconds = self.budget(limit)
+        rollouts, seconds = self.budget(limit, state)
         deadline = Deadline(seconds)
         self._started = deadline.start
         # No cyclic collection on the clock: with numba loaded, a full one takes tens of ms.
