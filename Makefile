@@ -43,8 +43,11 @@ lint: install-test
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 
-# The whole suite, slow tests included (CI runs exactly this).
+# The whole suite, slow tests included (CI runs exactly this), on both cores. The fast kernels
+# are compiled once first (or loaded from numba's disk cache), so the two test workers load
+# them instead of both compiling the same code.
 test: lint engines browser
+	$(BIN)/arena warmup
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 bench: install-test
