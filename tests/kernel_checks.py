@@ -24,6 +24,7 @@ import numpy as np
 
 from arena.core.game import Game, State
 from arena.core.kernel import ONGOING, Kernel
+from arena.core.perft import perft
 from arena.games import load_game
 from helpers import chi2_limit
 
@@ -195,3 +196,12 @@ def run_without_jit(code: str, timeout: float = 240) -> str:
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return proc.stdout
+
+
+def assert_perft_matches_reference(spec: str, ply: int, depth: int) -> None:
+    """From a random position at ``ply`` (seeded by ``ply``), the kernel's perft equals
+    ``arena.perft`` at every depth up to ``depth``."""
+    game, kernel = load_kernel(spec)
+    state = random_start(game, lambda s: s.ply == ply, seed=ply)
+    reference = [perft(state, d) for d in range(1, depth + 1)]
+    assert perfts(kernel, state, depth) == reference

@@ -9,15 +9,14 @@ import random
 import numpy as np
 import pytest
 
-import arena
 from arena.games.colosseum import kernel as colosseum
 from arena.games.colosseum.rules import Colosseum, ColosseumState
 from kernel_checks import (
+    assert_perft_matches_reference,
     assert_playout_uniform,
     compare_random_games,
     expected_outcome,
     load_kernel,
-    perfts,
     random_start,
     run_without_jit,
     seeded_ends,
@@ -107,9 +106,7 @@ def test_a_position_already_apart_is_over_at_once() -> None:
     ],
 )
 def test_perft_equals_the_reference_perft(spec: str, ply: int, depth: int) -> None:
-    game, kernel = load_kernel(spec)
-    state = random_start(game, lambda s: s.ply == ply, seed=ply)
-    assert perfts(kernel, state, depth) == [arena.perft(state, d) for d in range(1, depth + 1)]
+    assert_perft_matches_reference(spec, ply, depth)
 
 
 @pytest.mark.parametrize(

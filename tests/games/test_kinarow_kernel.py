@@ -17,6 +17,7 @@ from arena.search.deadline import Deadline
 from arena.search.evaluator import HeuristicRollout
 from helpers import chi2_limit
 from kernel_checks import (
+    assert_perft_matches_reference,
     assert_playout_uniform,
     assert_rollout_reachable,
     compare_random_games,
@@ -89,9 +90,7 @@ def test_perft_equals_the_published_figures(spec: str, figures: list[int]) -> No
     ],
 )
 def test_perft_equals_the_reference_perft(spec: str, ply: int, depth: int) -> None:
-    game, kernel = load_kernel(spec)
-    state = random_start(game, lambda s: s.ply == ply, seed=ply)
-    assert perfts(kernel, state, depth) == [arena.perft(state, d) for d in range(1, depth + 1)]
+    assert_perft_matches_reference(spec, ply, depth)
 
 
 def test_perft_of_a_finished_game_is_zero_and_of_depth_zero_one() -> None:

@@ -9,6 +9,7 @@ import pytest
 import arena
 from arena.games.othello.rules import OthelloState
 from kernel_checks import (
+    assert_perft_matches_reference,
     assert_playout_uniform,
     assert_rollout_reachable,
     compare_random_games,
@@ -67,9 +68,7 @@ def test_perft_8x8_equals_the_published_figures() -> None:
     ],
 )
 def test_perft_equals_the_reference_perft(spec: str, ply: int, depth: int) -> None:
-    game, kernel = load_kernel(spec)
-    state = random_start(game, lambda s: s.ply == ply, seed=ply)
-    assert perfts(kernel, state, depth) == [arena.perft(state, d) for d in range(1, depth + 1)]
+    assert_perft_matches_reference(spec, ply, depth)
 
 
 @pytest.mark.parametrize("spec", ["othello:size=6", "othello", "othello:size=10"])
