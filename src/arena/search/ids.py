@@ -23,7 +23,8 @@ True
 >>> agent.last_search.root[0]["text"]   # 3 (or 6), a block, then the other end
 'win in 3'
 
-Tests: tests/search/test_search.py, tests/agents/test_agent_api.py (progress and stop)
+Tests: tests/search/test_search.py, tests/agents/test_agent_api.py (progress and stop),
+tests/search/test_engines.py
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from arena.core.limit import Limit
 from arena.core.spec import Param
 from arena.search.alphabeta import GameSearcher, root_rows
 from arena.search.deadline import Deadline, SearchTimeout, quiet_gc
+from arena.search.engines import Engine, engine_for
 from arena.search.timing import move_time
 from arena.search.values import EVAL_PARAM, is_proven
 from arena.solvers.exact import exact_endgame
@@ -50,14 +52,35 @@ class IDSAgent(Agent):
         EVAL_PARAM,
         Param("cache", bool, True, "keep the transposition table between iterations and moves"),
         Param("exact", bool, True, "Othello: play the exact endgame when a solve fits the time"),
+        Param(
+            "engine",
+            str,
+            "auto",
+            "auto: the game's compiled engine where it has one; python: the reference",
+            choices=("auto", "python"),
+        ),
     )
 
-    def _setup(self, time: float, maxdepth: int, eval: str, cache: bool, exact: bool) -> None:
+    def _setup(
+        self, time: float, maxdepth: int, eval: str, cache: bool, exact: bool, engine: str
+    ) -> None:
         self.default_time, self.maxdepth, self.exact = time, maxdepth, exact
         self.searchers = GameSearcher(eval, cache, order=True)
+        # The compiled engine is the game's own search: only with the game's own evaluation.
+        self.compiled = engine == "auto" and eval == "heuristic"
+        self.engines: dict[str, Engine | None] = {}
 
     def reset(self, game: Game | None = None) -> None:
         self.searchers.reset(game)
+        self.engines.clear()
+
+    def engine(self, game: Game) -> Engine | None:
+        """The compiled engine that plays ``game`` for this agent, if any."""
+        if not self.compiled:
+            return None
+        if game.spec not in self.engines:
+            self.engines[game.spec] = engine_for(game)
+        return self.engines[game.spec]
 
     def stop(self) -> None:
         searcher = self.searchers.current
@@ -65,11 +88,17 @@ class IDSAgent(Agent):
             searcher.deadline.stop()
 
     def choose(self, state: State, limit: Limit) -> int:
-        searcher = self.searchers.get(state.game)
         # On a clock the agent decides its own time (search/timing.py).
         seconds = move_time(limit, state)
         if seconds is None and not (limit.depth or limit.nodes):
             seconds = self.default_time
+        engine = None if limit.nodes else self.engine(state.game)
+        if engine is not None:
+            move, self.last_search = engine.choose(
+                state, seconds, min(self.maxdepth, limit.depth or self.maxdepth), self
+            )
+            return move
+        searcher = self.searchers.get(state.game)
         # Othello: the exact endgame when it fits in half the time (report rows say "exact").
         exact, seconds = exact_endgame(state, seconds) if self.exact else (None, seconds)
         if exact is not None:

@@ -1,0 +1,42 @@
+"""Compiled alpha-beta engines, one per game that has one: what ``ids:engine=fast`` runs.
+
+The readable ``ids`` (:mod:`arena.search.ids`) searches any game through the
+State API. A game whose strength comes from alpha-beta (Connect Four,
+Othello, Gomoku) may also have an *engine* here: the same iterative deepening
+written over the game's compiled position (numba), with its heuristic
+compiled too. ``ids`` runs the engine by default where one exists
+(``engine=auto``), and ``ids:engine=python`` keeps the reference.
+
+An engine module is named in :data:`ENGINES` and defines ``Engine``: built
+with the game, it answers ``choose(state, seconds, maxdepth, agent)`` with
+``(move, SearchInfo)`` — never later than ``seconds`` allow, reporting
+progress through ``agent.report`` as ``ids`` does.
+
+Tests: tests/search/test_engines.py
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Protocol
+
+from arena.core.agent import Agent, SearchInfo
+from arena.core.game import Game, State
+
+ENGINES: dict[str, str] = {}
+"""Game name -> the module of its compiled engine."""
+
+
+class Engine(Protocol):
+    def choose(
+        self, state: State, seconds: float | None, maxdepth: int, agent: Agent
+    ) -> tuple[int, SearchInfo]: ...
+
+
+def engine_for(game: Game) -> Engine | None:
+    """The compiled engine for ``game``, or None when it has none (or not for its parameters)."""
+    where = ENGINES.get(game.name)
+    if where is None:
+        return None
+    module = import_module(where)
+    return module.make_engine(game)  # type: ignore[no-any-return]
