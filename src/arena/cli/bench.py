@@ -128,7 +128,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "strength",
         help="issue 15's strength table and targets: vs OpenSpiel MCTS, GNU Go and GRhino",
         description="Play each case one game at a time, colours alternating, at a fixed time per "
-        "move for both sides, and print score, W-D-L and 95%% interval over the games not lost "
+        "move for both sides, and print score, W-D-L and 95% interval over the games not lost "
         "on time, the forfeits apart, the machine's load average and, for the rows of issue "
         "15's targets ('best' against each opponent), whether the target is met. Needs the "
         "'bench' extra for openspiel:mcts and gnugo/gtp-rhino for theirs "
