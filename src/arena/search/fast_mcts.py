@@ -100,16 +100,20 @@ class FastSearch:
             self.edge_move = np.concatenate([self.edge_move, np.empty_like(self.edge_move)])
             self.edge_child = np.concatenate([self.edge_child, np.empty_like(self.edge_child)])
 
-    def warm(self, state: State) -> None:
-        """Compile (or load from the disk cache) everything a search of ``state`` runs, for
-        both simulations (``playout`` and ``rollout``)."""
-        if not config.DISABLE_JIT:
+    def warm(self, state: State, everything: bool = True) -> None:
+        """Compile (or load from the disk cache) everything a search of ``state`` runs: for
+        both simulations (``playout`` and ``rollout``) and tree reuse, or with
+        ``everything=False`` only what this engine's options use."""
+        if not config.DISABLE_JIT and everything:
             for simulation in ("playout", "rollout"):
                 _addresses(tuple(sorted(self.kernel.functions.items())), simulation)
         self.search(state, 2, Deadline(None))
-        spare = (np.empty_like(self.node), np.empty_like(self.wins))
-        spare_edges = (np.empty_like(self.edge_move), np.empty_like(self.edge_child))
-        mk.compact(self.node, self.wins, self.edge_move, self.edge_child, 0, *spare, *spare_edges)
+        if everything or self.options.reuse:
+            spare = (np.empty_like(self.node), np.empty_like(self.wins))
+            spare_edges = (np.empty_like(self.edge_move), np.empty_like(self.edge_child))
+            mk.compact(
+                self.node, self.wins, self.edge_move, self.edge_child, 0, *spare, *spare_edges
+            )
         self.reset()
 
     def reset(self) -> None:
