@@ -62,6 +62,7 @@ def _marker(game: str) -> Path:
         Path(numba.origin) if numba and numba.origin else package,  # a new numba: new stamp
         package / "search" / "mcts_kernel.py",
         package / "search" / "kernel_functions.py",
+        package / "search" / "compiled_clock.py",
         package / "core" / "kernel.py",
         *sorted((package / "games").glob("*/kernel.py")),
     ]

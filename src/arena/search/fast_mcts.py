@@ -33,7 +33,9 @@ from arena.core.game import State
 from arena.core.kernel import ONGOING, Kernel
 from arena.search import kernel_functions as kf
 from arena.search import mcts_kernel as mk
+from arena.search.batch_clock import batch_clock, stop_between_batches
 from arena.search.deadline import Deadline
+from arena.search.pauses import PAUSES
 from arena.search.mcts_options import MCTSOptions
 from arena.search.mcts_root import RootStats, Searched
 from arena.search.mcts_tree import Proof
@@ -72,7 +74,7 @@ class FastSearch:
         self.policy = mk.UCT if options.tree == "uct" else mk.EGREEDY
         self.buf = np.empty(kernel.max_moves, np.int64)
         self.path = np.empty(kernel.max_plies + 2, np.int64)
-        self.report = np.zeros(3, np.int64)
+        self.report = np.zeros(mk.REPORT_SIZE, np.int64)
         self.sizes = np.zeros(2, np.int64)
         self._allocate(1 << 12, 1 << 14)
         self.grow_rate = GROW_SECONDS_PER_BYTE
@@ -182,6 +184,7 @@ class FastSearch:
         s, leaf = np.empty_like(self.root_s), np.empty_like(self.root_s)
         clock = time.perf_counter
         total = 0
+        stop, longest_batch = batch_clock(self.report, deadline), 0.0
         while left > 0:
             start = clock()
             done = self.run(
@@ -193,6 +196,7 @@ class FastSearch:
                 self.report,
             )  # fmt: skip
             spent = clock() - start
+            longest_batch = max(longest_batch, spent)
             total += done
             left -= done
             reason = self.report[mk.REASON]
@@ -200,7 +204,7 @@ class FastSearch:
                 # Doubling copies the whole tree (tens of ms for a big one): on the clock
                 # only when the copy, at the slowest rate seen, ends before the deadline.
                 cost = 2 * self.grow_rate * self._bytes()
-                if timed and clock() + cost + deadline.longest >= deadline.end:
+                if timed and clock() + cost + deadline.longest >= stop:
                     break
                 start = clock()
                 self._grow()
@@ -210,10 +214,12 @@ class FastSearch:
             if progress is not None and progress(total):
                 break
             if batched:
-                if deadline.tick():
+                if stop_between_batches(deadline, stop):
                     break
                 if done:
                     batch = max(1, int(done * BATCH_SECONDS / max(spent, 1e-7)))
+        if timed:
+            PAUSES.seen(longest_batch)
         return total
 
     def root_stats(self) -> RootStats | None:
