@@ -35,10 +35,10 @@ from arena.search import kernel_functions as kf
 from arena.search import mcts_kernel as mk
 from arena.search.batch_clock import batch_clock, stop_between_batches
 from arena.search.deadline import Deadline
-from arena.search.pauses import PAUSES
 from arena.search.mcts_options import MCTSOptions
 from arena.search.mcts_root import RootStats, Searched
 from arena.search.mcts_tree import Proof
+from arena.search.pauses import PAUSES
 
 BATCH_SECONDS = 0.0003
 """The time one batch of simulations should take between two reads of the clock."""
