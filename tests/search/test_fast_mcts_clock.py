@@ -35,15 +35,13 @@ def batch(search, state, sims: int, until: int) -> int:  # type: ignore[no-untyp
     search.report[mk.UNTIL] = until
     s, leaf = np.empty_like(search.root_s), np.empty_like(search.root_s)
     o = search.options
-    return int(
-        search.run(
-            *search.functions,
-            search.kernel.params, search.root_s, s, leaf, search.buf,
-            search.node, search.wins, search.edge_move, search.edge_child, search.sizes,
-            search.path, search.root, sims, search.policy, float(o.c), float(o.eps),
-            bool(o.expand_all), bool(o.solver), search.report,
-        )  # fmt: skip
-    )
+    arrays = (search.node, search.wins, search.edge_move, search.edge_child, search.sizes)
+    done = search.run(
+        *search.functions, search.kernel.params, search.root_s, s, leaf, search.buf,
+        *arrays, search.path, search.root, sims, search.policy, float(o.c), float(o.eps),
+        bool(o.expand_all), bool(o.solver), search.report,
+    )  # fmt: skip
+    return int(done)
 
 
 @needs_clock

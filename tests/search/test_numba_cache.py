@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-MODULE = '''
+MODULE = """
 import numpy as np
 from numba import njit
 
@@ -21,9 +21,9 @@ def walk(n, seed):
     for i in range(n):
         steps[i] = 1 if np.random.random() < 0.5 else -1
     return steps.sum()
-'''
+"""
 
-RUN = '''
+RUN = """
 import sys
 import numba
 from arena.search.numba_cache import quick_loads, SUPPORTED
@@ -39,7 +39,7 @@ with quick_loads():
 
     doubled = fresh(1.5)
 print(total, skipped or not SUPPORTED, doubled)
-'''
+"""
 
 
 def run(code: str, where: Path) -> str:
