@@ -5,12 +5,13 @@
 is arrays and its iterations run in compiled code, over the game's kernel
 (``games/<game>/kernel.py``).
 
-The clock: compiled code cannot read Python's clock, so simulations run in
-batches between two reads of it; each batch is sized from the speed measured so
-far to last about :data:`BATCH_SECONDS` (well under a millisecond), and the
-:class:`~arena.search.deadline.Deadline` learns the longest batch as it learns
-any unit of work, so the batch that would cross the deadline is never started.
-A search with only a simulation budget runs in one call.
+The clock (:mod:`~arena.search.batch_clock`): simulations run in batches, each
+sized from the speed measured so far to last about :data:`BATCH_SECONDS` (well
+under a millisecond); the compiled code reads a monotonic clock every few
+simulations and ends a batch when the search's stop moment passes (the
+deadline less a reserve for the pauses this process has lately suffered,
+:mod:`~arena.search.pauses`), and Python checks between batches. A search with
+only a simulation budget runs in one call.
 
 The kernel's functions reach the compiled search as addresses looked up once
 per kernel (:mod:`~arena.search.kernel_functions`), so a batch call costs
