@@ -17,7 +17,7 @@ from arena.search.batch_clock import batch_clock
 from arena.search.compiled import fast_engine
 from arena.search.deadline import Deadline
 from arena.search.mcts_options import MCTSOptions
-from arena.search.pauses import PAUSES, RecentPauses
+from arena.search.pauses import CAP, PAUSES, RecentPauses
 
 GAMES = ["tictactoe", "connect4", "othello", "gomoku", "go:size=9", "go:size=19", "colosseum"]
 needs_clock = pytest.mark.skipif(not compiled_clock.AVAILABLE, reason="no compiled clock here")
@@ -89,8 +89,8 @@ def test_a_search_past_its_deadline_runs_nothing_and_answers(spec: str) -> None:
 
 
 def test_the_stop_moment_keeps_the_pause_reserve() -> None:
-    """``batch_clock``: the deadline's end less the remembered pause, capped to 3/4 of the
-    search; no clock at all without a deadline."""
+    """``batch_clock``: the deadline's end less the remembered pause, capped to a share of
+    the search; no clock at all without a deadline."""
     report = np.zeros(mk.REPORT_SIZE, np.int64)
     assert batch_clock(report, Deadline(None)) == math.inf and report[mk.UNTIL] == 0
     PAUSES.forget()
@@ -102,13 +102,13 @@ def test_the_stop_moment_keeps_the_pause_reserve() -> None:
         assert deadline.end - 0.1 <= stop < deadline.end - 0.09
         short = Deadline(0.02)
         assert batch_clock(report, short) == pytest.approx(
-            short.end - 0.75 * (short.end - short.start)
+            short.end - CAP * (short.end - short.start)
         )
     finally:
         PAUSES.forget()
     if compiled_clock.AVAILABLE:
         assert report[mk.UNTIL] == compiled_clock.deadline_ns(
-            short.end - 0.75 * (short.end - short.start)
+            short.end - CAP * (short.end - short.start)
         )
 
 
@@ -121,6 +121,6 @@ def test_recent_pauses_keep_the_longest_and_forget_it() -> None:
     assert pauses.level() == 0.02
     now[0] = 4.0  # two half-lives
     assert pauses.level() == pytest.approx(0.005)
-    assert pauses.reserve(0.004) == pytest.approx(0.003)  # capped
+    assert pauses.reserve(0.004) == pytest.approx(CAP * 0.004)  # capped
     pauses.forget()
     assert pauses.level() == 0.0

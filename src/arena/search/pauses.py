@@ -12,7 +12,7 @@ longest stretch between two of its clock reads, the level decays with a
 half-life of a few seconds once the load goes, and the next search stops
 that much earlier, within a cap that leaves it most of its time on a quiet
 machine (where the level is the length of a batch, well under a millisecond)
-and at least a quarter of it under load.
+and a tenth of it under the heaviest load.
 
 >>> pauses = RecentPauses(half_life=1.0, clock=iter([0.0, 0.0, 1.0, 2.0]).__next__)
 >>> pauses.seen(0.02)            # at t=0 a search saw a 20 ms pause
@@ -20,8 +20,8 @@ and at least a quarter of it under load.
 0.02
 >>> pauses.reserve(0.1)          # at t=1: halved, and within the cap for 100 ms
 0.01
->>> pauses.reserve(0.004)        # at t=2: 5 ms, capped to 3/4 of a 4 ms search
-0.003
+>>> round(pauses.reserve(0.005), 6)  # at t=2: 5 ms, capped to 9/10 of a 5 ms search
+0.0045
 
 Tests: ``tests/search/test_pauses.py``.
 """
@@ -35,8 +35,10 @@ from collections.abc import Callable
 HALF_LIFE = 5.0
 """Seconds for the remembered pause to halve (once the load goes, it is forgotten in
 about 20 s)."""
-CAP = 0.75
-"""At most this share of a search's time is kept in reserve."""
+CAP = 0.9
+"""At most this share of a search's time is kept in reserve. It binds when the pauses are
+as long as the whole search, which no reserve protects: answering soon then at least
+shortens the stretch a pause can fall in."""
 
 
 class RecentPauses:
