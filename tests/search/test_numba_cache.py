@@ -58,3 +58,37 @@ def test_a_quick_load_runs_the_cached_code_and_compiling_still_works(tmp_path: P
     compiled = run("import cached; print(cached.walk(1000, 7))", tmp_path)  # fills the cache
     total, skipped, doubled = run(RUN, tmp_path).split()
     assert total == compiled and skipped == "True" and doubled == "3.0"
+
+
+WARM = '''
+import sys
+import arena
+from arena.search import mcts_kernel as mk
+a = arena.load_agent("mcts:rollouts=300,seed=1")
+game = arena.load_game("connect4")
+a.reset(game)  # what a match does before the clock starts
+a.choose(game.initial_state(), arena.Limit())
+kernel = sys.modules["arena.games.connect4.kernel"]
+print(
+    a.last_search.engine,
+    len(kernel.playout.signatures),
+    len(kernel.rollout.signatures),  # rollout=cheap only
+    len(mk.compact.signatures),  # reuse=1 only
+    "numba.np.polynomial.polynomial_core" in sys.modules,  # numba's refresh: compiling only
+)
+'''
+
+
+def test_a_warm_start_loads_only_what_the_search_runs() -> None:
+    """``mcts`` with default options loads the random playout, not the cheap rollout nor
+    the subtree copy of tree reuse, and never prepares numba for compiling (the kernels
+    are in the cache: the tests' other searches put them there)."""
+    src = Path(__file__).parents[2] / "src"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")])}
+    env.pop("NUMBA_DISABLE_JIT", None)
+    subprocess.run([sys.executable, "-c", WARM], env=env, capture_output=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", WARM], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.split() == ["fast", "1", "0", "0", "False"]
