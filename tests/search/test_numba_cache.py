@@ -60,7 +60,7 @@ def test_a_quick_load_runs_the_cached_code_and_compiling_still_works(tmp_path: P
     assert total == compiled and skipped == "True" and doubled == "3.0"
 
 
-WARM = '''
+WARM = """
 import sys
 import arena
 from arena.search import mcts_kernel as mk
@@ -76,15 +76,15 @@ print(
     len(mk.compact.signatures),  # reuse=1 only
     "numba.np.polynomial.polynomial_core" in sys.modules,  # numba's refresh: compiling only
 )
-'''
+"""
 
 
 def test_a_warm_start_loads_only_what_the_search_runs() -> None:
     """``mcts`` with default options loads the random playout, not the cheap rollout nor
     the subtree copy of tree reuse, and never prepares numba for compiling (the kernels
     are in the cache: the tests' other searches put them there)."""
-    src = Path(__file__).parents[2] / "src"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")])}
+    paths = [str(Path(__file__).parents[2] / "src"), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
     env.pop("NUMBA_DISABLE_JIT", None)
     subprocess.run([sys.executable, "-c", WARM], env=env, capture_output=True, timeout=300)
     proc = subprocess.run(
