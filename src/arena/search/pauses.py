@@ -9,7 +9,7 @@ pauses included, but a search of 20 ms may see no pause before the one that
 makes it late. :class:`RecentPauses` carries that knowledge across searches
 (and agents: it measures the machine, not a search): each search reports the
 longest stretch between two of its clock reads, the level decays with a
-half-life of a few seconds once the load goes, and the next search stops
+half-life of 20 s once the load goes, and the next search stops
 that much earlier, within a cap that leaves it most of its time on a quiet
 machine (where the level is the length of a batch, well under a millisecond)
 and a tenth of it under the heaviest load.
@@ -32,9 +32,10 @@ import threading
 import time
 from collections.abc import Callable
 
-HALF_LIFE = 5.0
+HALF_LIFE = 20.0
 """Seconds for the remembered pause to halve (once the load goes, it is forgotten in
-about 20 s)."""
+about a minute). Searches protected by the reserve rarely see a pause, so the level must
+outlast the gaps between the searches that do."""
 CAP = 0.9
 """At most this share of a search's time is kept in reserve. It binds when the pauses are
 as long as the whole search, which no reserve protects: answering soon then at least
