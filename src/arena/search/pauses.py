@@ -7,10 +7,10 @@ pause falls between its last clock check and its answer. Within one search
 :class:`~arena.search.deadline.Deadline` learns the longest unit of work,
 pauses included, but a search of 20 ms may see no pause before the one that
 makes it late. :class:`RecentPauses` carries that knowledge across searches
-(and agents: it measures the machine, not a search): each search reports the
-longest stretch between two of its clock reads, the level decays with a
-half-life of 20 s once the load goes, and the next search stops
-that much earlier, within a cap that leaves it most of its time on a quiet
+(and agents: it measures the machine, not a search): each search reports its
+longest batch of simulations, pauses included; the level decays with a
+half-life of 20 s once the load goes; and the next search stops that much
+earlier, within a cap that leaves it most of its time on a quiet
 machine (where the level is the length of a batch, well under a millisecond)
 and a tenth of it under the heaviest load.
 
@@ -23,7 +23,7 @@ and a tenth of it under the heaviest load.
 >>> round(pauses.reserve(0.005), 6)  # at t=2: 5 ms, capped to 9/10 of a 5 ms search
 0.0045
 
-Tests: ``tests/search/test_pauses.py``.
+Tests: ``tests/search/test_fast_mcts_clock.py``.
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ class RecentPauses:
         self._lock = threading.Lock()
 
     def seen(self, seconds: float) -> None:
-        """A search saw ``seconds`` between two reads of its clock (work and pause)."""
+        """A search saw ``seconds`` between two reads of its clock (work and pause: a batch
+        of the compiled MCTS is planned to last well under a millisecond)."""
         with self._lock:
             now = self.clock()
             self._level = max(self._decayed(now), seconds)
