@@ -70,6 +70,13 @@ LAZY: dict[str, str] = {
 FOREIGN_PRIVATE: dict[str, str] = {
     "_SubParsersAction": "argparse: the type of add_subparsers() has no public name",
     "_actions": "argparse: a parser's actions have no public accessor",
+    # search/numba_cache.py replaces numba's Cache.load_overload so that warm starts skip
+    # numba's target refresh (issue 12); it checks these exist (SUPPORTED) and falls back.
+    "_guard_against_spurious_io_errors": "numba: Cache's I/O guard, used by its own load",
+    "_enabled": "numba: whether a Cache is on",
+    "_cache_file": "numba: a Cache's index and data files",
+    "_index_key": "numba: a Cache's key for a signature",
+    "_impl": "numba: a Cache's implementation (rebuilds a cached result)",
 }
 """Underscore attributes of other libraries that arena code may use, with the reason."""
 
