@@ -41,6 +41,7 @@ from numba import njit
 
 from arena.solvers.bits import lowest_index, popcount, prefetch
 from arena.solvers.othello.board import ONE, ZERO, U, board_mask, final_score, flips, moves
+from arena.solvers.othello.stability import stable
 from arena.solvers.othello.symmetry import canonical
 
 NODES, BUDGET, ABORTED = 0, 1, 2
@@ -48,6 +49,10 @@ SHALLOW = 6
 ETC_EMPTIES = 10
 HASH1 = U(0x9E3779B97F4A7C15)
 HASH2 = U(0xC2B2AE3D27D4EB4F)
+SORT_EMPTIES = 11
+SORT_DEEPER = 14
+SORT_WEIGHT = 2
+WIN = 10000
 NO_SYMMETRY = 99
 """``sym_from`` that never canonicalises."""
 
@@ -171,6 +176,57 @@ def tail(
 
 
 @njit(cache=True)
+def _mobility(me: np.uint64, opp: np.uint64, board: np.uint64, corner_cells: np.uint64) -> int:
+    # A rough midgame evaluation for move ordering: moves and corners, mine minus theirs.
+    a = moves(me, opp, board)
+    b = moves(opp, me, board)
+    return (
+        np.int64(popcount(a))
+        + np.int64(popcount(a & corner_cells))
+        - np.int64(popcount(b))
+        - np.int64(popcount(b & corner_cells))
+        + 4 * (np.int64(popcount(me & corner_cells)) - np.int64(popcount(opp & corner_cells)))
+    )
+
+
+@njit(cache=True)
+def _reply(me: np.uint64, opp: np.uint64, board: np.uint64, corner_cells: np.uint64) -> int:
+    # The best :func:`_mobility` after one move (a pass or the end: the position's own).
+    mv = moves(me, opp, board)
+    if mv == ZERO:
+        if moves(opp, me, board) == ZERO:
+            return 100 * final_score(me, opp, board)
+        return _mobility(me, opp, board, corner_cells)
+    best = -WIN
+    while mv:
+        x = mv & (ZERO - mv)
+        mv ^= x
+        f = flips(me, opp, x)
+        best = max(best, -_mobility(opp ^ f, me | f | x, board, corner_cells))
+    return best
+
+
+@njit(cache=True)
+def _shallow(
+    me: np.uint64, opp: np.uint64, depth: int, board: np.uint64, corner_cells: np.uint64
+) -> int:
+    # A 1- or 2-ply search on :func:`_mobility`, for move ordering (not recursive:
+    # numba's cache mishandles recursion between two cached functions).
+    if depth == 1:
+        return _reply(me, opp, board, corner_cells)
+    mv = moves(me, opp, board)
+    if mv == ZERO:
+        return _reply(me, opp, board, corner_cells)
+    best = -WIN
+    while mv:
+        x = mv & (ZERO - mv)
+        mv ^= x
+        f = flips(me, opp, x)
+        best = max(best, -_reply(opp ^ f, me | f | x, board, corner_cells))
+    return best
+
+
+@njit(cache=True)
 def deep(
     me: np.uint64,
     opp: np.uint64,
@@ -179,6 +235,7 @@ def deep(
     board: np.uint64,
     regions: tuple[np.uint64, np.uint64, np.uint64, np.uint64],
     corner_cells: np.uint64,
+    geo: np.ndarray,
     gap: int,
     sym_from: int,
     table: np.ndarray,
@@ -199,7 +256,32 @@ def deep(
     if mv == ZERO:
         if moves(opp, me, board) == ZERO:
             return final_score(me, opp, board)
-        return -deep(opp, me, -beta, -alpha, board, regions, corner_cells, gap, sym_from, table, order, stats)
+        return -deep(
+            opp,
+            me,
+            -beta,
+            -alpha,
+            board,
+            regions,
+            corner_cells,
+            geo,
+            gap,
+            sym_from,
+            table,
+            order,
+            stats,
+        )
+    # Stability cutoff: the opponent's stable discs cap the score, mine floor it
+    # (computed only when the disc counts leave a chance to cut).
+    cells = np.int64(popcount(board))
+    if cells - 2 * np.int64(popcount(opp)) <= alpha:
+        bound = cells - 2 * np.int64(popcount(stable(opp, me, board, geo)))
+        if bound <= alpha:
+            return bound
+    if 2 * np.int64(popcount(me)) - cells >= beta:
+        bound = 2 * np.int64(popcount(stable(me, opp, board, geo))) - cells
+        if bound >= beta:
+            return bound
     if empties >= sym_from:
         me, opp = canonical(me, opp, gap)
         mv = moves(me, opp, board)
@@ -232,8 +314,11 @@ def deep(
         # Start fetching the child's table row while the others are sorted.
         prefetch(table, _index(opp ^ f, me | f | x, table.shape[0]))
         key = np.int64(popcount(replies)) + np.int64(popcount(replies & corner_cells))
+        if empties >= SORT_EMPTIES:
+            depth = 1 if empties < SORT_DEEPER else 2
+            key += SORT_WEIGHT * _shallow(opp ^ f, me | f | x, depth, board, corner_cells)
         if np.int64(lowest_index(x)) == hint:
-            key = -1
+            key = -WIN * WIN
         j = n
         while j > 0 and keys[j - 1] > key:
             xs[j] = xs[j - 1]
@@ -265,15 +350,51 @@ def deep(
         child_p, child_o = opp ^ f, me | f | x
         if k == 0:
             v = -deep(
-                child_p, child_o, -beta, -a, board, regions, corner_cells, gap, sym_from, table, order, stats
+                child_p,
+                child_o,
+                -beta,
+                -a,
+                board,
+                regions,
+                corner_cells,
+                geo,
+                gap,
+                sym_from,
+                table,
+                order,
+                stats,
             )
         else:
             v = -deep(
-                child_p, child_o, -a - 1, -a, board, regions, corner_cells, gap, sym_from, table, order, stats
+                child_p,
+                child_o,
+                -a - 1,
+                -a,
+                board,
+                regions,
+                corner_cells,
+                geo,
+                gap,
+                sym_from,
+                table,
+                order,
+                stats,
             )
             if a < v < beta and not stats[ABORTED]:
                 v = -deep(
-                    child_p, child_o, -beta, -v, board, regions, corner_cells, gap, sym_from, table, order, stats
+                    child_p,
+                    child_o,
+                    -beta,
+                    -v,
+                    board,
+                    regions,
+                    corner_cells,
+                    geo,
+                    gap,
+                    sym_from,
+                    table,
+                    order,
+                    stats,
                 )
         if stats[ABORTED]:
             return 0
@@ -310,6 +431,7 @@ def probe(
     board: np.uint64,
     regions: tuple[np.uint64, np.uint64, np.uint64, np.uint64],
     corner_cells: np.uint64,
+    geo: np.ndarray,
     gap: int,
     sym_from: int,
     table: np.ndarray,
@@ -318,4 +440,6 @@ def probe(
 ) -> int:
     """A root search in ``(alpha, beta)``."""
     stats[ABORTED] = 0
-    return deep(me, opp, alpha, beta, board, regions, corner_cells, gap, sym_from, table, order, stats)
+    return deep(
+        me, opp, alpha, beta, board, regions, corner_cells, geo, gap, sym_from, table, order, stats
+    )

@@ -17,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from arena.core.game import State
-from arena.solvers.othello import board, search
+from arena.solvers.othello import board, search, stability
 from arena.solvers.solution import Solution, bisect
 
 UNLIMITED = 1 << 62
@@ -59,6 +59,7 @@ class OthelloSolver:
         self.board = np.uint64(board.board_mask(size))
         self.regions = search.quadrants(size)
         self.corners = search.corners(size)
+        self.geo = stability.geometry(size)
         self.gap = 8 - size
         self.fixed_bits = table_bits
         self.table = search.new_table(table_bits if table_bits is not None else 21)
@@ -79,6 +80,7 @@ class OthelloSolver:
                 self.board,
                 self.regions,
                 self.corners,
+                self.geo,
                 self.gap,
                 sym_from,
                 self.table,
@@ -133,9 +135,7 @@ class OthelloSolver:
         cells = self.size * self.size
         empties = cells - bin(player | opponent).count("1")
         self._fit_table(empties)
-        sym_from = (
-            empties - SYMMETRY_PLIES if empties >= SYMMETRY_EMPTIES else search.NO_SYMMETRY
-        )
+        sym_from = empties - SYMMETRY_PLIES if empties >= SYMMETRY_EMPTIES else search.NO_SYMMETRY
         total = [0]
 
         def say(text: str) -> None:
