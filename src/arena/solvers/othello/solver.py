@@ -18,7 +18,7 @@ import numpy as np
 
 from arena.core.game import State
 from arena.solvers.othello import board, search, stability
-from arena.solvers.solution import Solution, bisect
+from arena.solvers.solution import Solution, gallop
 
 UNLIMITED = 1 << 62
 SYMMETRY_EMPTIES = 24
@@ -49,10 +49,17 @@ class OthelloSolver:
 
     Keeps its table between positions. ``table_bits``: ``2**table_bits`` rows
     of 24 bytes; by default the table grows with the empty cells of the
-    positions solved (:func:`table_bits_for`).
+    positions solved (:func:`table_bits_for`). ``symmetry_empties``: solves
+    from this many empty cells on key their first :data:`SYMMETRY_PLIES` plies
+    on symmetry.
     """
 
-    def __init__(self, size: int = 8, table_bits: int | None = None) -> None:
+    def __init__(
+        self,
+        size: int = 8,
+        table_bits: int | None = None,
+        symmetry_empties: int = SYMMETRY_EMPTIES,
+    ) -> None:
         if size > 8 or size % 2:
             raise ValueError(f"the endgame solver handles even sizes up to 8, not {size}")
         self.size = size
@@ -62,6 +69,7 @@ class OthelloSolver:
         self.geo = stability.geometry(size)
         self.gap = 8 - size
         self.fixed_bits = table_bits
+        self.symmetry_empties = symmetry_empties
         self.table = search.new_table(table_bits if table_bits is not None else 21)
         self.order = np.zeros((65, 64, 2), dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
@@ -135,7 +143,7 @@ class OthelloSolver:
         cells = self.size * self.size
         empties = cells - bin(player | opponent).count("1")
         self._fit_table(empties)
-        sym_from = empties - SYMMETRY_PLIES if empties >= SYMMETRY_EMPTIES else search.NO_SYMMETRY
+        sym_from = empties - SYMMETRY_PLIES if empties >= self.symmetry_empties else search.NO_SYMMETRY
         total = [0]
 
         def say(text: str) -> None:
@@ -164,7 +172,7 @@ class OthelloSolver:
                     return value, nodes, False
                 say(f"probing > {mid:+d}")
                 if left >= 0:
-                    return value, nodes, True  # bisect checks the clock
+                    return value, nodes, True  # gallop checks the clock
 
-        found = bisect(probe, -cells, cells, seconds, step=2)
+        found = gallop(probe, -cells, cells, seconds, step=2)
         return Solution(found.low, found.high, found.nodes, time.perf_counter() - start)
