@@ -51,6 +51,8 @@ HASH1 = U(0x9E3779B97F4A7C15)
 HASH2 = U(0xC2B2AE3D27D4EB4F)
 SORT_EMPTIES = 11
 SORT_DEEPER = 14
+SORT_DEEPEST = 18
+SORT_DEEP4 = 22
 SORT_WEIGHT = 2
 WIN = 10000
 NO_SYMMETRY = 99
@@ -207,13 +209,11 @@ def _reply(me: np.uint64, opp: np.uint64, board: np.uint64, corner_cells: np.uin
 
 
 @njit(cache=True)
-def _shallow(
-    me: np.uint64, opp: np.uint64, depth: int, board: np.uint64, corner_cells: np.uint64
+def _two(
+    me: np.uint64, opp: np.uint64, alpha: int, beta: int, board: np.uint64, corner_cells: np.uint64
 ) -> int:
-    # A 1- or 2-ply search on :func:`_mobility`, for move ordering (not recursive:
-    # numba's cache mishandles recursion between two cached functions).
-    if depth == 1:
-        return _reply(me, opp, board, corner_cells)
+    # Two plies of alpha-beta on :func:`_mobility` (written out: numba's cache
+    # mishandles recursion between two cached functions).
     mv = moves(me, opp, board)
     if mv == ZERO:
         return _reply(me, opp, board, corner_cells)
@@ -222,8 +222,68 @@ def _shallow(
         x = mv & (ZERO - mv)
         mv ^= x
         f = flips(me, opp, x)
-        best = max(best, -_reply(opp ^ f, me | f | x, board, corner_cells))
+        v = -_reply(opp ^ f, me | f | x, board, corner_cells)
+        if v > best:
+            best = v
+            if best >= beta:
+                break
     return best
+
+
+@njit(cache=True)
+def _three(
+    me: np.uint64, opp: np.uint64, alpha: int, beta: int, board: np.uint64, corner_cells: np.uint64
+) -> int:
+    # Three plies of alpha-beta on :func:`_mobility`.
+    mv = moves(me, opp, board)
+    if mv == ZERO:
+        return _two(me, opp, alpha, beta, board, corner_cells)
+    best = -WIN
+    while mv:
+        x = mv & (ZERO - mv)
+        mv ^= x
+        f = flips(me, opp, x)
+        v = -_two(opp ^ f, me | f | x, -beta, -max(alpha, best), board, corner_cells)
+        if v > best:
+            best = v
+            if best >= beta:
+                break
+    return best
+
+
+@njit(cache=True)
+def _four(
+    me: np.uint64, opp: np.uint64, alpha: int, beta: int, board: np.uint64, corner_cells: np.uint64
+) -> int:
+    # Four plies of alpha-beta on :func:`_mobility`.
+    mv = moves(me, opp, board)
+    if mv == ZERO:
+        return _three(me, opp, alpha, beta, board, corner_cells)
+    best = -WIN
+    while mv:
+        x = mv & (ZERO - mv)
+        mv ^= x
+        f = flips(me, opp, x)
+        v = -_three(opp ^ f, me | f | x, -beta, -max(alpha, best), board, corner_cells)
+        if v > best:
+            best = v
+            if best >= beta:
+                break
+    return best
+
+
+@njit(cache=True)
+def _shallow(
+    me: np.uint64, opp: np.uint64, depth: int, board: np.uint64, corner_cells: np.uint64
+) -> int:
+    # A 1- to 3-ply search on :func:`_mobility`, for move ordering.
+    if depth == 1:
+        return _reply(me, opp, board, corner_cells)
+    if depth == 2:
+        return _two(me, opp, -WIN, WIN, board, corner_cells)
+    if depth == 3:
+        return _three(me, opp, -WIN, WIN, board, corner_cells)
+    return _four(me, opp, -WIN, WIN, board, corner_cells)
 
 
 @njit(cache=True)
@@ -315,7 +375,7 @@ def deep(
         prefetch(table, _index(opp ^ f, me | f | x, table.shape[0]))
         key = np.int64(popcount(replies)) + np.int64(popcount(replies & corner_cells))
         if empties >= SORT_EMPTIES:
-            depth = 1 if empties < SORT_DEEPER else 2
+            depth = 1 + (empties >= SORT_DEEPER) + (empties >= SORT_DEEPEST) + (empties >= SORT_DEEP4)
             key += SORT_WEIGHT * _shallow(opp ^ f, me | f | x, depth, board, corner_cells)
         if np.int64(lowest_index(x)) == hint:
             key = -WIN * WIN
