@@ -96,7 +96,8 @@ def gallop(
 
     The first probe asks whether the score is at least 0 (the win/loss test);
     the next ones go from the bound the last one proved in the same direction,
-    twice as far each time (an exponential search), and once the score is
+    right next to it twice, then twice as far each time (an exponential
+    search), and once the score is
     bracketed from both sides they halve the bracket (a binary search). Near
     the score every probe is costly, so probing near the bounds already
     proved beats :func:`bisect`'s leaps when the score is small, as a deep
@@ -104,14 +105,19 @@ def gallop(
 
     >>> def probe(mid, left):   # the score is -4; each probe proves as little as it can
     ...     return (mid - 1 if -4 <= mid else mid + 1), 1, False
-    >>> found = gallop(probe, -36, 36, None, step=2)   # probes -1, -3, -7, -5
+    >>> found = gallop(probe, -36, 36, None, step=2)   # probes -1, -3, -5
     >>> (found.score, found.nodes)
-    (-4, 4)
+    (-4, 3)
+    >>> def far(mid, left):     # the score is +38
+    ...     return (mid - 1 if 38 <= mid else mid + 1), 1, False
+    >>> found = gallop(far, -64, 64, None, step=2)  # -1, 1, 3, 7, 15, 31, 63, 47, 39, 35, 37
+    >>> (found.score, found.nodes)
+    (38, 11)
     """
     start = time.perf_counter()
     deadline = None if seconds is None else start + seconds
     nodes = 0
-    target, stride, direction, bracketed = 0, step, 0, False
+    target, stride, direction, run, bracketed = 0, step, 0, 0, False
     while low < high:
         if bracketed:
             target = low + (high - low) // 2
@@ -133,7 +139,10 @@ def gallop(
             low = value
         if direction and went != direction:
             bracketed = True
-        stride = stride * 2 if went == direction else step
+        # Right next to the bound twice (fail-soft bounds are often the score
+        # itself), then further each time.
+        run = run + 1 if went == direction else 1
+        stride = step if run < 3 else stride * 2
         direction = went
         target = high - stride + step if went < 0 else low + stride
     return Solution(low, high, nodes, time.perf_counter() - start)

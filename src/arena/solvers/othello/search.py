@@ -49,7 +49,7 @@ SHALLOW = 6
 ETC_EMPTIES = 10
 HASH1 = U(0x9E3779B97F4A7C15)
 HASH2 = U(0xC2B2AE3D27D4EB4F)
-SORT_EMPTIES = 11
+SORT_EMPTIES = 13
 SORT_DEEPER = 14
 SORT_DEEPEST = 18
 SORT_DEEP4 = 22
@@ -375,7 +375,9 @@ def deep(
         prefetch(table, _index(opp ^ f, me | f | x, table.shape[0]))
         key = np.int64(popcount(replies)) + np.int64(popcount(replies & corner_cells))
         if empties >= SORT_EMPTIES:
-            depth = 1 + (empties >= SORT_DEEPER) + (empties >= SORT_DEEPEST) + (empties >= SORT_DEEP4)
+            depth = (
+                1 + (empties >= SORT_DEEPER) + (empties >= SORT_DEEPEST) + (empties >= SORT_DEEP4)
+            )
             key += SORT_WEIGHT * _shallow(opp ^ f, me | f | x, depth, board, corner_cells)
         if np.int64(lowest_index(x)) == hint:
             key = -WIN * WIN

@@ -143,7 +143,9 @@ class OthelloSolver:
         cells = self.size * self.size
         empties = cells - bin(player | opponent).count("1")
         self._fit_table(empties)
-        sym_from = empties - SYMMETRY_PLIES if empties >= self.symmetry_empties else search.NO_SYMMETRY
+        sym_from = (
+            empties - SYMMETRY_PLIES if empties >= self.symmetry_empties else search.NO_SYMMETRY
+        )
         total = [0]
 
         def say(text: str) -> None:
