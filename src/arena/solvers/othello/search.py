@@ -5,8 +5,16 @@ Tests: tests/solvers/test_othello_solver.py
 - Deep nodes (more than :data:`SHALLOW` empty cells) probe and store the
   table, order their moves fastest-first (the fewest replies for the opponent,
   corners counted twice; the table's best move first) and search the first
-  move with the full window, the others with a null window (PVS). With
-  :data:`ETC_EMPTIES` or more empty cells they first look up their children:
+  move with the full window, the others with a null window (PVS). From
+  :data:`SORT_EMPTIES` empty cells on, each move's key also counts a shallow
+  alpha-beta of the child on a rough evaluation (:func:`_mobility`: moves and
+  corners), 1 ply deep, 2 from :data:`SORT_DEEPER`, 3 from
+  :data:`SORT_DEEPEST`, 4 from :data:`SORT_DEEP4` empty cells: near the root
+  a good first move saves whole subtrees (on a 6x6 position with 26 empty
+  cells, half the nodes and half the time of fastest-first alone). Before the table, the stable discs (:mod:`.stability`) bound the
+  score: the opponent's cap it, the player's floor it, and a bound outside
+  the window cuts (17% fewer nodes on 6x6 positions with 24 empty cells).
+  With :data:`ETC_EMPTIES` or more empty cells they first look up their children:
   one whose stored bound already refutes the parent cuts at once (enhanced
   transposition cutoff; 4-8% fewer nodes on FFO #40-#42). The children's
   rows are prefetched while the moves are sorted.
@@ -40,7 +48,7 @@ import numpy as np
 from numba import njit
 
 from arena.solvers.bits import lowest_index, popcount, prefetch
-from arena.solvers.othello.board import ONE, ZERO, U, board_mask, final_score, flips, moves
+from arena.solvers.othello.board import ONE, ZERO, U, final_score, flips, moves
 from arena.solvers.othello.stability import stable
 from arena.solvers.othello.symmetry import canonical
 
