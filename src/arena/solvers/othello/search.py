@@ -11,10 +11,11 @@ Tests: tests/solvers/test_othello_solver.py
   corners), 1 ply deep, 2 from :data:`SORT_DEEPER`, 3 from
   :data:`SORT_DEEPEST`, 4 from :data:`SORT_DEEP4` empty cells: near the root
   a good first move saves whole subtrees (on a 6x6 position with 26 empty
-  cells, half the nodes and half the time of fastest-first alone). Before the table, the stable discs (:mod:`.stability`) bound the
-  score: the opponent's cap it, the player's floor it, and a bound outside
-  the window cuts (17% fewer nodes on 6x6 positions with 24 empty cells).
-  With :data:`ETC_EMPTIES` or more empty cells they first look up their children:
+  cells, half the nodes and half the time of fastest-first alone). Before
+  the table, the stable discs (:mod:`.stability`) bound the score: the
+  opponent's cap it, the player's floor it, and a bound outside the window
+  cuts (17% fewer nodes on 6x6 positions with 24 empty cells). With
+  :data:`ETC_EMPTIES` or more empty cells they first look up their children:
   one whose stored bound already refutes the parent cuts at once (enhanced
   transposition cutoff; 4-8% fewer nodes on FFO #40-#42). The children's
   rows are prefetched while the moves are sorted.

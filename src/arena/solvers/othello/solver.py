@@ -147,11 +147,16 @@ class OthelloSolver:
             empties - SYMMETRY_PLIES if empties >= self.symmetry_empties else search.NO_SYMMETRY
         )
         total = [0]
+        last_said = [start]
 
-        def say(text: str) -> None:
-            elapsed = time.perf_counter() - start
-            if progress is not None and elapsed >= QUIET_SECONDS:
-                progress(f"{text}; {total[0]:,} nodes, {elapsed:.1f} s")
+        def say(text: str, done: bool) -> None:
+            # Each finished probe, and at most one line per chunk in between.
+            now = time.perf_counter()
+            if progress is None or now - start < QUIET_SECONDS:
+                return
+            if done or now - last_said[0] >= CHUNK_SECONDS:
+                last_said[0] = now
+                progress(f"{text}; {total[0]:,} nodes, {now - start:.1f} s")
 
         def probe(mid: int, left: float) -> tuple[int, int, bool]:
             # A long probe runs in chunks of about CHUNK_SECONDS (the table keeps
@@ -170,9 +175,10 @@ class OthelloSolver:
                     self.rate = self.stats[search.NODES] / spent
                 aborted = bool(self.stats[search.ABORTED])
                 if not aborted:
-                    say(f"probed > {mid:+d}: {'yes' if value > mid else 'no'}, {value:+d}")
+                    verdict = f"yes, >= {value:+d}" if value > mid else f"no, <= {value:+d}"
+                    say(f"probed > {mid:+d}: {verdict}", True)
                     return value, nodes, False
-                say(f"probing > {mid:+d}")
+                say(f"probing > {mid:+d}", False)
                 if left >= 0:
                     return value, nodes, True  # gallop checks the clock
 
