@@ -64,9 +64,8 @@ class OthelloSolver:
             raise ValueError(f"the endgame solver handles even sizes up to 8, not {size}")
         self.size = size
         self.board = np.uint64(board.board_mask(size))
-        self.regions = search.quadrants(size)
         self.corners = search.corners(size)
-        self.geo = stability.geometry(size)
+        self.geo = np.concatenate((stability.geometry(size), search.sort_depths(size)))
         self.gap = 8 - size
         self.fixed_bits = table_bits
         self.symmetry_empties = symmetry_empties
@@ -86,7 +85,6 @@ class OthelloSolver:
                 alpha,
                 alpha + 1,
                 self.board,
-                self.regions,
                 self.corners,
                 self.geo,
                 self.gap,
