@@ -178,8 +178,8 @@ def test_quadrants_split_every_board_in_four_equal_regions() -> None:
 
 
 def test_6x6_endgames_equal_the_generic_solver() -> None:
-    # Symmetry keyed at every node, the shallow ordering (11+ empties) and
-    # stability cutoffs all take part.
+    # Symmetry keyed at every node and stability cutoffs take part (the shallow
+    # ordering starts at 15 empty cells: the next test).
     fast = OthelloSolver(6, table_bits=16, symmetry_empties=0)
     for seed in range(4):
         state = position("othello:size=6", 12, seed)
@@ -187,6 +187,7 @@ def test_6x6_endgames_equal_the_generic_solver() -> None:
 
 
 def test_6x6_symmetry_keys_change_no_value() -> None:
+    # 18 empty cells: the shallow ordering takes part too (3 plies at the root).
     plain = OthelloSolver(6, table_bits=18, symmetry_empties=99)
     keyed = OthelloSolver(6, table_bits=18, symmetry_empties=0)
     for seed in range(4):
