@@ -181,7 +181,7 @@ def test_6x6_endgames_equal_the_generic_solver() -> None:
     # Symmetry keyed at every node and stability cutoffs take part (the shallow
     # ordering starts at 13 empty cells: 1 ply at the root).
     fast = OthelloSolver(6, table_bits=16, symmetry_empties=0)
-    for seed in range(4):
+    for seed in range(3):
         state = position("othello:size=6", 13, seed)
         assert fast.solve(state).score == GenericSolver().solve(state).score, seed
 
