@@ -5,12 +5,16 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from arena.core.game import State
 from arena.formats.position import format_position, parse_position
 from arena.games import load_game
 from arena.solvers.generic import GenericSolver
+from arena.solvers.othello import search, stability, symmetry
+from arena.solvers.othello import solver as solver_module
+from arena.solvers.othello.board import board_mask
 from arena.solvers.othello.solver import OthelloSolver
 
 DATA = Path(__file__).parent / "data" / "othello_ffo.txt"
@@ -67,3 +71,143 @@ def test_time_limit_gives_bounds() -> None:
     state = parse_position(load_game("othello"), f"{board} {side}")
     found = OthelloSolver(8, table_bits=16).solve(state, seconds=0.1)
     assert not found.exact and found.low <= 6 <= found.high
+
+
+# 6x6 and the helpers of deep solves: symmetry, stability, parity regions.
+
+
+def _images(size: int) -> set[tuple[tuple[int, int], ...]]:
+    # The eight symmetries of the square, written out cell by cell.
+    n = size - 1
+    maps = (
+        lambda r, c: (r, c),
+        lambda r, c: (r, n - c),
+        lambda r, c: (n - r, c),
+        lambda r, c: (n - r, n - c),
+    )
+    cells = [(r, c) for r in range(size) for c in range(size)]
+    out = set()
+    for f in maps:
+        out.add(tuple(f(r, c) for r, c in cells))
+        out.add(tuple(f(r, c)[::-1] for r, c in cells))
+    return out
+
+
+@pytest.mark.parametrize("size", [4, 6, 8])
+def test_the_eight_images_are_the_symmetries_of_the_board(size: int) -> None:
+    found = set()
+    for k in range(8):
+        mapped = []
+        for r in range(size):
+            for c in range(size):
+                bit = int(symmetry.image(np.uint64(1 << (r * 8 + c)), k, 8 - size))
+                assert bin(bit).count("1") == 1 and bit & board_mask(size)
+                mapped.append(divmod(bit.bit_length() - 1, 8))
+        found.add(tuple(mapped))
+    assert found == _images(size)
+
+
+def _discs(state: State) -> tuple[int, int]:
+    # (player to move, opponent) in the solver's 8x8 layout.
+    n = state.game.size  # type: ignore[attr-defined]
+    discs = [0, 0]
+    for r in range(n):
+        for c in range(n):
+            owner = state.disc(r * n + c)  # type: ignore[attr-defined]
+            if owner is not None:
+                discs[owner] |= 1 << (r * 8 + c)
+    return discs[state.to_move], discs[1 - state.to_move]
+
+
+def position(spec: str, empties: int, seed: int) -> State:
+    """A position ``empties`` cells from the end, reached by random play (not over)."""
+    game = load_game(spec)
+    cells = game.size**2  # type: ignore[attr-defined]
+    rng = random.Random(seed)
+    while True:
+        state = game.initial_state()
+        while not state.is_terminal() and cells - sum(state.discs()) > empties:  # type: ignore[attr-defined]
+            state = state.play(rng.choice(state.legal_moves()))
+        if not state.is_terminal():
+            return state
+
+
+def test_canonical_is_one_position_for_all_images() -> None:
+    for seed in range(5):
+        me, opp = _discs(position("othello:size=6", 20, seed))
+        images = {
+            symmetry.canonical(
+                symmetry.image(np.uint64(me), k, 2), symmetry.image(np.uint64(opp), k, 2), 2
+            )
+            for k in range(8)
+        }
+        assert len(images) == 1
+
+
+@pytest.mark.parametrize("spec", ["othello:size=6", "othello"])
+def test_stable_discs_never_flip(spec: str) -> None:
+    size = load_game(spec).size  # type: ignore[attr-defined]
+    geo, full = stability.geometry(size), np.uint64(board_mask(size))
+    rng = random.Random(7)
+    found = 0
+    for seed in range(12):
+        state = position(spec, rng.choice((4, 8, 12)), seed)
+        me, opp = _discs(state)
+        mine = int(stability.stable(np.uint64(me), np.uint64(opp), full, geo))
+        theirs = int(stability.stable(np.uint64(opp), np.uint64(me), full, geo))
+        assert mine & ~me == 0 and theirs & ~opp == 0
+        found += bin(mine | theirs).count("1")
+        for _ in range(5):
+            end = state
+            while not end.is_terminal():
+                end = end.play(rng.choice(end.legal_moves()))
+            owner = dict(zip((state.to_move, 1 - state.to_move), (mine, theirs), strict=True))
+            for who, cells in owner.items():
+                for r in range(size):
+                    for c in range(size):
+                        if cells >> (r * 8 + c) & 1:
+                            assert end.disc(r * size + c) == who  # type: ignore[attr-defined]
+    assert found > 0  # the test saw stable discs at all
+
+
+def test_quadrants_split_every_board_in_four_equal_regions() -> None:
+    for size in (4, 6, 8):
+        regions = [int(q) for q in search.quadrants(size)]
+        assert sum(regions) == board_mask(size) and len(set(regions)) == 4
+        assert {bin(q).count("1") for q in regions} == {size * size // 4}
+
+
+def test_6x6_endgames_equal_the_generic_solver() -> None:
+    # Symmetry keyed at every node and stability cutoffs take part (the shallow
+    # ordering starts at 13 empty cells: 1 ply at the root).
+    fast = OthelloSolver(6, table_bits=16, symmetry_empties=0)
+    for seed in range(3):
+        state = position("othello:size=6", 13, seed)
+        assert fast.solve(state).score == GenericSolver().solve(state).score, seed
+
+
+def test_6x6_symmetry_keys_change_no_value() -> None:
+    # 18 empty cells: the shallow ordering takes part too (3 plies at the root).
+    plain = OthelloSolver(6, table_bits=18, symmetry_empties=99)
+    keyed = OthelloSolver(6, table_bits=18, symmetry_empties=0)
+    for seed in range(4):
+        state = position("othello:size=6", 18, seed)
+        assert keyed.solve(state).score == plain.solve(state).score
+
+
+def test_every_first_move_of_4x4_gives_the_same_value() -> None:
+    game = load_game("othello:size=4")
+    solver = OthelloSolver(4, table_bits=12)
+    start = game.initial_state()
+    values = {solver.solve(start.play(m)).score for m in start.legal_moves()}
+    assert values == {10}  # White's value after any first move: 13-3 with the empties
+
+
+def test_long_solves_report_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver_module, "QUIET_SECONDS", 0.0)
+    monkeypatch.setattr(solver_module, "CHUNK_SECONDS", 0.0)  # 1000-node chunks
+    state = position("othello:size=6", 16, 3)
+    lines: list[str] = []
+    found = OthelloSolver(6, table_bits=16).solve(state, progress=lines.append)
+    assert found.score == OthelloSolver(6, table_bits=16).solve(state).score
+    assert any("probing" in line for line in lines) and "nodes" in lines[-1]

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"the game is over: {state.result_text()}")
         return 0
     start = time.perf_counter()
-    root = solve_state(state, args.time)
+    root = solve_state(state, args.time, _progress)
     if not root.exact:
         print(
             f"gave up after {args.time:g} s: the value is between {root.low:+d} and "
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return GAVE_UP
     left = None if args.time is None else max(0.0, args.time - (time.perf_counter() - start))
-    values = move_values(state, left)
+    values = move_values(state, left, _progress)
     seconds = root.seconds + sum(v.seconds for _, v in values)  # not numba's loading
     nodes = root.nodes + sum(v.nodes for _, v in values)
     print(f"value: {root.score:+d}: {describe(state, root.score)} ({kind(game)} solver)")
@@ -94,6 +94,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"gave up after {args.time:g} s on some moves (bounds shown)", file=sys.stderr)
         return GAVE_UP
     return 0
+
+
+def _progress(text: str) -> None:
+    # Long solves (Othello from many empties) say how they go, on stderr.
+    print(f"solve: {text}", file=sys.stderr, flush=True)
 
 
 def _bounds(v: Solution) -> str:

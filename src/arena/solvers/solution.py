@@ -83,3 +83,66 @@ def bisect(
 def _half(x: int) -> int:
     # Half, rounded towards zero.
     return int(x / 2)
+
+
+def gallop(
+    probe: Callable[[int, float], tuple[int, int, bool]],
+    low: int,
+    high: int,
+    seconds: float | None,
+    step: int = 1,
+) -> Solution:
+    """Find a score in ``[low, high]`` by null-window probes, starting next to 0.
+
+    The first probe asks whether the score is at least 0 (the win/loss test);
+    the next ones go from the bound the last one proved in the same direction,
+    right next to it twice, then twice as far each time (an exponential
+    search), and once the score is
+    bracketed from both sides they halve the bracket (a binary search). Near
+    the score every probe is costly, so probing near the bounds already
+    proved beats :func:`bisect`'s leaps when the score is small, as a deep
+    solve's usually is. ``probe`` and ``step`` as in :func:`bisect`.
+
+    >>> def probe(mid, left):   # the score is -4; each probe proves as little as it can
+    ...     return (mid - 1 if -4 <= mid else mid + 1), 1, False
+    >>> found = gallop(probe, -36, 36, None, step=2)   # probes -1, -3, -5
+    >>> (found.score, found.nodes)
+    (-4, 3)
+    >>> def far(mid, left):     # the score is +38
+    ...     return (mid - 1 if 38 <= mid else mid + 1), 1, False
+    >>> found = gallop(far, -64, 64, None, step=2)  # -1, 1, 3, 7, 15, 31, 63, 47, 39, 35, 37
+    >>> (found.score, found.nodes)
+    (38, 11)
+    """
+    start = time.perf_counter()
+    deadline = None if seconds is None else start + seconds
+    nodes = 0
+    target, stride, direction, run, bracketed = 0, step, 0, 0, False
+    while low < high:
+        if bracketed:
+            target = low + (high - low) // 2
+            target += (target - low) % step
+        target = min(max(target, low + 1), high)
+        mid = target - 1  # the probe asks "score > mid", i.e. "score >= target"
+        while True:
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                return Solution(low, high, nodes, time.perf_counter() - start)
+            value, spent, aborted = probe(mid, left if left is not None else -1.0)
+            nodes += spent
+            if not aborted:
+                break
+        went = -1 if value <= mid else 1
+        if value <= mid:
+            high = value
+        else:
+            low = value
+        if direction and went != direction:
+            bracketed = True
+        # Right next to the bound twice (fail-soft bounds are often the score
+        # itself), then further each time.
+        run = run + 1 if went == direction else 1
+        stride = step if run < 3 else stride * 2
+        direction = went
+        target = high - stride + step if went < 0 else low + stride
+    return Solution(low, high, nodes, time.perf_counter() - start)

@@ -26,7 +26,9 @@ from arena.core.game import Game, State
 from arena.solvers.generic import GenericSolver, terminal_value
 from arena.solvers.solution import Solution
 
-SolveFn = Callable[[State, "float | None"], Solution]
+Progress = Callable[[str], None]
+"""Where a long solve reports how it goes (a line of text at a time)."""
+SolveFn = Callable[[State, "float | None", "Progress | None"], Solution]
 _SOLVERS: dict[str, SolveFn] = {}
 
 
@@ -50,7 +52,7 @@ def solver_for(game: Game) -> SolveFn:
         solver = import_module("arena.solvers.connect4.solver")
         c4 = solver.Connect4Solver(game.rows, game.cols, game.k)  # type: ignore[attr-defined]
 
-        def fn(state: State, seconds: float | None) -> Solution:
+        def fn(state: State, seconds: float | None, progress: Progress | None) -> Solution:
             pos = mask = 0
             rows, cols = c4.rows, c4.cols
             for col in range(cols):
@@ -68,7 +70,11 @@ def solver_for(game: Game) -> SolveFn:
         solver = import_module("arena.solvers.othello.solver")
         fn = solver.OthelloSolver(game.size).solve  # type: ignore[attr-defined]
     else:
-        fn = GenericSolver().solve
+        generic = GenericSolver()
+
+        def fn(state: State, seconds: float | None, progress: Progress | None) -> Solution:
+            return generic.solve(state, seconds)
+
     _SOLVERS[game.spec] = fn
     return fn
 
@@ -78,15 +84,22 @@ def is_ready(game: Game) -> bool:
     return game.spec in _SOLVERS
 
 
-def solve_state(state: State, seconds: float | None = None) -> Solution:
-    """The score of ``state`` for the player to move (bounds if ``seconds`` run out)."""
+def solve_state(
+    state: State, seconds: float | None = None, progress: Progress | None = None
+) -> Solution:
+    """The score of ``state`` for the player to move (bounds if ``seconds`` run out).
+
+    ``progress``: the Othello solver reports long solves there (probes, nodes, time).
+    """
     if state.is_terminal():
         value = terminal_value(state)
         return Solution(value, value, 0, 0.0)
-    return solver_for(state.game)(state, seconds)
+    return solver_for(state.game)(state, seconds, progress)
 
 
-def move_values(state: State, seconds: float | None = None) -> list[tuple[int, Solution]]:
+def move_values(
+    state: State, seconds: float | None = None, progress: Progress | None = None
+) -> list[tuple[int, Solution]]:
     """Each legal move with its score for the player to move, in move order.
 
     With ``seconds``, moves whose solve ran out of time get bounds; once the time
@@ -96,6 +109,6 @@ def move_values(state: State, seconds: float | None = None) -> list[tuple[int, S
     rows = []
     for move in state.legal_moves():
         left = None if seconds is None else max(0.0, seconds - (time.perf_counter() - start))
-        child = solve_state(state.play(move), left)
+        child = solve_state(state.play(move), left, progress)
         rows.append((move, Solution(-child.high, -child.low, child.nodes, child.seconds)))
     return rows

@@ -6,23 +6,40 @@ Tests: tests/solvers/test_othello_solver.py
   table, order their moves fastest-first (the fewest replies for the opponent,
   corners counted twice; the table's best move first) and search the first
   move with the full window, the others with a null window (PVS). With
+  enough empty cells (:func:`sort_depths`, by board size), each move's key
+  also counts a shallow alpha-beta of the child, 1 to 4 plies, on a rough
+  evaluation (:func:`_mobility`: moves and corners): near the root
+  a good first move saves whole subtrees (on a 6x6 position with 26 empty
+  cells, half the nodes and half the time of fastest-first alone). Before
+  the table, the stable discs (:mod:`.stability`) bound the score: the
+  opponent's cap it, the player's floor it, and a bound outside the window
+  cuts (17% fewer nodes on 6x6 positions with 24 empty cells). With
   :data:`ETC_EMPTIES` or more empty cells they first look up their children:
   one whose stored bound already refutes the parent cuts at once (enhanced
   transposition cutoff; 4-8% fewer nodes on FFO #40-#42). The children's
   rows are prefetched while the moves are sorted.
+- Near the root of a deep solve (``sym_from`` or more empty cells) a node
+  first turns into its :func:`~.symmetry.canonical` image, so symmetric
+  positions share one table row: of the four first moves of the start only
+  one is searched, the others are table hits.
 - Shallow nodes (:data:`SHALLOW` empty cells or fewer, :func:`tail`) skip the
   table, the sorting and even move generation, which cost more than they save
   near the end: each empty cell is tried, one that flips nothing is no move,
   and the cells of regions with an odd number of empties come first (parity:
-  the last move of a region is an advantage). The last empty cell has its own
-  code: count the flips for the player, then for the opponent. Measured on
-  FFO #40, this tail is three times faster than generating and ordering moves
-  at 5-6 empties.
+  the last move of a region is an advantage). The regions are the board's
+  quadrants (:func:`quadrants`). The last empty cell has its own code: count
+  the flips for the player, then for the opponent. Measured on FFO #40, this
+  tail is three times faster than generating and ordering moves at 5-6 empties.
 
 ``stats`` is ``[nodes, node_budget, aborted]``: past the budget the search
 unwinds without storing anything, which is how the Python side keeps a time
-limit. Table rows are ``[me, opp, bounds]`` with ``bounds`` packing the lower
-bound, the upper bound (each + 64) and the best move's bit index + 1.
+limit.
+
+The table is a list of buckets of two rows ``[me, opp, packed]``; ``packed``
+holds the lower bound, the upper bound (each + 64), the best move's bit
+index + 1 and the empty cells of the position, a byte each. The first row of
+a bucket keeps the position with the most empty cells (the costliest to find
+again), the second the latest other one.
 """
 
 from __future__ import annotations
@@ -32,16 +49,21 @@ from numba import njit
 
 from arena.solvers.bits import lowest_index, popcount, prefetch
 from arena.solvers.othello.board import ONE, ZERO, U, final_score, flips, moves
+from arena.solvers.othello.stability import stable
+from arena.solvers.othello.symmetry import canonical
 
 NODES, BUDGET, ABORTED = 0, 1, 2
 SHALLOW = 6
 ETC_EMPTIES = 10
-CORNERS = U(0x8100000000000081)
-# The quadrants of the 8x8 board, the regions of parity (on smaller boards in
-# the corner they are uneven, which only weakens the ordering).
-Q0, Q1, Q2, Q3 = U(0x0F0F0F0F), U(0xF0F0F0F0), U(0x0F0F0F0F << 32), U(0xF0F0F0F0 << 32)
+STABILITY_EMPTIES = 10
 HASH1 = U(0x9E3779B97F4A7C15)
 HASH2 = U(0xC2B2AE3D27D4EB4F)
+SORT_WEIGHT = 2
+SORT_DEPTHS = 68
+"""Where :func:`sort_depths` start in ``geo``, after :func:`~.stability.geometry`."""
+WIN = 10000
+NO_SYMMETRY = 99
+"""``sym_from`` that never canonicalises."""
 
 
 def new_table(bits: int = 21) -> np.ndarray:
@@ -49,9 +71,83 @@ def new_table(bits: int = 21) -> np.ndarray:
     return np.zeros((1 << bits, 3), dtype=np.uint64)
 
 
+def quadrants(size: int) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The four quadrants of a ``size`` x ``size`` board, the regions of parity.
+
+    >>> [bin(int(q)).count("1") for q in quadrants(6)]
+    [9, 9, 9, 9]
+    """
+    half = size // 2
+    cells = [[0, 0], [0, 0]]
+    for r in range(size):
+        for c in range(size):
+            cells[r >= half][c >= half] |= 1 << (r * 8 + c)
+    return U(cells[0][0]), U(cells[0][1]), U(cells[1][0]), U(cells[1][1])
+
+
+QUADRANTS_8, QUADRANTS_6, QUADRANTS_4 = quadrants(8), quadrants(6), quadrants(4)
+
+
+def sort_depths(size: int) -> np.ndarray:
+    """The depth of the shallow search that orders the moves, for each number of
+    empty cells (0: fastest-first alone), by board size.
+
+    On 8x8 from 16 empty cells, 2 plies, 3 from 20, 4 from 24: earlier or
+    deeper searches cost FFO #40 (20 empty cells) 20% more time for no fewer
+    nodes. Smaller boards have fewer moves, so these searches cost less there,
+    and their solves start from more empty cells: 1 ply from 13, 2 from 14, 3
+    from 18, 4 from 22 (the 6x6 start: 0.95 G nodes, against 1.10 G with 2
+    plies from 15; a 6x6 position with 26 empty cells: 32% fewer nodes than
+    with the 8x8 depths, for up to 15% more time).
+
+    >>> [int(d) for d in sort_depths(6)[12:24:2]], [int(d) for d in sort_depths(8)[14:26:2]]
+    ([0, 2, 2, 3, 3, 4], [0, 2, 2, 3, 3, 4])
+    """
+    steps = (16, 16, 20, 24) if size == 8 else (13, 14, 18, 22)
+    return np.array([sum(e >= s for s in steps) for e in range(65)], dtype=np.uint64)
+
+
+def corners(size: int) -> np.uint64:
+    """The four corner cells of a ``size`` x ``size`` board."""
+    n = size - 1
+    return U((1 << 0) | (1 << n) | (1 << (n * 8)) | (1 << (n * 8 + n)))
+
+
 @njit(cache=True, inline="always")
 def _index(me: np.uint64, opp: np.uint64, size: int) -> int:
-    return np.int64(((me ^ (opp * HASH2)) * HASH1) >> U(40)) & (size - 1)
+    # The first row of the position's bucket (an even index).
+    return np.int64(((me ^ (opp * HASH2)) * HASH1) >> U(40)) & (size - 2)
+
+
+@njit(cache=True, inline="always")
+def _find(table: np.ndarray, i: int, me: np.uint64, opp: np.uint64) -> int:
+    # The row of the position in the bucket at i, or -1.
+    if table[i, 0] == me and table[i, 1] == opp:
+        return i
+    if table[i + 1, 0] == me and table[i + 1, 1] == opp:
+        return i + 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _store(
+    table: np.ndarray, i: int, me: np.uint64, opp: np.uint64, packed: np.uint64, empties: int
+) -> None:
+    if table[i, 0] == me and table[i, 1] == opp:
+        row = i
+    elif table[i + 1, 0] == me and table[i + 1, 1] == opp:
+        row = i + 1
+    elif empties >= np.int64(table[i, 2] >> U(24)):
+        # The deeper position takes the first row; the one it displaces the second.
+        table[i + 1, 0] = table[i, 0]
+        table[i + 1, 1] = table[i, 1]
+        table[i + 1, 2] = table[i, 2]
+        row = i
+    else:
+        row = i + 1
+    table[row, 0] = me
+    table[row, 1] = opp
+    table[row, 2] = packed
 
 
 @njit(cache=True)
@@ -67,7 +163,14 @@ def last_one(me: np.uint64, opp: np.uint64, x: np.uint64, board: np.uint64) -> i
 
 
 @njit(cache=True)
-def tail(me: np.uint64, opp: np.uint64, alpha: int, beta: int, board: np.uint64) -> tuple[int, int]:
+def tail(
+    me: np.uint64,
+    opp: np.uint64,
+    alpha: int,
+    beta: int,
+    board: np.uint64,
+    gap: int,
+) -> tuple[int, int]:
     """The last few empty cells: try each empty cell (parity first) without
     generating moves; a cell that flips nothing is not a move. ``(score, nodes)``."""
     empty = board & ~(me | opp)
@@ -75,8 +178,11 @@ def tail(me: np.uint64, opp: np.uint64, alpha: int, beta: int, board: np.uint64)
         return last_one(me, opp, empty, board), 1
     nodes = 1
     best = -65
+    # The board's quadrants as constants: passed down the recursion as values
+    # they made FFO #40 15% slower.
+    regions = QUADRANTS_8 if gap == 0 else QUADRANTS_6 if gap == 2 else QUADRANTS_4
     for odd in (ONE, ZERO):
-        for region in (Q0, Q1, Q2, Q3):
+        for region in regions:
             if (popcount(empty & region) & ONE) != odd:
                 continue
             m = empty & region
@@ -86,7 +192,7 @@ def tail(me: np.uint64, opp: np.uint64, alpha: int, beta: int, board: np.uint64)
                 f = flips(me, opp, x)
                 if f == ZERO:
                     continue
-                v, n = tail(opp ^ f, me | f | x, -beta, -alpha, board)
+                v, n = tail(opp ^ f, me | f | x, -beta, -alpha, board, gap)
                 nodes += n
                 v = -v
                 if v > best:
@@ -98,9 +204,118 @@ def tail(me: np.uint64, opp: np.uint64, alpha: int, beta: int, board: np.uint64)
     if best == -65:  # no move: pass, or the game is over
         if moves(opp, me, board) == ZERO:
             return final_score(me, opp, board), nodes
-        v, n = tail(opp, me, -beta, -alpha, board)
+        v, n = tail(opp, me, -beta, -alpha, board, gap)
         return -v, nodes + n
     return best, nodes
+
+
+@njit(cache=True)
+def _mobility(me: np.uint64, opp: np.uint64, board: np.uint64, corner_cells: np.uint64) -> int:
+    # A rough midgame evaluation for move ordering: moves and corners, mine minus theirs.
+    a = moves(me, opp, board)
+    b = moves(opp, me, board)
+    return (
+        np.int64(popcount(a))
+        + np.int64(popcount(a & corner_cells))
+        - np.int64(popcount(b))
+        - np.int64(popcount(b & corner_cells))
+        + 4 * (np.int64(popcount(me & corner_cells)) - np.int64(popcount(opp & corner_cells)))
+    )
+
+
+@njit(cache=True)
+def _reply(me: np.uint64, opp: np.uint64, board: np.uint64, corner_cells: np.uint64) -> int:
+    # The best :func:`_mobility` after one move (a pass or the end: the position's own).
+    mv = moves(me, opp, board)
+    if mv == ZERO:
+        if moves(opp, me, board) == ZERO:
+            return 100 * final_score(me, opp, board)
+        return _mobility(me, opp, board, corner_cells)
+    best = -WIN
+    while mv:
+        x = mv & (ZERO - mv)
+        mv ^= x
+        f = flips(me, opp, x)
+        best = max(best, -_mobility(opp ^ f, me | f | x, board, corner_cells))
+    return best
+
+
+@njit(cache=True)
+def _two(
+    me: np.uint64, opp: np.uint64, alpha: int, beta: int, board: np.uint64, corner_cells: np.uint64
+) -> int:
+    # Two plies of alpha-beta on :func:`_mobility` (written out: numba's cache
+    # mishandles recursion between two cached functions).
+    mv = moves(me, opp, board)
+    if mv == ZERO:
+        return _reply(me, opp, board, corner_cells)
+    best = -WIN
+    while mv:
+        x = mv & (ZERO - mv)
+        mv ^= x
+        f = flips(me, opp, x)
+        v = -_reply(opp ^ f, me | f | x, board, corner_cells)
+        if v > best:
+            best = v
+            if best >= beta:
+                break
+    return best
+
+
+@njit(cache=True)
+def _three(
+    me: np.uint64, opp: np.uint64, alpha: int, beta: int, board: np.uint64, corner_cells: np.uint64
+) -> int:
+    # Three plies of alpha-beta on :func:`_mobility`.
+    mv = moves(me, opp, board)
+    if mv == ZERO:
+        return _two(me, opp, alpha, beta, board, corner_cells)
+    best = -WIN
+    while mv:
+        x = mv & (ZERO - mv)
+        mv ^= x
+        f = flips(me, opp, x)
+        v = -_two(opp ^ f, me | f | x, -beta, -max(alpha, best), board, corner_cells)
+        if v > best:
+            best = v
+            if best >= beta:
+                break
+    return best
+
+
+@njit(cache=True)
+def _four(
+    me: np.uint64, opp: np.uint64, alpha: int, beta: int, board: np.uint64, corner_cells: np.uint64
+) -> int:
+    # Four plies of alpha-beta on :func:`_mobility`.
+    mv = moves(me, opp, board)
+    if mv == ZERO:
+        return _three(me, opp, alpha, beta, board, corner_cells)
+    best = -WIN
+    while mv:
+        x = mv & (ZERO - mv)
+        mv ^= x
+        f = flips(me, opp, x)
+        v = -_three(opp ^ f, me | f | x, -beta, -max(alpha, best), board, corner_cells)
+        if v > best:
+            best = v
+            if best >= beta:
+                break
+    return best
+
+
+@njit(cache=True)
+def _shallow(
+    me: np.uint64, opp: np.uint64, depth: int, board: np.uint64, corner_cells: np.uint64
+) -> int:
+    # A 1- to 3-ply search on :func:`_mobility`, for move ordering.
+    if depth == 1:
+        return _reply(me, opp, board, corner_cells)
+    if depth == 2:
+        return _two(me, opp, -WIN, WIN, board, corner_cells)
+    if depth == 3:
+        return _three(me, opp, -WIN, WIN, board, corner_cells)
+    return _four(me, opp, -WIN, WIN, board, corner_cells)
 
 
 @njit(cache=True)
@@ -110,6 +325,10 @@ def deep(
     alpha: int,
     beta: int,
     board: np.uint64,
+    corner_cells: np.uint64,
+    geo: np.ndarray,
+    gap: int,
+    sym_from: int,
     table: np.ndarray,
     order: np.ndarray,
     stats: np.ndarray,
@@ -121,21 +340,49 @@ def deep(
         return 0
     empties = popcount(board & ~(me | opp))
     if empties <= SHALLOW:
-        v, n = tail(me, opp, alpha, beta, board)
+        v, n = tail(me, opp, alpha, beta, board, gap)
         stats[NODES] += n - 1
         return v
     mv = moves(me, opp, board)
     if mv == ZERO:
         if moves(opp, me, board) == ZERO:
             return final_score(me, opp, board)
-        return -deep(opp, me, -beta, -alpha, board, table, order, stats)
+        return -deep(
+            opp,
+            me,
+            -beta,
+            -alpha,
+            board,
+            corner_cells,
+            geo,
+            gap,
+            sym_from,
+            table,
+            order,
+            stats,
+        )
+    # Stability cutoff: the opponent's stable discs cap the score, mine floor it
+    # (computed only when the disc counts leave a chance to cut).
+    cells = np.int64(popcount(board))
+    if empties >= STABILITY_EMPTIES and cells - 2 * np.int64(popcount(opp)) <= alpha:
+        bound = cells - 2 * np.int64(popcount(stable(opp, me, board, geo)))
+        if bound <= alpha:
+            return bound
+    if empties >= STABILITY_EMPTIES and 2 * np.int64(popcount(me)) - cells >= beta:
+        bound = 2 * np.int64(popcount(stable(me, opp, board, geo))) - cells
+        if bound >= beta:
+            return bound
+    if empties >= sym_from:
+        me, opp = canonical(me, opp, gap)
+        mv = moves(me, opp, board)
     i = _index(me, opp, table.shape[0])
     low, high, hint = -64, 64, -1
-    if table[i, 0] == me and table[i, 1] == opp:
-        packed = np.int64(table[i, 2])
+    row = _find(table, i, me, opp)
+    if row >= 0:
+        packed = np.int64(table[row, 2])
         low = (packed & 255) - 64
         high = ((packed >> 8) & 255) - 64
-        hint = (packed >> 16) - 1
+        hint = ((packed >> 16) & 255) - 1
         if low >= beta:
             return low
         if high <= alpha:
@@ -156,9 +403,12 @@ def deep(
         replies = moves(opp ^ f, me | f | x, board)
         # Start fetching the child's table row while the others are sorted.
         prefetch(table, _index(opp ^ f, me | f | x, table.shape[0]))
-        key = np.int64(popcount(replies)) + np.int64(popcount(replies & CORNERS))
+        key = np.int64(popcount(replies)) + np.int64(popcount(replies & corner_cells))
+        depth = np.int64(geo[SORT_DEPTHS + empties])
+        if depth:
+            key += SORT_WEIGHT * _shallow(opp ^ f, me | f | x, depth, board, corner_cells)
         if np.int64(lowest_index(x)) == hint:
-            key = -1
+            key = -WIN * WIN
         j = n
         while j > 0 and keys[j - 1] > key:
             xs[j] = xs[j - 1]
@@ -174,8 +424,10 @@ def deep(
             x = U(xs[k])
             f = flips(me, opp, x)
             child_p, child_o = opp ^ f, me | f | x
-            c = _index(child_p, child_o, table.shape[0])
-            if table[c, 0] == child_p and table[c, 1] == child_o:
+            if empties - 1 >= sym_from:
+                child_p, child_o = canonical(child_p, child_o, gap)
+            c = _find(table, _index(child_p, child_o, table.shape[0]), child_p, child_o)
+            if c >= 0:
                 child_high = ((np.int64(table[c, 2]) >> 8) & 255) - 64
                 if -child_high >= beta:
                     return -child_high
@@ -187,11 +439,50 @@ def deep(
         f = flips(me, opp, x)
         child_p, child_o = opp ^ f, me | f | x
         if k == 0:
-            v = -deep(child_p, child_o, -beta, -a, board, table, order, stats)
+            v = -deep(
+                child_p,
+                child_o,
+                -beta,
+                -a,
+                board,
+                corner_cells,
+                geo,
+                gap,
+                sym_from,
+                table,
+                order,
+                stats,
+            )
         else:
-            v = -deep(child_p, child_o, -a - 1, -a, board, table, order, stats)
+            v = -deep(
+                child_p,
+                child_o,
+                -a - 1,
+                -a,
+                board,
+                corner_cells,
+                geo,
+                gap,
+                sym_from,
+                table,
+                order,
+                stats,
+            )
             if a < v < beta and not stats[ABORTED]:
-                v = -deep(child_p, child_o, -beta, -v, board, table, order, stats)
+                v = -deep(
+                    child_p,
+                    child_o,
+                    -beta,
+                    -v,
+                    board,
+                    corner_cells,
+                    geo,
+                    gap,
+                    sym_from,
+                    table,
+                    order,
+                    stats,
+                )
         if stats[ABORTED]:
             return 0
         if v > best:
@@ -208,9 +499,13 @@ def deep(
         low = max(low, best)
     else:
         low = high = best
-    table[i, 0] = me
-    table[i, 1] = opp
-    table[i, 2] = U((low + 64) | ((high + 64) << 8) | ((np.int64(lowest_index(best_x)) + 1) << 16))
+    packed = (
+        (low + 64)
+        | ((high + 64) << 8)
+        | ((np.int64(lowest_index(best_x)) + 1) << 16)
+        | (np.int64(empties) << 24)
+    )
+    _store(table, i, me, opp, U(packed), empties)
     return best
 
 
@@ -221,10 +516,14 @@ def probe(
     alpha: int,
     beta: int,
     board: np.uint64,
+    corner_cells: np.uint64,
+    geo: np.ndarray,
+    gap: int,
+    sym_from: int,
     table: np.ndarray,
     order: np.ndarray,
     stats: np.ndarray,
 ) -> int:
     """A root search in ``(alpha, beta)``."""
     stats[ABORTED] = 0
-    return deep(me, opp, alpha, beta, board, table, order, stats)
+    return deep(me, opp, alpha, beta, board, corner_cells, geo, gap, sym_from, table, order, stats)

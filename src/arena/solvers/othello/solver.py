@@ -12,36 +12,87 @@ Tests: tests/solvers/test_othello_solver.py
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
 from arena.core.game import State
-from arena.solvers.othello import board, search
-from arena.solvers.solution import Solution, bisect
+from arena.solvers.othello import board, search, stability
+from arena.solvers.solution import Solution, gallop
 
 UNLIMITED = 1 << 62
+SYMMETRY_EMPTIES = 24
+"""Solves from this many empty cells on key their first plies on symmetry."""
+SYMMETRY_PLIES = 4
+"""How many plies below the root a node is turned into its canonical image."""
+QUIET_SECONDS = 5.0
+"""A solve says nothing on ``progress`` before it has run this long."""
+CHUNK_SECONDS = 10.0
+"""A long probe reports its progress about this often."""
+
+Progress = Callable[[str], None]
+
+
+def table_bits_for(empties: int) -> int:
+    """The table size (log2 of the rows) for a solve from ``empties`` empty cells:
+    2**21 rows (48 MB) up to 27 empties, then twice as many per empty cell up to
+    2**26 rows (1.5 GB) from 32 empties on.
+
+    >>> [table_bits_for(e) for e in (20, 28, 32, 40)]
+    [21, 22, 26, 26]
+    """
+    return min(26, max(21, empties - 6))
 
 
 class OthelloSolver:
     """An exact endgame solver for Othello on a ``size`` x ``size`` board (size <= 8).
 
     Keeps its table between positions. ``table_bits``: ``2**table_bits`` rows
-    of 24 bytes (48 MB at the default 21).
+    of 24 bytes; by default the table grows with the empty cells of the
+    positions solved (:func:`table_bits_for`). ``symmetry_empties``: solves
+    from this many empty cells on key their first :data:`SYMMETRY_PLIES` plies
+    on symmetry.
     """
 
-    def __init__(self, size: int = 8, table_bits: int = 21) -> None:
+    def __init__(
+        self,
+        size: int = 8,
+        table_bits: int | None = None,
+        symmetry_empties: int = SYMMETRY_EMPTIES,
+    ) -> None:
         if size > 8 or size % 2:
             raise ValueError(f"the endgame solver handles even sizes up to 8, not {size}")
         self.size = size
         self.board = np.uint64(board.board_mask(size))
-        self.table = search.new_table(table_bits)
+        self.corners = search.corners(size)
+        self.geo = np.concatenate((stability.geometry(size), search.sort_depths(size)))
+        self.gap = 8 - size
+        self.fixed_bits = table_bits
+        self.symmetry_empties = symmetry_empties
+        self.table = search.new_table(table_bits if table_bits is not None else 21)
         self.order = np.zeros((65, 64, 2), dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
         self.rate = 5e6  # nodes per second, until measured
         # Load the compiled code now (from numba's cache, or compile it), not on a clock.
         self.stats[:] = (0, 0, 0)  # a budget of 0 nodes: stop at once
-        search.probe(
-            np.uint64(1), np.uint64(2), 0, 1, self.board, self.table, self.order, self.stats
+        self._probe(np.uint64(1), np.uint64(2), 0, search.NO_SYMMETRY)
+
+    def _probe(self, me: np.uint64, opp: np.uint64, alpha: int, sym_from: int) -> int:
+        return int(
+            search.probe(
+                me,
+                opp,
+                alpha,
+                alpha + 1,
+                self.board,
+                self.corners,
+                self.geo,
+                self.gap,
+                sym_from,
+                self.table,
+                self.order,
+                self.stats,
+            )
         )
 
     def reset(self) -> None:
@@ -60,28 +111,74 @@ class OthelloSolver:
         me = state.to_move
         return discs[me], discs[1 - me]
 
-    def solve(self, state: State, seconds: float | None = None) -> Solution:
+    def solve(
+        self, state: State, seconds: float | None = None, progress: Progress | None = None
+    ) -> Solution:
         """The final disc difference for the player to move (empty cells to the winner)."""
-        return self.solve_bits(*self.bits(state), seconds=seconds)
+        return self.solve_bits(*self.bits(state), seconds=seconds, progress=progress)
 
-    def solve_bits(self, player: int, opponent: int, seconds: float | None = None) -> Solution:
-        """Solve by null-window probes; stop with bounds after ``seconds``."""
+    def _fit_table(self, empties: int) -> None:
+        # A deep solve gets a bigger table (never a smaller one: it keeps its rows).
+        if self.fixed_bits is None:
+            bits = table_bits_for(empties)
+            if self.table.shape[0] < 1 << bits:
+                self.table = search.new_table(bits)
+
+    def solve_bits(
+        self,
+        player: int,
+        opponent: int,
+        seconds: float | None = None,
+        progress: Progress | None = None,
+    ) -> Solution:
+        """Solve by null-window probes; stop with bounds after ``seconds``.
+
+        ``progress`` gets a line of text now and then (each probe's window,
+        nodes and time) once the solve has run :data:`QUIET_SECONDS`.
+        """
         start = time.perf_counter()
         me, opp = np.uint64(player), np.uint64(opponent)
         cells = self.size * self.size
+        empties = cells - bin(player | opponent).count("1")
+        self._fit_table(empties)
+        sym_from = (
+            empties - SYMMETRY_PLIES if empties >= self.symmetry_empties else search.NO_SYMMETRY
+        )
+        total = [0]
+        last_said = [start]
+
+        def say(text: str, done: bool) -> None:
+            # Each finished probe, and at most one line per chunk in between.
+            now = time.perf_counter()
+            if progress is None or now - start < QUIET_SECONDS:
+                return
+            if done or now - last_said[0] >= CHUNK_SECONDS:
+                last_said[0] = now
+                progress(f"{text}; {total[0]:,} nodes, {now - start:.1f} s")
 
         def probe(mid: int, left: float) -> tuple[int, int, bool]:
-            budget = UNLIMITED if left < 0 else max(1000, int(self.rate * min(left, 0.2)))
-            self.stats[:] = (0, budget, 0)
-            t0 = time.perf_counter()
-            value = search.probe(
-                me, opp, mid, mid + 1, self.board, self.table, self.order, self.stats
-            )
-            spent = time.perf_counter() - t0
-            nodes = int(self.stats[search.NODES])
-            if spent > 0.01:
-                self.rate = nodes / spent
-            return value, nodes, bool(self.stats[search.ABORTED])
+            # A long probe runs in chunks of about CHUNK_SECONDS (the table keeps
+            # the work of each), to report progress and keep the time limit.
+            nodes = 0
+            while True:
+                chunk = self.rate * CHUNK_SECONDS if progress is not None else UNLIMITED
+                limit = chunk if left < 0 else min(chunk, self.rate * min(left, 0.2))
+                self.stats[:] = (0, max(1000, int(limit)), 0)
+                t0 = time.perf_counter()
+                value = self._probe(me, opp, mid, sym_from)
+                spent = time.perf_counter() - t0
+                nodes += int(self.stats[search.NODES])
+                total[0] += int(self.stats[search.NODES])
+                if spent > 0.01:
+                    self.rate = self.stats[search.NODES] / spent
+                aborted = bool(self.stats[search.ABORTED])
+                if not aborted:
+                    verdict = f"yes, >= {value:+d}" if value > mid else f"no, <= {value:+d}"
+                    say(f"probed > {mid:+d}: {verdict}", True)
+                    return value, nodes, False
+                say(f"probing > {mid:+d}", False)
+                if left >= 0:
+                    return value, nodes, True  # gallop checks the clock
 
-        found = bisect(probe, -cells, cells, seconds, step=2)
+        found = gallop(probe, -cells, cells, seconds, step=2)
         return Solution(found.low, found.high, found.nodes, time.perf_counter() - start)
