@@ -23,7 +23,10 @@ from typing import Protocol
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 
-ENGINES: dict[str, str] = {}
+ENGINES: dict[str, str] = {
+    "connect4": "arena.search.engines.connect4",
+    "gomoku": "arena.search.engines.gomoku",
+}
 """Game name -> the module of its compiled engine."""
 
 

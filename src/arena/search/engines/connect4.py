@@ -1,0 +1,566 @@
+"""Connect Four's compiled engine: depth-limited negamax over the solver's bitboards.
+
+What ``ids`` runs on Connect Four (``ids:engine=python`` keeps the readable
+reference). The pieces come from the solver (:mod:`arena.solvers.connect4`):
+the two-word position, its winning cells, the non-losing moves, the move
+ordering by threats created (:func:`~arena.solvers.connect4.sorter.sort_moves`)
+and the table's hashing. On top of them:
+
+- the evaluation of :mod:`arena.games.connect4.heuristic`, compiled, value for
+  value (open windows, threats counted once per cell, Allis' parity rule for
+  threats on their owner's rows — odd for the first player, even for the
+  second — centre columns, and the two-ply verdicts);
+- alpha-beta with a transposition table of depth, bound and best move; wins
+  are ``WIN - plies`` as in :mod:`arena.search.values`, so a proven result is
+  reported as such; a node with a winning move returns at once, and from two
+  plies up only the moves that do not hand the opponent a win are searched (no
+  value changes: the others lose in two);
+- the exact solver itself when the position is within its reach: near the end
+  of the game (few empty cells for the time given) the engine asks
+  :class:`~arena.solvers.connect4.solver.Connect4Solver` for the exact score
+  of each move and plays the best; a solve that does not finish in its share
+  of the time leaves the rest to the search;
+- iterative deepening by :func:`~arena.search.engines.driver.deepen`, with the
+  deadline read from compiled code (:mod:`~arena.search.engines.clock`) every
+  256 nodes.
+
+Every board the solver's layout fits (``cols * (rows + 1) <= 63``) and any
+``k``; :func:`make_engine` answers None for larger boards.
+
+>>> import arena
+>>> game = arena.load_game("connect4")
+>>> engine = make_engine(game)
+>>> state = game.play_moves(game.parse_moves("4455"))
+>>> move, info = engine.choose(state, 0.5, 64, arena.load_agent("ids"))
+>>> game.format_move(move) in ("3", "6"), info.root[0]["text"]
+(True, 'win in 3')
+
+Tests: tests/search/test_engine_connect4.py
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+from numba import njit
+
+from arena.core.agent import Agent, SearchInfo
+from arena.core.game import Game, State
+from arena.search.engines.clock import now_ns
+from arena.search.engines.driver import Iteration, deepen
+from arena.search.report import value_rows
+from arena.search.values import WIN
+from arena.solvers.bits import lowest_index, popcount
+from arena.solvers.connect4 import position, table
+from arena.solvers.connect4.position import (
+    BOARD,
+    BOTTOM,
+    CELLS,
+    ORDER,
+    H,
+    K,
+    W,
+    column_mask,
+    non_losing_moves,
+    possible,
+    winning_cells,
+)
+from arena.solvers.connect4.solver import Connect4Solver
+from arena.solvers.connect4.sorter import sort_moves
+
+# The heuristic's constants (arena.games.connect4.heuristic), value for value.
+THREAT, PARITY, CENTRE, SOFT = 24.0, 12.0, 2.0, 100.0
+WIN_NOW, STATIC = 990.0, 900.0
+BASE = 4
+
+# stats: nodes, deadline (ns), aborted, horizon seen.
+NODES, END, ABORTED, HORIZON = range(4)
+CHECK_EVERY = 255  # nodes between two looks at the clock, minus one (a mask)
+# Eval tables X: rows with odd index (1st, 3rd, ... row), even rows, parity on, then the
+# centre weight of each column, then every k-window's cells.
+X_ODD, X_EVEN, X_PARITY, X_CENTRE = range(4)
+# Table meta word: depth (8 bits), bound (2 bits), best move's bit index + 1 (above).
+EXACT, LOWER, UPPER = 0, 1, 2
+TABLE_BITS = 20
+INF = math.inf
+PROVEN = WIN - 10_000.0
+
+
+def eval_tables(rows: int, cols: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(X, weights)``: the masks the compiled evaluation reads (see ``X_*``) and the
+    worth of an open window by its stones."""
+    stride = rows + 1
+
+    def bit(r: int, c: int) -> int:
+        return 1 << (c * stride + r)
+
+    odd = sum(bit(r, c) for r in range(0, rows, 2) for c in range(cols))
+    even = sum(bit(r, c) for r in range(1, rows, 2) for c in range(cols))
+    centre = [min(c, cols - k) - max(0, c - k + 1) + 1 for c in range(cols)]
+    windows = []
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                end_r, end_c = r + (k - 1) * dr, c + (k - 1) * dc
+                if 0 <= end_r < rows and 0 <= end_c < cols:
+                    windows.append(sum(bit(r + i * dr, c + i * dc) for i in range(k)))
+    x = np.array([odd, even, int(rows % 2 == 0), *centre, *windows], np.int64)
+    weights = np.array([BASE ** (j - 1) if 1 <= j <= k - 2 else 0 for j in range(k + 1)], float)
+    return x, weights
+
+
+@njit(cache=True)
+def evaluate(L: np.ndarray, X: np.ndarray, weights: np.ndarray, pos: int, mask: int) -> float:
+    """The heuristic value for the player to move (``pos``): Connect Four's
+    ``heuristic.evaluate`` from the mover's side, on the solver's bitboards."""
+    h, k, board, cols = L[H], L[K], L[BOARD], L[W]
+    opp = pos ^ mask
+    playable = possible(mask, L[BOTTOM], board)
+    mine = winning_cells(pos, mask, h, k, board)
+    theirs = winning_cells(opp, mask, h, k, board)
+    if mine & playable:
+        return WIN_NOW
+    now = theirs & playable
+    if now & (now - 1):
+        return -WIN_NOW
+    if now and (now << 1) & theirs:  # a forced block right under another of their threats
+        return -WIN_NOW
+    raw = THREAT * (popcount(mine) - popcount(theirs))
+    for i in range(X_CENTRE + cols, X.size):
+        w = X[i]
+        a = popcount(pos & w)
+        b = popcount(opp & w)
+        if b == 0:
+            raw += weights[a]
+        elif a == 0:
+            raw -= weights[b]
+    for c in range(cols):
+        column = column_mask(h, c)
+        raw += CENTRE * X[X_CENTRE + c] * (popcount(pos & column) - popcount(opp & column))
+    if X[X_PARITY]:
+        # The "odd" player is the one to move when an even number of cells are empty.
+        if popcount(board & ~mask) % 2 == 0:
+            mine_rows, their_rows = X[X_ODD], X[X_EVEN]
+        else:
+            mine_rows, their_rows = X[X_EVEN], X[X_ODD]
+        raw += PARITY * (popcount(mine & mine_rows) - popcount(theirs & their_rows))
+    return STATIC * raw / (abs(raw) + SOFT)
+
+
+@njit(cache=True, inline="always")
+def to_table(value: float, ply: int) -> float:
+    if value >= PROVEN:
+        return value + ply
+    if value <= -PROVEN:
+        return value - ply
+    return value
+
+
+@njit(cache=True, inline="always")
+def from_table(value: float, ply: int) -> float:
+    if value >= PROVEN:
+        return value - ply
+    if value <= -PROVEN:
+        return value + ply
+    return value
+
+
+SEARCH_SIGNATURE = (
+    "float64(int64[::1], int64[::1], float64[::1], int64, int64, int64, int64, float64, float64,"
+    " int64[::1], float64[::1], int64[::1], int64, int64[:, ::1], int64[:, ::1], int64[::1])"
+)
+"""Declared: a recursive function whose types numba infers does not load from its cache."""
+
+
+@njit(SEARCH_SIGNATURE, cache=True)
+def search(
+    L: np.ndarray,
+    X: np.ndarray,
+    weights: np.ndarray,
+    pos: int,
+    mask: int,
+    ply: int,
+    depth: int,
+    alpha: float,
+    beta: float,
+    keys: np.ndarray,
+    values: np.ndarray,
+    meta: np.ndarray,
+    shift: int,
+    moves: np.ndarray,
+    scores: np.ndarray,
+    stats: np.ndarray,
+) -> float:
+    """Negamax value of (pos, mask), ``ply`` plies below the root, to ``depth``.
+
+    The mover has no line of k yet (the parent returned at once when it had a
+    winning move). Returns 0 with ``stats[ABORTED]`` set past the deadline.
+    """
+    stats[NODES] += 1
+    if stats[NODES] & CHECK_EVERY == 0 and now_ns() >= stats[END]:
+        stats[ABORTED] = 1
+    if stats[ABORTED]:
+        return 0.0
+    h, k, bottom, board = L[H], L[K], L[BOTTOM], L[BOARD]
+    if mask == board:
+        return 0.0
+    if depth <= 0:
+        stats[HORIZON] = 1
+        return evaluate(L, X, weights, pos, mask)
+    playable = possible(mask, bottom, board)
+    if winning_cells(pos, mask, h, k, board) & playable:
+        return WIN - (ply + 1)
+    if depth >= 2:
+        candidates = non_losing_moves(pos, mask, h, k, bottom, board)
+        if candidates == 0:
+            return -(WIN - (ply + 2))
+    else:
+        candidates = playable
+    key = pos + mask
+    slot = table.index(keys, key, shift)
+    first = 0
+    if keys[slot] == key and meta[slot] != 0:
+        m = meta[slot]
+        if m >> 10:
+            first = 1 << ((m >> 10) - 1)
+        if m & 255 >= depth:
+            stats[HORIZON] = 1  # the stored subtree may have been cut by its horizon
+            value = from_table(values[slot], ply)
+            bound = (m >> 8) & 3
+            if bound == EXACT:
+                return value
+            if bound == LOWER and value > alpha:
+                alpha = value
+            elif bound == UPPER and value < beta:
+                beta = value
+            if alpha >= beta:
+                return value
+    n = sort_moves(L[ORDER:], h, k, board, pos, mask, candidates, moves, scores, ply)
+    if first & candidates:
+        for i in range(n):
+            if moves[ply, i] == first:
+                for j in range(i, 0, -1):
+                    moves[ply, j] = moves[ply, j - 1]
+                moves[ply, 0] = first
+                break
+    alpha_in = alpha
+    best = -INF
+    best_move = 0
+    for i in range(n):
+        move = moves[ply, i]
+        value = -search(
+            L, X, weights, pos ^ mask, mask | move, ply + 1, depth - 1, -beta, -alpha,
+            keys, values, meta, shift, moves, scores, stats,
+        )  # fmt: skip
+        if stats[ABORTED]:
+            return 0.0
+        if value > best:
+            best, best_move = value, move
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    break
+    bound = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
+    keys[slot] = key
+    values[slot] = to_table(best, ply)
+    meta[slot] = min(depth, 255) | (bound << 8) | ((lowest_index(best_move) + 1) << 10)
+    return best
+
+
+@njit(cache=True)
+def search_root(
+    L: np.ndarray,
+    X: np.ndarray,
+    weights: np.ndarray,
+    pos: int,
+    mask: int,
+    depth: int,
+    first: int,
+    keys: np.ndarray,
+    values: np.ndarray,
+    meta: np.ndarray,
+    shift: int,
+    moves: np.ndarray,
+    scores: np.ndarray,
+    stats: np.ndarray,
+    out: np.ndarray,
+) -> int:
+    """Search every legal move to ``depth`` (``first``, a cell bit, first); write rows
+    ``(cell, value, bound)`` in search order into ``out`` and return how many moves
+    were searched completely (fewer than all when the deadline came)."""
+    h, k, bottom, board = L[H], L[K], L[BOTTOM], L[BOARD]
+    playable = possible(mask, bottom, board)
+    wins = winning_cells(pos, mask, h, k, board) & playable
+    n = sort_moves(L[ORDER:], h, k, board, pos, mask, playable, moves, scores, 0)
+    order = moves[0, :n].copy()
+    if first & playable:
+        for i in range(n):
+            if order[i] == first:
+                for j in range(i, 0, -1):
+                    order[j] = order[j - 1]
+                order[0] = first
+                break
+    alpha = -INF
+    best = -INF
+    for i in range(n):
+        move = order[i]
+        if move & wins:
+            value = WIN - 1
+        else:
+            value = -search(
+                L, X, weights, pos ^ mask, mask | move, 1, depth - 1, -INF, -alpha,
+                keys, values, meta, shift, moves, scores, stats,
+            )  # fmt: skip
+            if stats[ABORTED]:
+                return i
+        out[i, 0] = move
+        out[i, 1] = value
+        out[i, 2] = EXACT if value > alpha or i == 0 else UPPER
+        if value > best:
+            best = value
+            if value > alpha:
+                alpha = value
+    key = pos + mask
+    slot = table.index(keys, key, shift)
+    best_i = 0
+    for i in range(n):
+        if out[i, 1] == best:
+            best_i = i
+            break
+    keys[slot] = key
+    values[slot] = best
+    meta[slot] = min(depth, 255) | (EXACT << 8) | ((lowest_index(order[best_i]) + 1) << 10)
+    return n
+
+
+@njit(cache=True)
+def principal_variation(
+    L: np.ndarray,
+    pos: int,
+    mask: int,
+    keys: np.ndarray,
+    meta: np.ndarray,
+    shift: int,
+    out: np.ndarray,
+) -> int:
+    """The expected line from the table's best moves (cell bits into ``out``)."""
+    n = 0
+    board = L[BOARD]
+    playable = possible(mask, L[BOTTOM], board)
+    while n < out.size:
+        key = pos + mask
+        slot = table.index(keys, key, shift)
+        if keys[slot] != key or meta[slot] >> 10 == 0:
+            break
+        move = 1 << ((meta[slot] >> 10) - 1)
+        if not move & playable:
+            break
+        out[n] = move
+        n += 1
+        if winning_cells(pos, mask, L[H], L[K], board) & move:
+            break
+        pos, mask = pos ^ mask, mask | move
+        if mask == board:
+            break
+        playable = possible(mask, L[BOTTOM], board)
+    return n
+
+
+def solver_reach(seconds: float) -> int:
+    """The most empty cells of 7x6 positions the solver usually settles in ``seconds``.
+
+    Measured on middle-game positions from play (tests/search/test_engine_connect4.py
+    has the figures' command): about 24 empty cells in 0.05 s, and every two
+    cells fewer roughly halves the time.
+
+    >>> solver_reach(0.05), solver_reach(0.4), solver_reach(0.001)
+    (24, 30, 12)
+    """
+    if seconds <= 0:
+        return 0
+    return max(12, int(24 + 2 * math.log2(seconds / 0.05)))
+
+
+class Connect4Search:
+    """One root at a time, one depth per :meth:`iterate` (the driver's Deepening)."""
+
+    def __init__(self, game: Game) -> None:
+        rows, cols, k = game.rows, game.cols, game.k  # type: ignore[attr-defined]
+        self.rows, self.cols, self.stride = rows, cols, rows + 1
+        self.L = position.layout(rows, cols, k, symmetry=False)
+        self.X, self.weights = eval_tables(rows, cols, k)
+        self.keys, self.shift = table.new_table(cols * (rows + 1), TABLE_BITS)
+        self.values = np.zeros(self.keys.size, float)
+        self.meta = np.zeros(self.keys.size, np.int64)
+        cells = rows * cols
+        self.moves = np.zeros((cells + 2, cols), np.int64)
+        self.scores = np.zeros((cells + 2, cols), np.int64)
+        self.stats = np.zeros(4, np.int64)
+        self.out = np.zeros((cols, 3), float)
+        self.pv = np.zeros(cells, np.int64)
+        self.pos = self.mask = 0
+        self.first = 0
+        self.best_partial: int | None = None
+        self.nodes = 0
+
+    def warm(self) -> None:
+        """Load the compiled code (off the clock)."""
+        self.set_root(0, 0)
+        self.iterate(2, (1 << 62) - 1)
+        self.keys[:] = 0
+        self.meta[:] = 0
+
+    def reset(self) -> None:
+        self.keys[:] = 0
+        self.meta[:] = 0
+
+    def set_root(self, pos: int, mask: int) -> None:
+        self.pos, self.mask = pos, mask
+        self.first = 0
+        self.nodes = 0
+
+    def column(self, cell: int) -> int:
+        return (int(cell).bit_length() - 1) // self.stride
+
+    def iterate(self, depth: int, end_ns: int) -> Iteration | None:
+        self.stats[:] = (0, end_ns, 0, 0)
+        n = search_root(
+            self.L, self.X, self.weights, self.pos, self.mask, depth, self.first,
+            self.keys, self.values, self.meta, self.shift, self.moves, self.scores,
+            self.stats, self.out,
+        )  # fmt: skip
+        self.nodes += int(self.stats[NODES])
+        rows = [(int(c), float(v), int(b)) for c, v, b in self.out[:n]]
+        self.best_partial = None
+        if self.stats[ABORTED]:
+            if rows:
+                best = max(rows, key=lambda r: r[1])
+                self.best_partial = self.column(best[0])
+            return None
+        rows.sort(key=lambda r: -r[1])
+        best_cell = rows[0][0]
+        self.first = best_cell
+        line = [best_cell]
+        after_pos, after_mask = self.pos ^ self.mask, self.mask | best_cell
+        if not winning_cells(self.pos, self.mask, self.rows, self.L[K], self.L[BOARD]) & best_cell:
+            if after_mask != self.L[BOARD]:
+                m = principal_variation(
+                    self.L, after_pos, after_mask, self.keys, self.meta, self.shift, self.pv
+                )
+                line += [int(c) for c in self.pv[: min(m, depth - 1)]]
+        bound = {EXACT: "=", LOWER: ">=", UPPER: "<="}
+        return Iteration(
+            value=rows[0][1],
+            move=self.column(best_cell),
+            rows=[(self.column(c), v, bound[b]) for c, v, b in rows],
+            pv=[self.column(c) for c in line],
+            horizon=bool(self.stats[HORIZON]),
+        )
+
+    def partial_best(self) -> int | None:
+        return self.best_partial
+
+
+class Connect4Engine:
+    """``ids``'s engine for one Connect Four board: the exact solver in reach, else the search."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.rows, self.cols = game.rows, game.cols  # type: ignore[attr-defined]
+        self.cells = self.rows * self.cols
+        self.search = Connect4Search(game)
+        self.search.warm()
+        self.solver = Connect4Solver(self.rows, self.cols, game.k)  # type: ignore[attr-defined]
+        # The reach is measured on 7x6; other boards use it scaled by their cell count.
+        self.scale = self.cells / 42
+
+    def bitboards(self, state: State) -> tuple[int, int]:
+        """``(pos, mask)`` in the solver's layout: the mover's stones and all stones."""
+        pos = mask = 0
+        stride = self.rows + 1
+        mover = state.to_move
+        for col in range(self.cols):
+            for row in range(self.rows):
+                owner = state.stone(row * self.cols + col)  # type: ignore[attr-defined]
+                if owner is None:
+                    break
+                bit = 1 << (col * stride + row)
+                mask |= bit
+                if owner == mover:
+                    pos |= bit
+        return pos, mask
+
+    def exact(self, state: State, pos: int, mask: int, seconds: float) -> tuple[int, SearchInfo] | None:
+        """The best move by the solver, or None when it does not finish in ``seconds``."""
+        start = time.perf_counter()
+        ply = state.ply
+        solver, L = self.solver, self.search.L
+        playable = possible(mask, L[BOTTOM], L[BOARD])
+        wins = winning_cells(pos, mask, self.rows, L[K], L[BOARD])
+        rows: list[tuple[int, int]] = []
+        nodes = 0
+        for col in position.centre_order(self.cols):
+            cell = playable & column_mask(self.rows, col)
+            if not cell:
+                continue
+            if wins & cell:
+                score = (self.cells + 1 - ply) // 2
+            else:
+                left = seconds - (time.perf_counter() - start)
+                if left <= 0:
+                    return None
+                found = solver.solve_position(pos ^ mask, mask | cell, ply + 1, left)
+                nodes += found.nodes
+                if not found.exact:
+                    return None
+                score = -found.score
+            rows.append((col, score))
+        rows.sort(key=lambda r: -r[1])
+        values = [(col, self.value_of(score, ply)) for col, score in rows]
+        info = SearchInfo(
+            seconds=time.perf_counter() - start,
+            depth=self.cells - ply,
+            nodes=nodes,
+            value=values[0][1],
+            method="exact",
+            engine="compiled",
+        )
+        info.root = value_rows(state, [(c, v, "=") for c, v in values], self.cells - ply)
+        return rows[0][0], info
+
+    def value_of(self, score: int, ply: int) -> float:
+        """A solver score (see :mod:`arena.solvers.connect4.search`) as a search value:
+        ``WIN - plies`` to the end for a win, its negation for a loss, 0 for a draw."""
+        top = (self.cells + 1) // 2 + 1
+        if score > 0:
+            stones = top - score  # the mover's stones when it completes its line
+            return WIN - (2 * (stones - ply // 2) - 1)
+        if score < 0:
+            stones = top + score  # the opponent's
+            return -(WIN - 2 * (stones - (ply + 1) // 2))
+        return 0.0
+
+    def choose(
+        self, state: State, seconds: float | None, maxdepth: int, agent: Agent
+    ) -> tuple[int, SearchInfo]:
+        pos, mask = self.bitboards(state)
+        legal = state.legal_moves()
+        empty = self.cells - state.ply
+        if seconds is not None and empty <= solver_reach(0.5 * seconds) * self.scale:
+            start = time.perf_counter()
+            found = self.exact(state, pos, mask, 0.5 * seconds)
+            if found is not None:
+                return found
+            seconds = max(0.001, seconds - (time.perf_counter() - start))
+        search = self.search
+        search.set_root(pos, mask)
+        return deepen(state, search, seconds, min(maxdepth, empty), agent, legal[0])
+
+
+def make_engine(game: Game) -> Connect4Engine | None:
+    """The engine for ``game``'s board, or None when the bitboards do not fit it."""
+    if not position.fits(game.rows, game.cols):  # type: ignore[attr-defined]
+        return None
+    return Connect4Engine(game)
