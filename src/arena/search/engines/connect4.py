@@ -54,6 +54,7 @@ from arena.search.report import value_rows
 from arena.search.values import WIN
 from arena.solvers.bits import lowest_index, popcount
 from arena.solvers.connect4 import position, table
+from arena.solvers.connect4 import search as solver_search
 from arena.solvers.connect4.position import (
     BOARD,
     BOTTOM,
@@ -62,6 +63,7 @@ from arena.solvers.connect4.position import (
     H,
     K,
     W,
+    can_win_next,
     column_mask,
     non_losing_moves,
     possible,
@@ -69,6 +71,7 @@ from arena.solvers.connect4.position import (
 )
 from arena.solvers.connect4.solver import Connect4Solver
 from arena.solvers.connect4.sorter import sort_moves
+from arena.solvers.solution import Solution, bisect
 
 # The heuristic's constants (arena.games.connect4.heuristic), value for value.
 THREAT, PARITY, CENTRE, SOFT = 24.0, 12.0, 2.0, 100.0
@@ -86,6 +89,9 @@ EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_BITS = 20
 INF = math.inf
 PROVEN = WIN - 10_000.0
+PROBE_SECONDS = 0.004
+"""The solver's probes are cut into pieces of about this long, to read the clock between."""
+MIN_PROBE = 2000
 
 
 def eval_tables(rows: int, cols: int, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -475,6 +481,7 @@ class Connect4Engine:
         self.solver = Connect4Solver(self.rows, self.cols, game.k)  # type: ignore[attr-defined]
         # The reach is measured on 7x6; other boards use it scaled by their cell count.
         self.scale = self.cells / 42
+        self.rate = 1e6  # solver nodes per second, until measured
 
     def bitboards(self, state: State) -> tuple[int, int]:
         """``(pos, mask)`` in the solver's layout: the mover's stones and all stones."""
@@ -492,11 +499,39 @@ class Connect4Engine:
                     pos |= bit
         return pos, mask
 
-    def exact(self, state: State, pos: int, mask: int, seconds: float) -> tuple[int, SearchInfo] | None:
+    def solve(self, pos: int, mask: int, ply: int, seconds: float) -> Solution:
+        """The solver's score of a position whose mover cannot win at once, in short
+        probes (a few milliseconds of nodes each, sized from the measured speed) so
+        that the clock is read often; bounds only when ``seconds`` run out."""
+        solver = self.solver
+        if mask == self.search.L[BOARD]:
+            return Solution(0, 0, 0, 0.0)
+
+        def probe(mid: int, left: float) -> tuple[int, int, bool]:
+            budget = max(MIN_PROBE, int(self.rate * min(left, PROBE_SECONDS)))
+            solver.stats[:] = (0, budget, 0)
+            start = time.perf_counter()
+            value = solver_search.probe(
+                solver.L, pos, mask, ply, mid, mid + 1, solver.table, solver.shift,
+                solver.mbuf, solver.sbuf, solver.frames, solver.stats,
+            )  # fmt: skip
+            spent = time.perf_counter() - start
+            nodes = int(solver.stats[solver_search.NODES])
+            if spent > 0.001:
+                # The slowest recent speed: a loaded machine must not stretch a probe.
+                self.rate = min(nodes / spent, 0.5 * (self.rate + nodes / spent))
+            return value, nodes, bool(solver.stats[solver_search.ABORTED])
+
+        low, high = -((self.cells - ply) // 2), (self.cells + 1 - ply) // 2
+        return bisect(probe, low, high, seconds)
+
+    def exact(
+        self, state: State, pos: int, mask: int, seconds: float
+    ) -> tuple[int, SearchInfo] | None:
         """The best move by the solver, or None when it does not finish in ``seconds``."""
         start = time.perf_counter()
         ply = state.ply
-        solver, L = self.solver, self.search.L
+        L = self.search.L
         playable = possible(mask, L[BOTTOM], L[BOARD])
         wins = winning_cells(pos, mask, self.rows, L[K], L[BOARD])
         rows: list[tuple[int, int]] = []
@@ -511,11 +546,15 @@ class Connect4Engine:
                 left = seconds - (time.perf_counter() - start)
                 if left <= 0:
                     return None
-                found = solver.solve_position(pos ^ mask, mask | cell, ply + 1, left)
-                nodes += found.nodes
-                if not found.exact:
-                    return None
-                score = -found.score
+                child_pos, child_mask = pos ^ mask, mask | cell
+                if can_win_next(L, child_pos, child_mask):
+                    score = -((self.cells - ply) // 2)  # the opponent wins next move
+                else:
+                    found = self.solve(child_pos, child_mask, ply + 1, left)
+                    nodes += found.nodes
+                    if not found.exact:
+                        return None
+                    score = -found.score
             rows.append((col, score))
         rows.sort(key=lambda r: -r[1])
         values = [(col, self.value_of(score, ply)) for col, score in rows]
