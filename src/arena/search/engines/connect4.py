@@ -48,6 +48,7 @@ from numba import njit
 
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
+from arena.search.deadline import quiet_gc
 from arena.search.engines.clock import now_ns
 from arena.search.engines.driver import Iteration, deepen
 from arena.search.report import value_rows
@@ -412,14 +413,16 @@ class Connect4Search:
         self.nodes = 0
 
     def warm(self) -> None:
-        """Load the compiled code (off the clock)."""
+        """Load the compiled code and touch every page of the table (off the clock:
+        a first touch of 24 MB costs tens of milliseconds on a virtual machine)."""
         self.set_root(0, 0)
         self.iterate(2, (1 << 62) - 1)
-        self.keys[:] = 0
-        self.meta[:] = 0
+        self.reset()
 
     def reset(self) -> None:
+        """Forget the table."""
         self.keys[:] = 0
+        self.values[:] = 0.0
         self.meta[:] = 0
 
     def set_root(self, pos: int, mask: int) -> None:
@@ -479,6 +482,7 @@ class Connect4Engine:
         self.search = Connect4Search(game)
         self.search.warm()
         self.solver = Connect4Solver(self.rows, self.cols, game.k)  # type: ignore[attr-defined]
+        self.solver.reset()  # touch its 64 MB now, not during the first solve
         # The reach is measured on 7x6; other boards use it scaled by their cell count.
         self.scale = self.cells / 42
         self.rate = 1e6  # solver nodes per second, until measured
@@ -582,6 +586,12 @@ class Connect4Engine:
         return 0.0
 
     def choose(
+        self, state: State, seconds: float | None, maxdepth: int, agent: Agent
+    ) -> tuple[int, SearchInfo]:
+        with quiet_gc():
+            return self._choose(state, seconds, maxdepth, agent)
+
+    def _choose(
         self, state: State, seconds: float | None, maxdepth: int, agent: Agent
     ) -> tuple[int, SearchInfo]:
         pos, mask = self.bitboards(state)
