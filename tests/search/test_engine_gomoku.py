@@ -107,7 +107,7 @@ def test_proven_values_agree_with_the_python_reference() -> None:
         state = position(text, spec)
         texts = []
         for agent in (fast, slow):
-            agent.choose(state, arena.Limit(time=1.0))
+            agent.choose(state, arena.Limit(depth=2))
             texts.append(agent.last_search.root[0]["text"])
         assert texts[0] == texts[1] and texts[0] in ("win in 1", "loss in 2")
 

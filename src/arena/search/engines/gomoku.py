@@ -14,11 +14,13 @@ The position is a board of cells plus, for every k-window (k cells in a line:
   searched without reducing the depth);
 - **Evaluation.** Every window a player holds alone is worth ``10 ** (j-1)``
   for its j stones (an open three lies in three windows, a closed one in one,
-  so shapes come out of the counts), the mover's counted ``TEMPO`` times, squashed
-  into (-900, 900) like the game's heuristics;
+  so shapes come out of the counts), the mover's counted ``TEMPO`` times, less
+  ``THREAT`` for each cell where the other side would make an open or double
+  four, squashed into (-900, 900) like the game's heuristics;
 - **Moves.** Empty cells within two steps of a stone, scored by the windows
   through them — what the move builds (``5 ** j``) and what it blocks
-  (``4 ** j``) — searched best first, at most ``BEAM`` of them below the root;
+  (``4 ** j``) — searched best first, at most ``BEAM`` of them below the root
+  (so a loss is proven only where no move was left out: else it is ``-950``);
 - **VCF.** Before the search, and at the horizon for the side to move, a
   search of continuous fours (each attacking move makes a four, the defender
   must block it): a win found that way is proven.
@@ -68,6 +70,9 @@ ROOT_VCF = 12
 LEAF_PLIES = 3
 """Attacking fours of the VCF search at the horizon."""
 TEMPO = 1.5
+THREAT = 300.0
+LOST_SOON = 950.0
+"""The value of a node whose searched moves all lose when the beam left some unsearched."""
 SOFT = 3000.0
 STATIC = 900.0
 INF = math.inf
@@ -190,8 +195,44 @@ def four_cells(g, w, cnt, board, p, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def static(sums, p):  # type: ignore[no-untyped-def]
-    raw = TEMPO * sums[p] - sums[1 - p]
+def threat_cells(g, w, through, count, board, cnt, q):  # type: ignore[no-untyped-def]
+    """How many empty cells would give ``q`` two or more winning cells at once (an
+    open four or a double four): the threats the other side must answer."""
+    k = g[G_K]
+    p = 1 - q
+    found = 0
+    for win in range(g[G_WINDOWS]):
+        if cnt[win, q] != k - 2 or cnt[win, p] != 0:
+            continue
+        for i in range(k):
+            x = w[win, i]
+            if board[x] != 0:
+                continue
+            # The completions of q's windows through x that would hold k-1 stones.
+            first = -1
+            double = False
+            for j in range(count[x]):
+                other = through[x, j]
+                if cnt[other, q] == k - 2 and cnt[other, p] == 0:
+                    for t in range(k):
+                        y = w[other, t]
+                        if y != x and board[y] == 0:
+                            break
+                    # The window's two empty cells are x and y (y the first other one).
+                    if first < 0:
+                        first = y
+                    elif y != first:
+                        double = True
+            if double:
+                found += 1
+    return found
+
+
+@njit(cache=True)
+def static(g, w, through, count, board, cnt, sums, p):  # type: ignore[no-untyped-def]
+    """The mover's value: its windows (counted ``TEMPO`` times) against the other's,
+    less ``THREAT`` for every cell where the other side makes an unstoppable four."""
+    raw = TEMPO * sums[p] - sums[1 - p] - THREAT * threat_cells(g, w, through, count, board, cnt, 1 - p)
     return STATIC * raw / (abs(raw) + SOFT)
 
 
@@ -326,7 +367,7 @@ def search(g, w, through, count, near, count_near, zobrist, value, attack, defen
             )  # fmt: skip
             if plies:
                 return WIN - (ply + plies)
-        return static(sums, p)
+        return static(g, w, through, count, board, cnt, sums, p)
     key = c[C_HASH] ^ p
     mask = keys.size - 1
     slot = key & mask
@@ -350,12 +391,14 @@ def search(g, w, through, count, near, count_near, zobrist, value, attack, defen
                 beta = v
             if alpha >= beta:
                 return v
+    pruned = False
     if forced == 1:
         n = 1
         child_depth = depth  # a forced block: no reduction
     else:
         n = score_moves(g, through, count, attack, defend, board, cnt, nearby, p, moves, sbuf[ply])
         sort_by_score(moves, sbuf[ply], n, first)
+        pruned = n > g[G_BEAM]
         n = min(n, g[G_BEAM])
         child_depth = depth - 1
     alpha_in = alpha
@@ -378,6 +421,9 @@ def search(g, w, through, count, near, count_near, zobrist, value, attack, defen
                 alpha = v
                 if alpha >= beta:
                     break
+    if pruned and best <= -PROVEN:
+        # Every move searched loses, but not every move was searched: no proof.
+        best = -LOST_SOON
     bound = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
     stored = best + ply if best >= PROVEN else best - ply if best <= -PROVEN else best
     keys[slot] = key
