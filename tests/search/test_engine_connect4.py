@@ -74,7 +74,10 @@ def test_search_proves_the_solver_scores(engine: Connect4Engine) -> None:
         move, info = engine.choose(state, 1.0, 64, agent)
         assert info.method == "exact"
         assert info.value == engine.value_of(score, state.ply)
-        assert -Connect4Solver(table_bits=16).solve([*(int(c) - 1 for c in moves), move]).score == score
+        assert (
+            -Connect4Solver(table_bits=16).solve([*(int(c) - 1 for c in moves), move]).score
+            == score
+        )
 
 
 def test_plays_legal_moves_and_keeps_time_with_tiny_limits(engine: Connect4Engine) -> None:
@@ -85,7 +88,7 @@ def test_plays_legal_moves_and_keeps_time_with_tiny_limits(engine: Connect4Engin
             continue
         for seconds in (0.002, 0.02):
             start = time.perf_counter()
-            move, info = engine.choose(state, seconds, 64, agent)
+            move, _ = engine.choose(state, seconds, 64, agent)
             spent = time.perf_counter() - start
             assert move in state.legal_moves()
             # A generous bound: the deadline is checked every 256 nodes (microseconds).

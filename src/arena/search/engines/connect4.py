@@ -59,7 +59,6 @@ from arena.solvers.connect4 import search as solver_search
 from arena.solvers.connect4.position import (
     BOARD,
     BOTTOM,
-    CELLS,
     ORDER,
     H,
     K,
@@ -453,12 +452,12 @@ class Connect4Search:
         self.first = best_cell
         line = [best_cell]
         after_pos, after_mask = self.pos ^ self.mask, self.mask | best_cell
-        if not winning_cells(self.pos, self.mask, self.rows, self.L[K], self.L[BOARD]) & best_cell:
-            if after_mask != self.L[BOARD]:
-                m = principal_variation(
-                    self.L, after_pos, after_mask, self.keys, self.meta, self.shift, self.pv
-                )
-                line += [int(c) for c in self.pv[: min(m, depth - 1)]]
+        wins = winning_cells(self.pos, self.mask, self.rows, self.L[K], self.L[BOARD])
+        if not wins & best_cell and after_mask != self.L[BOARD]:
+            m = principal_variation(
+                self.L, after_pos, after_mask, self.keys, self.meta, self.shift, self.pv
+            )
+            line += [int(c) for c in self.pv[: min(m, depth - 1)]]
         bound = {EXACT: "=", LOWER: ">=", UPPER: "<="}
         return Iteration(
             value=rows[0][1],

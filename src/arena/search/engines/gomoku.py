@@ -116,12 +116,17 @@ def weights(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     attack = np.array([5.0**j for j in range(k + 1)])
     defend = np.array([0.0] + [4.0**j for j in range(1, k + 1)])
     attack[k - 1], defend[k - 1] = 1e9, 1e8  # complete a line; block one
-    attack[k - 2], defend[k - 2] = attack[k - 2] * 4, defend[k - 2] * 3  # make a four; block a three
+    attack[k - 2], defend[k - 2] = (
+        attack[k - 2] * 4,
+        defend[k - 2] * 3,
+    )  # make a four; block a three
     return value, attack, defend
 
 
 @njit(cache=True)
-def place(g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p):  # type: ignore[no-untyped-def]
+def place(
+    g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p
+):  # type: ignore[no-untyped-def]
     """Put a stone of player ``p`` on ``cell`` and update every count."""
     k = g[G_K]
     q = 1 - p
@@ -148,7 +153,9 @@ def place(g, w, through, count, near, count_near, zobrist, value, board, cnt, su
 
 
 @njit(cache=True)
-def remove(g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p):  # type: ignore[no-untyped-def]
+def remove(
+    g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p
+):  # type: ignore[no-untyped-def]
     """Take the stone of player ``p`` off ``cell`` (the exact inverse of :func:`place`)."""
     k = g[G_K]
     q = 1 - p
@@ -232,7 +239,11 @@ def threat_cells(g, w, through, count, board, cnt, q):  # type: ignore[no-untype
 def static(g, w, through, count, board, cnt, sums, p):  # type: ignore[no-untyped-def]
     """The mover's value: its windows (counted ``TEMPO`` times) against the other's,
     less ``THREAT`` for every cell where the other side makes an unstoppable four."""
-    raw = TEMPO * sums[p] - sums[1 - p] - THREAT * threat_cells(g, w, through, count, board, cnt, 1 - p)
+    raw = (
+        TEMPO * sums[p]
+        - sums[1 - p]
+        - THREAT * threat_cells(g, w, through, count, board, cnt, 1 - p)
+    )
     return STATIC * raw / (abs(raw) + SOFT)
 
 
@@ -276,7 +287,26 @@ def sort_by_score(cells, scores, n, first):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def vcf(g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, p, fours_left, buf, ply, stats):  # type: ignore[no-untyped-def]
+def vcf(
+    g,
+    w,
+    through,
+    count,
+    near,
+    count_near,
+    zobrist,
+    value,
+    board,
+    cnt,
+    sums,
+    nearby,
+    c,
+    p,
+    fours_left,
+    buf,
+    ply,
+    stats,
+):  # type: ignore[no-untyped-def]
     """The plies to a win of player ``p``, to move, by continuous fours (at most
     ``fours_left`` of them), or 0 when none is found; the first attack goes to ``buf[ply, 0]``.
 
@@ -307,14 +337,46 @@ def vcf(g, w, through, count, near, count_near, zobrist, value, board, cnt, sums
     blocks = buf[ply + 1]
     for i in range(n):
         cell = moves[i]
-        place(g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p)
+        place(
+            g,
+            w,
+            through,
+            count,
+            near,
+            count_near,
+            zobrist,
+            value,
+            board,
+            cnt,
+            sums,
+            nearby,
+            c,
+            cell,
+            p,
+        )
         won = 0
         m = four_cells(g, w, cnt, board, p, blocks)
         if m >= 2:
             won = 3  # two winning cells: one block cannot stop both
         elif m == 1:
             block = blocks[0]
-            place(g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, block, q)
+            place(
+                g,
+                w,
+                through,
+                count,
+                near,
+                count_near,
+                zobrist,
+                value,
+                board,
+                cnt,
+                sums,
+                nearby,
+                c,
+                block,
+                q,
+            )
             if c[C_FOURS + q] == 0:  # else the block made a four p must answer
                 won = vcf(
                     g, w, through, count, near, count_near, zobrist, value, board, cnt, sums,
@@ -322,8 +384,40 @@ def vcf(g, w, through, count, near, count_near, zobrist, value, board, cnt, sums
                 )  # fmt: skip
                 if won:
                     won += 2
-            remove(g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, block, q)
-        remove(g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p)
+            remove(
+                g,
+                w,
+                through,
+                count,
+                near,
+                count_near,
+                zobrist,
+                value,
+                board,
+                cnt,
+                sums,
+                nearby,
+                c,
+                block,
+                q,
+            )
+        remove(
+            g,
+            w,
+            through,
+            count,
+            near,
+            count_near,
+            zobrist,
+            value,
+            board,
+            cnt,
+            sums,
+            nearby,
+            c,
+            cell,
+            p,
+        )
         if won:
             buf[ply, 0] = cell  # the winning attack, for the caller
             return won
@@ -342,7 +436,34 @@ SEARCH_SIGNATURE = (
 
 
 @njit(SEARCH_SIGNATURE, cache=True)
-def search(g, w, through, count, near, count_near, zobrist, value, attack, defend, board, cnt, sums, nearby, c, p, ply, depth, alpha, beta, keys, values, meta, buf, sbuf, stats):  # type: ignore[no-untyped-def]
+def search(
+    g,
+    w,
+    through,
+    count,
+    near,
+    count_near,
+    zobrist,
+    value,
+    attack,
+    defend,
+    board,
+    cnt,
+    sums,
+    nearby,
+    c,
+    p,
+    ply,
+    depth,
+    alpha,
+    beta,
+    keys,
+    values,
+    meta,
+    buf,
+    sbuf,
+    stats,
+):  # type: ignore[no-untyped-def]
     """Negamax value for player ``p`` to move, ``ply`` plies below the root."""
     stats[NODES] += 1
     if stats[NODES] & CHECK_EVERY == 0 and now_ns() >= stats[END]:
@@ -406,13 +527,45 @@ def search(g, w, through, count, near, count_near, zobrist, value, attack, defen
     best_move = -1
     for i in range(n):
         cell = moves[i]
-        place(g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p)
+        place(
+            g,
+            w,
+            through,
+            count,
+            near,
+            count_near,
+            zobrist,
+            value,
+            board,
+            cnt,
+            sums,
+            nearby,
+            c,
+            cell,
+            p,
+        )
         v = -search(
             g, w, through, count, near, count_near, zobrist, value, attack, defend, board, cnt,
             sums, nearby, c, q, ply + 1, child_depth, -beta, -alpha, keys, values, meta, buf,
             sbuf, stats,
         )  # fmt: skip
-        remove(g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p)
+        remove(
+            g,
+            w,
+            through,
+            count,
+            near,
+            count_near,
+            zobrist,
+            value,
+            board,
+            cnt,
+            sums,
+            nearby,
+            c,
+            cell,
+            p,
+        )
         if stats[ABORTED]:
             return 0.0
         if v > best:
@@ -433,7 +586,33 @@ def search(g, w, through, count, near, count_near, zobrist, value, attack, defen
 
 
 @njit(cache=True)
-def search_root(g, w, through, count, near, count_near, zobrist, value, attack, defend, board, cnt, sums, nearby, c, p, depth, first, keys, values, meta, buf, sbuf, stats, out):  # type: ignore[no-untyped-def]
+def search_root(
+    g,
+    w,
+    through,
+    count,
+    near,
+    count_near,
+    zobrist,
+    value,
+    attack,
+    defend,
+    board,
+    cnt,
+    sums,
+    nearby,
+    c,
+    p,
+    depth,
+    first,
+    keys,
+    values,
+    meta,
+    buf,
+    sbuf,
+    stats,
+    out,
+):  # type: ignore[no-untyped-def]
     """Search the root's candidate moves to ``depth`` (``first`` first); rows
     ``(cell, value, bound)`` into ``out``; returns how many were searched completely."""
     q = 1 - p
@@ -455,12 +634,44 @@ def search_root(g, w, through, count, near, count_near, zobrist, value, attack, 
     best = -INF
     for i in range(n):
         cell = order[i]
-        place(g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p)
+        place(
+            g,
+            w,
+            through,
+            count,
+            near,
+            count_near,
+            zobrist,
+            value,
+            board,
+            cnt,
+            sums,
+            nearby,
+            c,
+            cell,
+            p,
+        )
         v = -search(
             g, w, through, count, near, count_near, zobrist, value, attack, defend, board, cnt,
             sums, nearby, c, q, 1, depth - 1, -INF, -alpha, keys, values, meta, buf, sbuf, stats,
         )  # fmt: skip
-        remove(g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p)
+        remove(
+            g,
+            w,
+            through,
+            count,
+            near,
+            count_near,
+            zobrist,
+            value,
+            board,
+            cnt,
+            sums,
+            nearby,
+            c,
+            cell,
+            p,
+        )
         if stats[ABORTED]:
             return i
         moves[i] = cell
