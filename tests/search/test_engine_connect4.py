@@ -11,7 +11,16 @@ import arena
 from arena.search.alphabeta import AlphaBeta
 from arena.search.engines import engine_for
 from arena.search.engines.clock import NEVER
-from arena.search.engines.connect4 import Connect4Engine, make_engine
+from arena.search.engines.connect4 import (
+    X_EVEN,
+    X_ODD,
+    ZUGZWANG,
+    Connect4Engine,
+    Connect4Search,
+    eval_tables,
+    make_engine,
+    zugzwang,
+)
 from arena.search.values import evaluation, is_proven
 from arena.solvers.connect4.solver import Connect4Solver
 from helpers import random_states
@@ -27,28 +36,33 @@ def engine() -> Connect4Engine:
     return found
 
 
-def fresh_value(engine: Connect4Engine, state: arena.State, depth: int) -> float:
+def fresh_value(search: Connect4Search, state: arena.State, depth: int) -> float:
     """One iteration to ``depth`` with an empty table: the plain minimax value."""
-    engine.search.reset()
-    engine.search.set_root(*engine.bitboards(state))
-    found = engine.search.iterate(depth, NEVER)
+    search.reset()
+    search.set_root(*bitboards(state))
+    found = search.iterate(depth, NEVER)
     assert found is not None
     return found.value
 
 
+def bitboards(state: arena.State) -> tuple[int, int]:
+    engine = make_engine(state.game)
+    assert engine is not None
+    return engine.bitboards(state)
+
+
 @pytest.mark.parametrize("spec", ["connect4", "connect4:rows=5,cols=5", "connect4:k=3"])
 def test_values_are_the_python_reference_values(spec: str) -> None:
-    # The evaluation is the heuristic's, compiled: every depth gives the same value
-    # as the readable alpha-beta (no table, so plain minimax) with eval=heuristic.
+    # Without the zugzwang term the evaluation is the heuristic's, compiled: every depth
+    # gives the same value as the readable alpha-beta (no table: plain minimax).
     game = arena.load_game(spec)
-    engine = make_engine(game)
-    assert engine is not None
+    search = Connect4Search(game, zugzwang=False)
     evaluate = evaluation(game, "heuristic")
     states = [s for s in random_states(game, 40, seed=5) if not s.is_terminal()]
     for state in states[::3]:
         for depth in (1, 2, 3):
             expected, _, _ = AlphaBeta(evaluate, cache=False, order=False).root(state, depth)
-            assert fresh_value(engine, state, depth) == pytest.approx(expected), (
+            assert fresh_value(search, state, depth) == pytest.approx(expected), (
                 state.ply,
                 depth,
             )
@@ -105,13 +119,34 @@ def test_ids_uses_the_engine_and_finds_the_win() -> None:
     assert agent.last_search.engine == "compiled"
 
 
-def test_blocks_and_agrees_with_the_python_engine_at_a_fixed_depth() -> None:
+def test_blocks_like_the_python_engine_at_a_fixed_depth() -> None:
     game = arena.load_game("connect4")
     state = game.play_moves(game.parse_moves("17273"))  # Red threatens 4 on the bottom row
     fast = arena.load_agent("ids:maxdepth=4")
     slow = arena.load_agent("ids:engine=python,maxdepth=4,cache=0")
     assert fast.choose(state, arena.Limit(depth=4)) == slow.choose(state, arena.Limit(depth=4)) == 3
-    assert fast.last_search.value == pytest.approx(slow.last_search.value)
+    assert fast.last_search is not None and fast.last_search.depth == 4
+
+
+def test_the_zugzwang_term_follows_allis_rule() -> None:
+    x, _ = eval_tables(6, 7, 4)
+    odd, even, board = (
+        int(x[X_ODD]),
+        int(x[X_EVEN]),
+        (1 << 49) - 1 - sum(1 << (7 * c + 6) for c in range(7)),
+    )
+
+    def cell(col: int, row: int) -> int:  # row 0 at the bottom
+        return 1 << (col * 7 + row)
+
+    # The first player's threat on row 3 (an odd row), nothing of the other's: a win.
+    assert zugzwang(cell(2, 2), 0, odd, even, 6, board) == ZUGZWANG
+    # The second player's even threat under it in the same column comes first.
+    assert zugzwang(cell(2, 2), cell(2, 1), odd, even, 6, board) == -ZUGZWANG
+    # Good threats on both sides, in different columns: no verdict.
+    assert zugzwang(cell(2, 2), cell(5, 3), odd, even, 6, board) == 0
+    # A threat on the wrong parity does not count.
+    assert zugzwang(cell(2, 1), 0, odd, even, 6, board) == 0
 
 
 def test_boards_too_large_for_the_bitboards_have_no_engine() -> None:
