@@ -110,9 +110,12 @@ def geometry(size: int, k: int) -> tuple[np.ndarray, ...]:
     return g, w, through, count, near, count_near
 
 
-def weights(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(value, attack, defend)`` by the stones of a window (0..k)."""
-    value = np.array([0.0] + [10.0 ** (j - 1) for j in range(1, k + 1)])
+def weights(
+    k: int, tempo: float = TEMPO, threat: float = THREAT
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(value, attack, defend)`` by the stones of a window (0..k); ``value`` ends
+    with the evaluation's two other constants, ``tempo`` and ``threat``."""
+    value = np.array([0.0] + [10.0 ** (j - 1) for j in range(1, k + 1)] + [tempo, threat])
     attack = np.array([5.0**j for j in range(k + 1)])
     defend = np.array([0.0] + [4.0**j for j in range(1, k + 1)])
     attack[k - 1], defend[k - 1] = 1e9, 1e8  # complete a line; block one
@@ -236,13 +239,15 @@ def threat_cells(g, w, through, count, board, cnt, q):  # type: ignore[no-untype
 
 
 @njit(cache=True)
-def static(g, w, through, count, board, cnt, sums, p):  # type: ignore[no-untyped-def]
-    """The mover's value: its windows (counted ``TEMPO`` times) against the other's,
-    less ``THREAT`` for every cell where the other side makes an unstoppable four."""
+def static(g, w, through, count, board, cnt, sums, p, value):  # type: ignore[no-untyped-def]
+    """The mover's value: its windows (counted ``tempo`` times) against the other's,
+    less ``threat`` for every cell where the other side makes an unstoppable four."""
+    k = g[G_K]
+    tempo, threat = value[k + 1], value[k + 2]
     raw = (
-        TEMPO * sums[p]
+        tempo * sums[p]
         - sums[1 - p]
-        - THREAT * threat_cells(g, w, through, count, board, cnt, 1 - p)
+        - threat * threat_cells(g, w, through, count, board, cnt, 1 - p)
     )
     return STATIC * raw / (abs(raw) + SOFT)
 
@@ -488,7 +493,7 @@ def search(
             )  # fmt: skip
             if plies:
                 return WIN - (ply + plies)
-        return static(g, w, through, count, board, cnt, sums, p)
+        return static(g, w, through, count, board, cnt, sums, p, value)
     key = c[C_HASH] ^ p
     mask = keys.size - 1
     slot = key & mask
@@ -687,11 +692,11 @@ def search_root(
 class GomokuSearch:
     """The engine's arrays for one board, one root at a time (the driver's Deepening)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, tempo: float = TEMPO, threat: float = THREAT) -> None:
         size, k = game.rows, game.k  # type: ignore[attr-defined]
         self.size, self.k = size, k
         self.geo = geometry(size, k)
-        self.value, self.attack, self.defend = weights(k)
+        self.value, self.attack, self.defend = weights(k, tempo, threat)
         cells = size * size
         rng = np.random.default_rng(20261123)
         self.zobrist = rng.integers(1, 1 << 62, size=(2, cells), dtype=np.int64)
@@ -794,9 +799,9 @@ class GomokuSearch:
 class GomokuEngine:
     """``ids``'s engine for one freestyle Gomoku board."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, tempo: float = TEMPO, threat: float = THREAT) -> None:
         self.game = game
-        self.search = GomokuSearch(game)
+        self.search = GomokuSearch(game, tempo, threat)
         # Load the compiled code and touch the tables now, off the clock.
         state = game.initial_state()
         for move in (state.legal_moves()[len(state.legal_moves()) // 2], 0):
