@@ -88,6 +88,10 @@ class IDSAgent(Agent):
         searcher = self.searchers.current
         if searcher is not None:
             searcher.deadline.stop()
+        for engine in self.engines.values():
+            stop = getattr(engine, "stop", None)  # engines without one run to their deadline
+            if stop is not None:
+                stop()
 
     def choose(self, state: State, limit: Limit) -> int:
         # On a clock the agent decides its own time (search/timing.py).

@@ -35,6 +35,9 @@ class Engine(Protocol):
         self, state: State, seconds: float | None, maxdepth: int, agent: Agent
     ) -> tuple[int, SearchInfo]: ...
 
+    # Optional: ``stop()``, which ``ids.stop`` calls to end the search under way
+    # (see :mod:`.driver`); an engine without it runs to its deadline.
+
 
 def engine_for(game: Game) -> Engine | None:
     """The compiled engine for ``game``, or None when it has none (or not for its parameters)."""

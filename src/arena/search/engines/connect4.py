@@ -447,6 +447,7 @@ class Connect4Search:
         self.first = 0
         self.best_partial: int | None = None
         self.nodes = 0
+        self.halted = False
 
     def warm(self) -> None:
         """Load the compiled code and touch every page of the table (off the clock:
@@ -465,12 +466,16 @@ class Connect4Search:
         self.pos, self.mask = pos, mask
         self.first = 0
         self.nodes = 0
+        self.halted = False
 
     def column(self, cell: int) -> int:
         return (int(cell).bit_length() - 1) // self.stride
 
     def iterate(self, depth: int, end_ns: int) -> Iteration | None:
         self.stats[:] = (0, end_ns, 0, 0)
+        if self.halted:  # checked after the write: a stop() racing it still wins
+            self.best_partial = None
+            return None
         n = search_root(
             self.L, self.X, self.weights, self.pos, self.mask, depth, self.first,
             self.keys, self.values, self.meta, self.shift, self.moves, self.scores,
@@ -506,6 +511,10 @@ class Connect4Search:
 
     def partial_best(self) -> int | None:
         return self.best_partial
+
+    def stop(self) -> None:
+        self.halted = True
+        self.stats[END] = 0  # a deadline long past: the compiled search ends at its next look
 
 
 class Connect4Engine:
@@ -620,6 +629,10 @@ class Connect4Engine:
             stones = top + score  # the opponent's
             return -(WIN - 2 * (stones - (ply + 1) // 2))
         return 0.0
+
+    def stop(self) -> None:
+        """End the search under way soon (from another thread, or from a listener)."""
+        self.search.stop()
 
     def choose(
         self, state: State, seconds: float | None, maxdepth: int, agent: Agent

@@ -58,6 +58,11 @@ class Deepening(Protocol):
         previous depth's best (the previous best is searched first), else None."""
         ...
 
+    def stop(self) -> None:
+        """End the iteration under way at its next look at the clock, and start no
+        other until the next root (safe from another thread)."""
+        ...
+
 
 def deepen(
     state: State,

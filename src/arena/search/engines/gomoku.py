@@ -715,6 +715,7 @@ class GomokuSearch:
         self.player = 0
         self.first = -1
         self.nodes = 0
+        self.halted = False
         self.best_partial: int | None = None
         self.leaf_vcf = LEAF_PLIES
 
@@ -740,6 +741,7 @@ class GomokuSearch:
         self.player = state.to_move
         self.first = -1
         self.nodes = 0
+        self.halted = False
 
     def reset(self) -> None:
         self.keys[:] = 0
@@ -768,6 +770,9 @@ class GomokuSearch:
     def iterate(self, depth: int, end_ns: int) -> Iteration | None:
         g, w, through, count, near, count_near = self.geo
         self.stats[:] = (0, end_ns, 0, 0, self.leaf_vcf)
+        if self.halted:  # checked after the write: a stop() racing it still wins
+            self.best_partial = None
+            return None
         n = search_root(
             g, w, through, count, near, count_near, self.zobrist, self.value, self.attack,
             self.defend, self.board, self.cnt, self.sums, self.nearby, self.c, self.player,
@@ -795,6 +800,10 @@ class GomokuSearch:
     def partial_best(self) -> int | None:
         return self.best_partial
 
+    def stop(self) -> None:
+        self.halted = True
+        self.stats[END] = 0  # a deadline long past: the compiled search ends at its next look
+
 
 class GomokuEngine:
     """``ids``'s engine for one freestyle Gomoku board."""
@@ -810,6 +819,10 @@ class GomokuEngine:
         self.search.iterate(2, NEVER)
         self.search.vcf(2, NEVER)
         self.search.reset()
+
+    def stop(self) -> None:
+        """End the search under way soon (from another thread, or from a listener)."""
+        self.search.stop()
 
     def choose(
         self, state: State, seconds: float | None, maxdepth: int, agent: Agent
