@@ -643,18 +643,18 @@ class Connect4Engine:
     def _choose(
         self, state: State, seconds: float | None, maxdepth: int, agent: Agent
     ) -> tuple[int, SearchInfo]:
+        start = time.perf_counter()
         pos, mask = self.bitboards(state)
         legal = state.legal_moves()
         empty = self.cells - state.ply
         if seconds is not None and empty <= solver_reach(0.5 * seconds) * self.scale:
-            start = time.perf_counter()
             found = self.exact(state, pos, mask, 0.5 * seconds)
             if found is not None:
                 return found
-            seconds = max(0.001, seconds - (time.perf_counter() - start))
         search = self.search
         search.set_root(pos, mask)
-        return deepen(state, search, seconds, min(maxdepth, empty), agent, legal[0])
+        depth = min(maxdepth, empty)
+        return deepen(state, search, seconds, depth, agent, legal[0], start=start)
 
 
 def make_engine(game: Game) -> Connect4Engine | None:

@@ -72,12 +72,16 @@ def deepen(
     agent: Agent,
     fallback: int,
     engine: str = "compiled",
+    start: float | None = None,
 ) -> tuple[int, SearchInfo]:
     """Iterative deepening of ``search`` within ``seconds``: ``(move, SearchInfo)``.
 
-    ``fallback`` is played if not even depth 1 completes.
+    ``fallback`` is played if not even depth 1 completes. ``start``: the
+    ``time.perf_counter()`` moment the move's time began (default: now), so that
+    the work an engine did before deepening (loading the position, a solve that
+    did not finish) counts against the same deadline.
     """
-    deadline = Deadline(seconds)
+    deadline = Deadline(seconds, start)
     end = deadline_ns(deadline.end)
     move = fallback
     info = SearchInfo(depth=0, engine=engine)

@@ -43,6 +43,7 @@ Tests: tests/search/test_engine_gomoku.py
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 from numba import njit
@@ -66,6 +67,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_BITS = 20
 BEAM = 12
 ROOT_VCF = 12
+VCF_SHARE = 0.3
+"""The share of the move's time the root's VCF search may take (the rest deepens)."""
 """Attacking fours the root's VCF search may chain."""
 LEAF_PLIES = 3
 """Attacking fours of the VCF search at the horizon."""
@@ -833,26 +836,34 @@ class GomokuEngine:
     def _choose(
         self, state: State, seconds: float | None, maxdepth: int, agent: Agent
     ) -> tuple[int, SearchInfo]:
+        start = time.perf_counter()
         search = self.search
         search.set_root(state)
         game = state.game
         win = search.win_now()
         if win is not None:
-            return win, proven(state, win, WIN - 1)
+            return win, proven(state, win, WIN - 1, search.nodes, start)
         if seconds is not None:
-            found = search.vcf(ROOT_VCF, now_ns() + int(0.3 * seconds * 1e9))
+            found = search.vcf(ROOT_VCF, now_ns() + int(VCF_SHARE * seconds * 1e9))
             if found is not None:
-                return found[0], proven(state, found[0], WIN - found[1])
+                return found[0], proven(state, found[0], WIN - found[1], search.nodes, start)
         legal = state.legal_moves()
         size = game.rows  # type: ignore[attr-defined]
         centre = (size // 2) * size + size // 2
         fallback = centre if centre in legal else legal[0]
-        return deepen(state, search, seconds, maxdepth, agent, fallback)
+        return deepen(state, search, seconds, maxdepth, agent, fallback, start=start)
 
 
-def proven(state: State, move: int, value: float) -> SearchInfo:
+def proven(state: State, move: int, value: float, nodes: int, start: float) -> SearchInfo:
     """The report of a move found by a proof (a win at once, or by continuous fours)."""
-    info = SearchInfo(depth=1, value=value, engine="compiled", method="vcf")
+    info = SearchInfo(
+        seconds=time.perf_counter() - start,
+        depth=1,
+        nodes=nodes,
+        value=value,
+        engine="compiled",
+        method="vcf",
+    )
     info.root = value_rows(state, [(move, value, "=")], 1)
     return info
 
