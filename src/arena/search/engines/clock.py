@@ -4,7 +4,8 @@ Compiled searches cannot call Python's ``time.perf_counter``; :func:`now_ns`
 calls the C library's ``clock_gettime(CLOCK_MONOTONIC)`` from inside numba
 code (about 30 ns through the vDSO), the clock ``time.perf_counter`` reads on
 Linux, so a search can compare it with a deadline computed on the Python side
-(:func:`deadline_ns`) every few hundred nodes. The call is emitted by symbol
+(:func:`deadline_ns`) every few hundred nodes (:func:`expired`, which also keeps
+a margin of the longest stretch between two looks). The call is emitted by symbol
 name, not by address, so functions that use it stay cacheable (``cache=True``).
 
 >>> import time
@@ -22,6 +23,7 @@ from __future__ import annotations
 import math
 import time
 
+import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
@@ -52,6 +54,22 @@ def _monotonic(typingctx):  # type: ignore[no-untyped-def]
 def now_ns() -> int:
     """Nanoseconds on the monotonic clock (the clock of ``time.monotonic_ns``)."""
     return _monotonic()  # type: ignore[no-any-return]
+
+
+@njit(cache=True, inline="always")
+def expired(stats: np.ndarray, end: int, last: int, longest: int) -> bool:
+    """Whether the deadline ``stats[end]`` is so near that the next stretch of work
+    may not finish before it, as :class:`~arena.search.deadline.Deadline` judges:
+    ``stats[longest]`` keeps the longest time seen between two calls (a pause of the
+    process included, which makes the rest of the move more careful) and
+    ``stats[last]`` the time of the last call. Call it at regular intervals of work.
+    """
+    now = now_ns()
+    gap = now - stats[last]
+    if gap > stats[longest]:
+        stats[longest] = gap
+    stats[last] = now
+    return now + stats[longest] >= stats[end]  # type: ignore[no-any-return]
 
 
 def deadline_ns(end: float | None) -> int:

@@ -54,7 +54,7 @@ from numba import njit
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 from arena.search.deadline import quiet_gc
-from arena.search.engines.clock import now_ns
+from arena.search.engines.clock import expired, now_ns
 from arena.search.engines.driver import Iteration, deepen
 from arena.search.report import value_rows
 from arena.search.values import WIN
@@ -84,8 +84,9 @@ ZUGZWANG = 60.0
 WIN_NOW, STATIC = 990.0, 900.0
 BASE = 4
 
-# stats: nodes, deadline (ns), aborted, horizon seen.
-NODES, END, ABORTED, HORIZON = range(4)
+# stats: nodes, deadline (ns), aborted, horizon seen, last look at the clock, longest
+# time between two looks (clock.expired).
+NODES, END, ABORTED, HORIZON, LAST, LONGEST = range(6)
 CHECK_EVERY = 255  # nodes between two looks at the clock, minus one (a mask)
 # Eval tables X: rows with odd index (1st, 3rd, ... row), even rows, parity on, then the
 # centre weight of each column, then every k-window's cells.
@@ -242,7 +243,7 @@ def search(
     winning move). Returns 0 with ``stats[ABORTED]`` set past the deadline.
     """
     stats[NODES] += 1
-    if stats[NODES] & CHECK_EVERY == 0 and now_ns() >= stats[END]:
+    if stats[NODES] & CHECK_EVERY == 0 and expired(stats, END, LAST, LONGEST):
         stats[ABORTED] = 1
     if stats[ABORTED]:
         return 0.0
@@ -440,7 +441,8 @@ class Connect4Search:
         cells = rows * cols
         self.moves = np.zeros((cells + 2, cols), np.int64)
         self.scores = np.zeros((cells + 2, cols), np.int64)
-        self.stats = np.zeros(4, np.int64)
+        self.stats = np.zeros(6, np.int64)
+        self.longest = 0
         self.out = np.zeros((cols, 3), float)
         self.pv = np.zeros(cells, np.int64)
         self.pos = self.mask = 0
@@ -467,12 +469,13 @@ class Connect4Search:
         self.first = 0
         self.nodes = 0
         self.halted = False
+        self.longest = 0
 
     def column(self, cell: int) -> int:
         return (int(cell).bit_length() - 1) // self.stride
 
     def iterate(self, depth: int, end_ns: int) -> Iteration | None:
-        self.stats[:] = (0, end_ns, 0, 0)
+        self.stats[:] = (0, end_ns, 0, 0, now_ns(), self.longest)
         if self.halted:  # checked after the write: a stop() racing it still wins
             self.best_partial = None
             return None
@@ -482,6 +485,7 @@ class Connect4Search:
             self.stats, self.out,
         )  # fmt: skip
         self.nodes += int(self.stats[NODES])
+        self.longest = int(self.stats[LONGEST])
         rows = [(int(c), float(v), int(b)) for c, v, b in self.out[:n]]
         self.best_partial = None
         if self.stats[ABORTED]:

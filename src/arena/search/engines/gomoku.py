@@ -51,13 +51,14 @@ from numba import njit
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 from arena.search.deadline import quiet_gc
-from arena.search.engines.clock import NEVER, now_ns
+from arena.search.engines.clock import NEVER, expired, now_ns
 from arena.search.engines.driver import Iteration, deepen
 from arena.search.report import value_rows
 from arena.search.values import WIN
 
-# stats: nodes, deadline (ns), aborted, horizon seen, VCF plies at the horizon.
-NODES, END, ABORTED, HORIZON, LEAF_VCF = range(5)
+# stats: nodes, deadline (ns), aborted, horizon seen, VCF plies at the horizon, last look
+# at the clock, longest time between two looks (clock.expired).
+NODES, END, ABORTED, HORIZON, LEAF_VCF, LAST, LONGEST = range(7)
 CHECK_EVERY = 127
 # geometry g: size, cells, k, windows, beam.
 G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM = range(5)
@@ -321,7 +322,7 @@ def vcf(
     ``p`` has no four now and the opponent none either (callers check).
     """
     stats[NODES] += 1
-    if stats[NODES] & CHECK_EVERY == 0 and now_ns() >= stats[END]:
+    if stats[NODES] & CHECK_EVERY == 0 and expired(stats, END, LAST, LONGEST):
         stats[ABORTED] = 1
     if stats[ABORTED] or fours_left <= 0 or ply >= MAX_PLY - 2:
         return 0
@@ -474,7 +475,7 @@ def search(
 ):  # type: ignore[no-untyped-def]
     """Negamax value for player ``p`` to move, ``ply`` plies below the root."""
     stats[NODES] += 1
-    if stats[NODES] & CHECK_EVERY == 0 and now_ns() >= stats[END]:
+    if stats[NODES] & CHECK_EVERY == 0 and expired(stats, END, LAST, LONGEST):
         stats[ABORTED] = 1
     if stats[ABORTED]:
         return 0.0
@@ -713,7 +714,8 @@ class GomokuSearch:
         self.meta = np.zeros(1 << TABLE_BITS, np.int64)
         self.buf = np.zeros((MAX_PLY + 2, cells), np.int64)
         self.sbuf = np.zeros((MAX_PLY + 2, cells), float)
-        self.stats = np.zeros(5, np.int64)
+        self.stats = np.zeros(7, np.int64)
+        self.longest = 0
         self.out = np.zeros((cells, 3), float)
         self.player = 0
         self.first = -1
@@ -745,6 +747,7 @@ class GomokuSearch:
         self.first = -1
         self.nodes = 0
         self.halted = False
+        self.longest = 0
 
     def reset(self) -> None:
         self.keys[:] = 0
@@ -765,14 +768,15 @@ class GomokuSearch:
         p = self.player
         if self.c[C_FOURS + 1 - p] > 0 or self.c[C_FOURS + p] > 0:
             return None
-        self.stats[:] = (0, end_ns, 0, 0, 0)
+        self.stats[:] = (0, end_ns, 0, 0, 0, now_ns(), self.longest)
         plies = vcf(*self.arrays(), p, fours, self.buf, 0, self.stats)
         self.nodes += int(self.stats[NODES])
+        self.longest = int(self.stats[LONGEST])
         return (int(self.buf[0, 0]), int(plies)) if plies else None
 
     def iterate(self, depth: int, end_ns: int) -> Iteration | None:
         g, w, through, count, near, count_near = self.geo
-        self.stats[:] = (0, end_ns, 0, 0, self.leaf_vcf)
+        self.stats[:] = (0, end_ns, 0, 0, self.leaf_vcf, now_ns(), self.longest)
         if self.halted:  # checked after the write: a stop() racing it still wins
             self.best_partial = None
             return None
@@ -783,6 +787,7 @@ class GomokuSearch:
             self.stats, self.out,
         )  # fmt: skip
         self.nodes += int(self.stats[NODES])
+        self.longest = int(self.stats[LONGEST])
         rows = [(int(cell), float(v), int(b)) for cell, v, b in self.out[:n]]
         self.best_partial = None
         if self.stats[ABORTED]:
