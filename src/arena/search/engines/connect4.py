@@ -20,11 +20,13 @@ and the table's hashing. On top of them:
   reported as such; a node with a winning move returns at once, and from two
   plies up only the moves that do not hand the opponent a win are searched (no
   value changes: the others lose in two);
-- the exact solver itself when the position is within its reach: near the end
-  of the game (few empty cells for the time given) the engine asks
-  :class:`~arena.solvers.connect4.solver.Connect4Solver` for the exact score
-  of each move and plays the best; a solve that does not finish in its share
-  of the time leaves the rest to the search;
+- the exact solver itself: the engine asks
+  :class:`~arena.solvers.connect4.solver.Connect4Solver` for the exact score of
+  each move with half the move's time and plays the best; a solve that does not
+  finish leaves the rest to the search. Within the solver's reach (few empty
+  cells for the time) it tries every move, elsewhere every fourth ply, as the
+  ``solver`` agent does: failed solves still fill the solver's table, which the
+  process keeps between games (:func:`shared_solver`);
 - iterative deepening by :func:`~arena.search.engines.driver.deepen`, with the
   deadline read from compiled code (:mod:`~arena.search.engines.clock`) every
   256 nodes.
@@ -99,6 +101,10 @@ PROVEN = WIN - 10_000.0
 PROBE_SECONDS = 0.004
 """The solver's probes are cut into pieces of about this long, to read the clock between."""
 MIN_PROBE = 2000
+SOLVE_SHARE = 0.5
+"""The share of the move's time the exact solver gets before the search takes over."""
+RETRY_PLIES = 4
+"""After a solve out of reach failed, plies before the next try."""
 
 
 def eval_tables(
@@ -532,8 +538,8 @@ class Connect4Engine:
         self.cells = self.rows * self.cols
         self.search = Connect4Search(game, zugzwang)
         self.search.warm()
-        self.solver = Connect4Solver(self.rows, self.cols, game.k)  # type: ignore[attr-defined]
-        self.solver.reset()  # touch its 64 MB now, not during the first solve
+        self.solver = shared_solver(self.rows, self.cols, game.k)  # type: ignore[attr-defined]
+        self.failed_at: int | None = None
         # The reach is measured on 7x6; other boards use it scaled by their cell count.
         self.scale = self.cells / 42
         self.rate = 1e6  # solver nodes per second, until measured
@@ -646,6 +652,14 @@ class Connect4Engine:
         with quiet_gc():
             return self._choose(state, seconds, maxdepth, agent)
 
+    def try_exact(self, ply: int, empty: int, seconds: float) -> bool:
+        """Whether to give the solver its share of this move: always within its reach,
+        and otherwise too (a solve that fails still fills the shared table with bounds
+        that later solves and games use) unless one failed in the last few plies."""
+        if empty <= solver_reach(SOLVE_SHARE * seconds) * self.scale:
+            return True
+        return self.failed_at is None or ply >= self.failed_at + RETRY_PLIES
+
     def _choose(
         self, state: State, seconds: float | None, maxdepth: int, agent: Agent
     ) -> tuple[int, SearchInfo]:
@@ -653,14 +667,30 @@ class Connect4Engine:
         pos, mask = self.bitboards(state)
         legal = state.legal_moves()
         empty = self.cells - state.ply
-        if seconds is not None and empty <= solver_reach(0.5 * seconds) * self.scale:
-            found = self.exact(state, pos, mask, 0.5 * seconds)
+        if seconds is not None and self.try_exact(state.ply, empty, seconds):
+            found = self.exact(state, pos, mask, SOLVE_SHARE * seconds)
             if found is not None:
                 return found
+            self.failed_at = state.ply
         search = self.search
         search.set_root(pos, mask)
         depth = min(maxdepth, empty)
         return deepen(state, search, seconds, depth, agent, legal[0], start=start)
+
+
+_SOLVERS: dict[tuple[int, int, int], Connect4Solver] = {}
+
+
+def shared_solver(rows: int, cols: int, k: int) -> Connect4Solver:
+    """The process's solver for a board: its table is kept between moves, games and
+    engines (what one solve proved serves the next ones; a table holds only facts
+    about positions, so sharing it is safe). Built, and its 64 MB touched, on first use."""
+    key = (rows, cols, k)
+    found = _SOLVERS.get(key)
+    if found is None:
+        found = _SOLVERS[key] = Connect4Solver(rows, cols, k)
+        found.reset()  # touch its 64 MB now, not during the first solve
+    return found
 
 
 def make_engine(game: Game) -> Connect4Engine | None:
