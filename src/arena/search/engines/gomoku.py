@@ -70,6 +70,8 @@ BEAM = 12
 ROOT_VCF = 12
 VCF_SHARE = 0.3
 """The share of the move's time the root's VCF search may take (the rest deepens)."""
+VCF_MAX_SECONDS = 2.0
+"""And at most this long: past it, the search's own horizon VCF serves better."""
 """Attacking fours the root's VCF search may chain."""
 LEAF_PLIES = 3
 """Attacking fours of the VCF search at the horizon."""
@@ -849,7 +851,8 @@ class GomokuEngine:
         if win is not None:
             return win, proven(state, win, WIN - 1, search.nodes, start)
         if seconds is not None:
-            found = search.vcf(ROOT_VCF, now_ns() + int(VCF_SHARE * seconds * 1e9))
+            budget = min(VCF_SHARE * seconds, VCF_MAX_SECONDS)
+            found = search.vcf(ROOT_VCF, now_ns() + int(budget * 1e9))
             if found is not None:
                 return found[0], proven(state, found[0], WIN - found[1], search.nodes, start)
         legal = state.legal_moves()
