@@ -69,9 +69,12 @@ CASES: tuple[Case, ...] = (
     Case("othello-grhino3", "othello", "ids", GRHINO.format(level=3), 1.0, True),
     Case("othello-grhino5", "othello", "ids", GRHINO.format(level=5), 1.0, True),
     Case("ttt-ids", "tictactoe", "ids", OPENSPIEL, 0.1),
+    Case("c4-ids-python", "connect4", "ids", "ids:engine=python", 0.1),
+    Case("gomoku-ids-python", "gomoku", "ids", "ids:engine=python", 0.1),
 )
 """The issue's table (first eight rows) and two of its targets (GRhino at its
-strongest level, and never losing at Tic-tac-toe)."""
+strongest level, and never losing at Tic-tac-toe); then the compiled engines of
+``ids`` against the readable reference (``ids:engine=python``)."""
 
 TARGETS: tuple[Case, ...] = (
     *(
@@ -103,7 +106,7 @@ def select(names: list[str] | None) -> list[Case]:
     >>> [c.name for c in select(["ttt-ids", "c4-ids"])]
     ['ttt-ids', 'c4-ids']
     >>> len(select(None)), len(select(["targets"]))
-    (10, 14)
+    (12, 14)
     >>> select(["chess"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

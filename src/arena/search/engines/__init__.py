@@ -23,7 +23,10 @@ from typing import Protocol
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 
-ENGINES: dict[str, str] = {}
+ENGINES: dict[str, str] = {
+    "connect4": "arena.search.engines.connect4",
+    "gomoku": "arena.search.engines.gomoku",
+}
 """Game name -> the module of its compiled engine."""
 
 
@@ -31,6 +34,9 @@ class Engine(Protocol):
     def choose(
         self, state: State, seconds: float | None, maxdepth: int, agent: Agent
     ) -> tuple[int, SearchInfo]: ...
+
+    # Optional: ``stop()``, which ``ids.stop`` calls to end the search under way
+    # (see :mod:`.driver`); an engine without it runs to its deadline.
 
 
 def engine_for(game: Game) -> Engine | None:

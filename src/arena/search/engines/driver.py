@@ -1,0 +1,117 @@
+"""The Python side of a compiled engine: iterative deepening, the deadline, reports.
+
+Every compiled engine (Connect Four, Gomoku, Othello, ...) searches one depth
+per call in compiled code and stops itself at a hard deadline it reads from the
+compiled clock (:mod:`.clock`). What is left is the same for all of them and
+lives here: :func:`deepen` turns the move's ``seconds`` into that deadline (with
+the margin of :class:`~arena.search.deadline.Deadline`), calls depth 1, 2, 3, ...
+while time remains, keeps the last completed depth's answer (or, from an
+iteration cut short, a root move that was searched completely and beat the
+previous best), reports each depth to ``agent.report`` as ``ids`` does, and
+stops early on a proven value or when a depth saw no horizon (every line ended
+the game).
+
+An engine gives :func:`deepen` a :class:`Deepening`: ``iterate(depth, end_ns)``
+returns an :class:`Iteration` or None when the deadline cut it short.
+
+Tests: tests/search/test_engine_connect4.py, tests/search/test_engine_gomoku.py
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import NamedTuple, Protocol
+
+from arena.core.agent import Agent, SearchInfo
+from arena.core.game import State
+from arena.search.deadline import Deadline
+from arena.search.engines.clock import deadline_ns
+from arena.search.report import value_rows
+from arena.search.values import is_proven
+
+
+class Iteration(NamedTuple):
+    """One completed depth."""
+
+    value: float
+    """For the player to move, in the units of :mod:`arena.search.values`."""
+    move: int
+    rows: list[tuple[int, float, str]]
+    """Root moves ``(move, value, bound)`` best first (bound ``=``, ``>=`` or ``<=``)."""
+    pv: list[int]
+    horizon: bool
+    """Whether any position was evaluated at the depth limit."""
+
+
+class Deepening(Protocol):
+    """A compiled search of one root position, one depth per call."""
+
+    nodes: int
+    """Nodes searched since the root was set (all depths)."""
+
+    def iterate(self, depth: int, end_ns: int) -> Iteration | None:
+        """Search to ``depth``; None when stopped by the deadline (or :meth:`stop`)."""
+        ...
+
+    def partial_best(self) -> int | None:
+        """After a cut-short iteration: a root move searched completely that beat the
+        previous depth's best (the previous best is searched first), else None."""
+        ...
+
+    def stop(self) -> None:
+        """End the iteration under way at its next look at the clock, and start no
+        other until the next root (safe from another thread)."""
+        ...
+
+
+def deepen(
+    state: State,
+    search: Deepening,
+    seconds: float | None,
+    maxdepth: int,
+    agent: Agent,
+    fallback: int,
+    engine: str = "compiled",
+    start: float | None = None,
+) -> tuple[int, SearchInfo]:
+    """Iterative deepening of ``search`` within ``seconds``: ``(move, SearchInfo)``.
+
+    ``fallback`` is played if not even depth 1 completes. ``start``: the
+    ``time.perf_counter()`` moment the move's time began (default: now), so that
+    the work an engine did before deepening (loading the position, a solve that
+    did not finish) counts against the same deadline.
+    """
+    deadline = Deadline(seconds, start)
+    end = deadline_ns(deadline.end)
+    move = fallback
+    info = SearchInfo(depth=0, engine=engine)
+    for depth in range(1, maxdepth + 1):
+        found = search.iterate(depth, end)
+        if found is None:
+            better = search.partial_best()
+            if better is not None and info.depth:
+                move = better
+            break
+        move = found.move
+        info.depth, info.value = depth, found.value
+        info.root = value_rows(state, found.rows, depth)
+        if info.root:
+            info.root[0]["pv"] = [state.game.format_move(m) for m in found.pv]
+        if agent.listener is not None and agent.report(
+            partial(
+                SearchInfo,
+                deadline.elapsed(),
+                depth,
+                search.nodes,
+                found.value,
+                info.root,
+                engine=engine,
+            ),
+            force=True,
+        ):
+            break
+        if is_proven(found.value) or not found.horizon:
+            break
+    info.nodes = search.nodes
+    info.seconds = deadline.elapsed()
+    return move, info

@@ -1,0 +1,883 @@
+"""Gomoku's compiled engine: threat-aware alpha-beta over k-windows (numba).
+
+What ``ids`` runs on Gomoku (freestyle: ``overline=win``; ``ids:engine=python``
+keeps the readable reference, and ``overline=nowin`` has no engine).
+
+The position is a board of cells plus, for every k-window (k cells in a line:
+572 on 15x15), how many stones of each player it holds; a move updates the
+4k windows through its cell. From those counts, kept incrementally:
+
+- **Threats.** A window with k-1 stones of one player and none of the other
+  is a *four*: its empty cell wins at once. The side to move with a four wins
+  (the search returns ``WIN - plies`` at once); facing the opponent's fours it
+  must block their empty cells (two distinct ones lose; one is a forced move,
+  searched without reducing the depth);
+- **Evaluation.** Every window a player holds alone is worth ``10 ** (j-1)``
+  for its j stones (an open three lies in three windows, a closed one in one,
+  so shapes come out of the counts), the mover's counted ``TEMPO`` times, less
+  ``THREAT`` for each cell where the other side would make an open or double
+  four, squashed into (-900, 900) like the game's heuristics;
+- **Moves.** Empty cells within two steps of a stone, scored by the windows
+  through them — what the move builds (``5 ** j``) and what it blocks
+  (``4 ** j``) — searched best first, at most ``BEAM`` of them below the root
+  (so a loss is proven only where no move was left out: else it is ``-950``);
+- **VCF.** Before the search, and at the horizon for the side to move, a
+  search of continuous fours (each attacking move makes a four, the defender
+  must block it): a win found that way is proven.
+
+Alpha-beta negamax with a transposition table (Zobrist keys; depth, bound,
+best move), iterative deepening by :func:`~arena.search.engines.driver.deepen`,
+the deadline read from compiled code (:mod:`~arena.search.engines.clock`).
+
+>>> import arena
+>>> game = arena.load_game("gomoku")
+>>> engine = make_engine(game)
+>>> state = game.play_moves(game.parse_moves("H8 A1 J8 A2 K8 A3 L8"))  # Black: four in a row
+>>> move, info = engine.choose(state, 0.3, 64, arena.load_agent("ids"))
+>>> game.format_move(move) in ("G8", "M8"), info.root[0]["text"]  # White cannot block both
+(True, 'loss in 2')
+
+Tests: tests/search/test_engine_gomoku.py
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+from numba import njit
+
+from arena.core.agent import Agent, SearchInfo
+from arena.core.game import Game, State
+from arena.search.deadline import quiet_gc
+from arena.search.engines.clock import NEVER, expired, now_ns
+from arena.search.engines.driver import Iteration, deepen
+from arena.search.report import value_rows
+from arena.search.values import WIN
+
+# stats: nodes, deadline (ns), aborted, horizon seen, VCF plies at the horizon, last look
+# at the clock, longest time between two looks (clock.expired).
+NODES, END, ABORTED, HORIZON, LEAF_VCF, LAST, LONGEST = range(7)
+CHECK_EVERY = 127
+# geometry g: size, cells, k, windows, beam.
+G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM = range(5)
+# position counters c: stones, hash, fours of player 0, fours of player 1.
+C_STONES, C_HASH, C_FOURS = 0, 1, 2
+EXACT, LOWER, UPPER = 0, 1, 2
+TABLE_BITS = 20
+BEAM = 12
+ROOT_VCF = 12
+VCF_SHARE = 0.3
+"""The share of the move's time the root's VCF search may take (the rest deepens)."""
+VCF_MAX_SECONDS = 2.0
+"""And at most this long: past it, the search's own horizon VCF serves better."""
+"""Attacking fours the root's VCF search may chain."""
+LEAF_PLIES = 3
+"""Attacking fours of the VCF search at the horizon."""
+TEMPO = 1.5
+THREAT = 300.0
+LOST_SOON = 950.0
+"""The value of a node whose searched moves all lose when the beam left some unsearched."""
+SOFT = 3000.0
+STATIC = 900.0
+INF = math.inf
+PROVEN = WIN - 10_000.0
+MAX_PLY = 128
+
+
+def geometry(size: int, k: int) -> tuple[np.ndarray, ...]:
+    """``(g, windows, through, count_through, near, count_near)`` of a board."""
+    cells = size * size
+    windows = []
+    for r in range(size):
+        for c in range(size):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                er, ec = r + (k - 1) * dr, c + (k - 1) * dc
+                if 0 <= er < size and 0 <= ec < size:
+                    windows.append([(r + i * dr) * size + c + i * dc for i in range(k)])
+    w = np.array(windows, np.int64).reshape(len(windows), k)
+    through = np.zeros((cells, 4 * k), np.int64)
+    count = np.zeros(cells, np.int64)
+    for i, row in enumerate(windows):
+        for cell in row:
+            through[cell, count[cell]] = i
+            count[cell] += 1
+    near = np.zeros((cells, 25), np.int64)
+    count_near = np.zeros(cells, np.int64)
+    for cell in range(cells):
+        r, c = divmod(cell, size)
+        for rr in range(max(0, r - 2), min(size, r + 3)):
+            for cc in range(max(0, c - 2), min(size, c + 3)):
+                if (rr, cc) != (r, c):
+                    near[cell, count_near[cell]] = rr * size + cc
+                    count_near[cell] += 1
+    g = np.array([size, cells, k, len(windows), BEAM], np.int64)
+    return g, w, through, count, near, count_near
+
+
+def weights(
+    k: int, tempo: float = TEMPO, threat: float = THREAT
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(value, attack, defend)`` by the stones of a window (0..k); ``value`` ends
+    with the evaluation's two other constants, ``tempo`` and ``threat``."""
+    value = np.array([0.0] + [10.0 ** (j - 1) for j in range(1, k + 1)] + [tempo, threat])
+    attack = np.array([5.0**j for j in range(k + 1)])
+    defend = np.array([0.0] + [4.0**j for j in range(1, k + 1)])
+    attack[k - 1], defend[k - 1] = 1e9, 1e8  # complete a line; block one
+    attack[k - 2], defend[k - 2] = (
+        attack[k - 2] * 4,
+        defend[k - 2] * 3,
+    )  # make a four; block a three
+    return value, attack, defend
+
+
+@njit(cache=True)
+def place(
+    g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p
+):  # type: ignore[no-untyped-def]
+    """Put a stone of player ``p`` on ``cell`` and update every count."""
+    k = g[G_K]
+    q = 1 - p
+    board[cell] = p + 1
+    c[C_STONES] += 1
+    c[C_HASH] ^= zobrist[p, cell]
+    for i in range(count[cell]):
+        win = through[cell, i]
+        a = cnt[win, p]
+        b = cnt[win, q]
+        if b == 0:
+            sums[p] += value[a + 1] - value[a]
+            if a + 1 == k - 1:
+                c[C_FOURS + p] += 1
+            elif a == k - 1:
+                c[C_FOURS + p] -= 1
+        elif a == 0:
+            sums[q] -= value[b]
+            if b == k - 1:
+                c[C_FOURS + q] -= 1
+        cnt[win, p] = a + 1
+    for i in range(count_near[cell]):
+        nearby[near[cell, i]] += 1
+
+
+@njit(cache=True)
+def remove(
+    g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p
+):  # type: ignore[no-untyped-def]
+    """Take the stone of player ``p`` off ``cell`` (the exact inverse of :func:`place`)."""
+    k = g[G_K]
+    q = 1 - p
+    board[cell] = 0
+    c[C_STONES] -= 1
+    c[C_HASH] ^= zobrist[p, cell]
+    for i in range(count[cell]):
+        win = through[cell, i]
+        a = cnt[win, p] - 1
+        b = cnt[win, q]
+        cnt[win, p] = a
+        if b == 0:
+            sums[p] -= value[a + 1] - value[a]
+            if a + 1 == k - 1:
+                c[C_FOURS + p] -= 1
+            elif a == k - 1:
+                c[C_FOURS + p] += 1
+        elif a == 0:
+            sums[q] += value[b]
+            if b == k - 1:
+                c[C_FOURS + q] += 1
+    for i in range(count_near[cell]):
+        nearby[near[cell, i]] -= 1
+
+
+@njit(cache=True)
+def four_cells(g, w, cnt, board, p, out):  # type: ignore[no-untyped-def]
+    """The distinct empty cells that complete a four of player ``p`` (into ``out``)."""
+    k = g[G_K]
+    n = 0
+    for win in range(g[G_WINDOWS]):
+        if cnt[win, p] == k - 1 and cnt[win, 1 - p] == 0:
+            for i in range(k):
+                cell = w[win, i]
+                if board[cell] == 0:
+                    seen = False
+                    for j in range(n):
+                        if out[j] == cell:
+                            seen = True
+                    if not seen:
+                        out[n] = cell
+                        n += 1
+    return n
+
+
+@njit(cache=True)
+def threat_cells(g, w, through, count, board, cnt, q):  # type: ignore[no-untyped-def]
+    """How many empty cells would give ``q`` two or more winning cells at once (an
+    open four or a double four): the threats the other side must answer."""
+    k = g[G_K]
+    p = 1 - q
+    found = 0
+    for win in range(g[G_WINDOWS]):
+        if cnt[win, q] != k - 2 or cnt[win, p] != 0:
+            continue
+        for i in range(k):
+            x = w[win, i]
+            if board[x] != 0:
+                continue
+            # The completions of q's windows through x that would hold k-1 stones.
+            first = -1
+            double = False
+            for j in range(count[x]):
+                other = through[x, j]
+                if cnt[other, q] == k - 2 and cnt[other, p] == 0:
+                    for t in range(k):
+                        y = w[other, t]
+                        if y != x and board[y] == 0:
+                            break
+                    # The window's two empty cells are x and y (y the first other one).
+                    if first < 0:
+                        first = y
+                    elif y != first:
+                        double = True
+            if double:
+                found += 1
+    return found
+
+
+@njit(cache=True)
+def static(g, w, through, count, board, cnt, sums, p, value):  # type: ignore[no-untyped-def]
+    """The mover's value: its windows (counted ``tempo`` times) against the other's,
+    less ``threat`` for every cell where the other side makes an unstoppable four."""
+    k = g[G_K]
+    tempo, threat = value[k + 1], value[k + 2]
+    raw = (
+        tempo * sums[p]
+        - sums[1 - p]
+        - threat * threat_cells(g, w, through, count, board, cnt, 1 - p)
+    )
+    return STATIC * raw / (abs(raw) + SOFT)
+
+
+@njit(cache=True)
+def score_moves(g, through, count, attack, defend, board, cnt, nearby, p, cells, scores):  # type: ignore[no-untyped-def]
+    """The empty cells near stones, with their scores for player ``p``; returns how many."""
+    n = 0
+    q = 1 - p
+    for cell in range(g[G_CELLS]):
+        if board[cell] == 0 and nearby[cell] > 0:
+            s = 0.0
+            for i in range(count[cell]):
+                win = through[cell, i]
+                a = cnt[win, p]
+                b = cnt[win, q]
+                if b == 0:
+                    s += attack[a]
+                elif a == 0:
+                    s += defend[b]
+            cells[n] = cell
+            scores[n] = s
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def sort_by_score(cells, scores, n, first):  # type: ignore[no-untyped-def]
+    """Sort the first ``n`` cells by score, best first; ``first`` (if present) at the front."""
+    for i in range(n):
+        if cells[i] == first:
+            scores[i] = 1e18
+    for i in range(1, n):
+        cell, s = cells[i], scores[i]
+        j = i
+        while j > 0 and scores[j - 1] < s:
+            cells[j] = cells[j - 1]
+            scores[j] = scores[j - 1]
+            j -= 1
+        cells[j] = cell
+        scores[j] = s
+
+
+@njit(cache=True)
+def vcf(
+    g,
+    w,
+    through,
+    count,
+    near,
+    count_near,
+    zobrist,
+    value,
+    board,
+    cnt,
+    sums,
+    nearby,
+    c,
+    p,
+    fours_left,
+    buf,
+    ply,
+    stats,
+):  # type: ignore[no-untyped-def]
+    """The plies to a win of player ``p``, to move, by continuous fours (at most
+    ``fours_left`` of them), or 0 when none is found; the first attack goes to ``buf[ply, 0]``.
+
+    ``p`` has no four now and the opponent none either (callers check).
+    """
+    stats[NODES] += 1
+    if stats[NODES] & CHECK_EVERY == 0 and expired(stats, END, LAST, LONGEST):
+        stats[ABORTED] = 1
+    if stats[ABORTED] or fours_left <= 0 or ply >= MAX_PLY - 2:
+        return 0
+    k = g[G_K]
+    q = 1 - p
+    # Candidate attacks: the empty cells of windows with k-2 stones of p and none of q.
+    moves = buf[ply]
+    n = 0
+    for win in range(g[G_WINDOWS]):
+        if cnt[win, p] == k - 2 and cnt[win, q] == 0:
+            for i in range(k):
+                cell = w[win, i]
+                if board[cell] == 0:
+                    seen = False
+                    for j in range(n):
+                        if moves[j] == cell:
+                            seen = True
+                    if not seen and n < moves.size:
+                        moves[n] = cell
+                        n += 1
+    blocks = buf[ply + 1]
+    for i in range(n):
+        cell = moves[i]
+        place(
+            g,
+            w,
+            through,
+            count,
+            near,
+            count_near,
+            zobrist,
+            value,
+            board,
+            cnt,
+            sums,
+            nearby,
+            c,
+            cell,
+            p,
+        )
+        won = 0
+        m = four_cells(g, w, cnt, board, p, blocks)
+        if m >= 2:
+            won = 3  # two winning cells: one block cannot stop both
+        elif m == 1:
+            block = blocks[0]
+            place(
+                g,
+                w,
+                through,
+                count,
+                near,
+                count_near,
+                zobrist,
+                value,
+                board,
+                cnt,
+                sums,
+                nearby,
+                c,
+                block,
+                q,
+            )
+            if c[C_FOURS + q] == 0:  # else the block made a four p must answer
+                won = vcf(
+                    g, w, through, count, near, count_near, zobrist, value, board, cnt, sums,
+                    nearby, c, p, fours_left - 1, buf, ply + 2, stats,
+                )  # fmt: skip
+                if won:
+                    won += 2
+            remove(
+                g,
+                w,
+                through,
+                count,
+                near,
+                count_near,
+                zobrist,
+                value,
+                board,
+                cnt,
+                sums,
+                nearby,
+                c,
+                block,
+                q,
+            )
+        remove(
+            g,
+            w,
+            through,
+            count,
+            near,
+            count_near,
+            zobrist,
+            value,
+            board,
+            cnt,
+            sums,
+            nearby,
+            c,
+            cell,
+            p,
+        )
+        if won:
+            buf[ply, 0] = cell  # the winning attack, for the caller
+            return won
+        if stats[ABORTED]:
+            return 0
+    return 0
+
+
+SEARCH_SIGNATURE = (
+    "float64(int64[::1], int64[:, ::1], int64[:, ::1], int64[::1], int64[:, ::1], int64[::1],"
+    " int64[:, ::1], float64[::1], float64[::1], float64[::1], int64[::1], int64[:, ::1],"
+    " float64[::1], int64[::1], int64[::1], int64, int64, int64, float64, float64,"
+    " int64[::1], float64[::1], int64[::1], int64[:, ::1], float64[:, ::1], int64[::1])"
+)
+"""Declared: a recursive function whose types numba infers does not load from its cache."""
+
+
+@njit(SEARCH_SIGNATURE, cache=True)
+def search(
+    g,
+    w,
+    through,
+    count,
+    near,
+    count_near,
+    zobrist,
+    value,
+    attack,
+    defend,
+    board,
+    cnt,
+    sums,
+    nearby,
+    c,
+    p,
+    ply,
+    depth,
+    alpha,
+    beta,
+    keys,
+    values,
+    meta,
+    buf,
+    sbuf,
+    stats,
+):  # type: ignore[no-untyped-def]
+    """Negamax value for player ``p`` to move, ``ply`` plies below the root."""
+    stats[NODES] += 1
+    if stats[NODES] & CHECK_EVERY == 0 and expired(stats, END, LAST, LONGEST):
+        stats[ABORTED] = 1
+    if stats[ABORTED]:
+        return 0.0
+    q = 1 - p
+    if c[C_FOURS + p] > 0:
+        return WIN - (ply + 1)
+    if c[C_STONES] >= g[G_CELLS]:
+        return 0.0
+    moves = buf[ply]
+    forced = four_cells(g, w, cnt, board, q, moves) if c[C_FOURS + q] > 0 else 0
+    if forced >= 2:
+        return -(WIN - (ply + 2))
+    if depth <= 0 or ply >= MAX_PLY - 4:
+        stats[HORIZON] = 1
+        if forced == 0 and stats[LEAF_VCF] > 0:
+            plies = vcf(
+                g, w, through, count, near, count_near, zobrist, value, board, cnt, sums,
+                nearby, c, p, stats[LEAF_VCF], buf, ply, stats,
+            )  # fmt: skip
+            if plies:
+                return WIN - (ply + plies)
+        return static(g, w, through, count, board, cnt, sums, p, value)
+    key = c[C_HASH] ^ p
+    mask = keys.size - 1
+    slot = key & mask
+    first = -1
+    if keys[slot] == key and meta[slot] != 0:
+        m = meta[slot]
+        first = (m >> 10) - 1
+        if m & 255 >= depth:
+            stats[HORIZON] = 1
+            v = values[slot]
+            if v >= PROVEN:
+                v -= ply
+            elif v <= -PROVEN:
+                v += ply
+            bound = (m >> 8) & 3
+            if bound == EXACT:
+                return v
+            if bound == LOWER and v > alpha:
+                alpha = v
+            elif bound == UPPER and v < beta:
+                beta = v
+            if alpha >= beta:
+                return v
+    pruned = False
+    if forced == 1:
+        n = 1
+        child_depth = depth  # a forced block: no reduction
+    else:
+        n = score_moves(g, through, count, attack, defend, board, cnt, nearby, p, moves, sbuf[ply])
+        sort_by_score(moves, sbuf[ply], n, first)
+        pruned = n > g[G_BEAM]
+        n = min(n, g[G_BEAM])
+        child_depth = depth - 1
+    alpha_in = alpha
+    best = -INF
+    best_move = -1
+    for i in range(n):
+        cell = moves[i]
+        place(
+            g,
+            w,
+            through,
+            count,
+            near,
+            count_near,
+            zobrist,
+            value,
+            board,
+            cnt,
+            sums,
+            nearby,
+            c,
+            cell,
+            p,
+        )
+        v = -search(
+            g, w, through, count, near, count_near, zobrist, value, attack, defend, board, cnt,
+            sums, nearby, c, q, ply + 1, child_depth, -beta, -alpha, keys, values, meta, buf,
+            sbuf, stats,
+        )  # fmt: skip
+        remove(
+            g,
+            w,
+            through,
+            count,
+            near,
+            count_near,
+            zobrist,
+            value,
+            board,
+            cnt,
+            sums,
+            nearby,
+            c,
+            cell,
+            p,
+        )
+        if stats[ABORTED]:
+            return 0.0
+        if v > best:
+            best, best_move = v, cell
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    if pruned and best <= -PROVEN:
+        # Every move searched loses, but not every move was searched: no proof.
+        best = -LOST_SOON
+    bound = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
+    stored = best + ply if best >= PROVEN else best - ply if best <= -PROVEN else best
+    keys[slot] = key
+    values[slot] = stored
+    meta[slot] = min(depth, 255) | (bound << 8) | ((best_move + 1) << 10)
+    return best
+
+
+@njit(cache=True)
+def search_root(
+    g,
+    w,
+    through,
+    count,
+    near,
+    count_near,
+    zobrist,
+    value,
+    attack,
+    defend,
+    board,
+    cnt,
+    sums,
+    nearby,
+    c,
+    p,
+    depth,
+    first,
+    keys,
+    values,
+    meta,
+    buf,
+    sbuf,
+    stats,
+    out,
+):  # type: ignore[no-untyped-def]
+    """Search the root's candidate moves to ``depth`` (``first`` first); rows
+    ``(cell, value, bound)`` into ``out``; returns how many were searched completely."""
+    q = 1 - p
+    moves = out[:, 0]
+    cells = buf[0]
+    forced = four_cells(g, w, cnt, board, q, cells) if c[C_FOURS + q] > 0 else 0
+    if forced >= 1:
+        n = forced
+        sort_by_score(cells, sbuf[0], 0, first)  # nothing to sort: blocks are all that matter
+    else:
+        n = score_moves(g, through, count, attack, defend, board, cnt, nearby, p, cells, sbuf[0])
+        if n == 0:  # an empty board: the centre
+            size = g[G_SIZE]
+            cells[0] = (size // 2) * size + size // 2
+            n = 1
+        sort_by_score(cells, sbuf[0], n, first)
+    order = cells[:n].copy()
+    alpha = -INF
+    best = -INF
+    for i in range(n):
+        cell = order[i]
+        place(
+            g,
+            w,
+            through,
+            count,
+            near,
+            count_near,
+            zobrist,
+            value,
+            board,
+            cnt,
+            sums,
+            nearby,
+            c,
+            cell,
+            p,
+        )
+        v = -search(
+            g, w, through, count, near, count_near, zobrist, value, attack, defend, board, cnt,
+            sums, nearby, c, q, 1, depth - 1, -INF, -alpha, keys, values, meta, buf, sbuf, stats,
+        )  # fmt: skip
+        remove(
+            g,
+            w,
+            through,
+            count,
+            near,
+            count_near,
+            zobrist,
+            value,
+            board,
+            cnt,
+            sums,
+            nearby,
+            c,
+            cell,
+            p,
+        )
+        if stats[ABORTED]:
+            return i
+        moves[i] = cell
+        out[i, 1] = v
+        out[i, 2] = EXACT if v > alpha or i == 0 else UPPER
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+    return n
+
+
+class GomokuSearch:
+    """The engine's arrays for one board, one root at a time (the driver's Deepening)."""
+
+    def __init__(self, game: Game, tempo: float = TEMPO, threat: float = THREAT) -> None:
+        size, k = game.rows, game.k  # type: ignore[attr-defined]
+        self.size, self.k = size, k
+        self.geo = geometry(size, k)
+        self.value, self.attack, self.defend = weights(k, tempo, threat)
+        cells = size * size
+        rng = np.random.default_rng(20261123)
+        self.zobrist = rng.integers(1, 1 << 62, size=(2, cells), dtype=np.int64)
+        self.board = np.zeros(cells, np.int64)
+        self.cnt = np.zeros((self.geo[1].shape[0], 2), np.int64)
+        self.sums = np.zeros(2, float)
+        self.nearby = np.zeros(cells, np.int64)
+        self.c = np.zeros(4, np.int64)
+        self.keys = np.zeros(1 << TABLE_BITS, np.int64)
+        self.values = np.zeros(1 << TABLE_BITS, float)
+        self.meta = np.zeros(1 << TABLE_BITS, np.int64)
+        self.buf = np.zeros((MAX_PLY + 2, cells), np.int64)
+        self.sbuf = np.zeros((MAX_PLY + 2, cells), float)
+        self.stats = np.zeros(7, np.int64)
+        self.longest = 0
+        self.out = np.zeros((cells, 3), float)
+        self.player = 0
+        self.first = -1
+        self.nodes = 0
+        self.halted = False
+        self.best_partial: int | None = None
+        self.leaf_vcf = LEAF_PLIES
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        g, w, through, count, near, count_near = self.geo
+        return (
+            g, w, through, count, near, count_near, self.zobrist, self.value, self.board,
+            self.cnt, self.sums, self.nearby, self.c,
+        )  # fmt: skip
+
+    def set_root(self, state: State) -> None:
+        """Load ``state``'s stones (counts rebuilt from an empty board)."""
+        self.board[:] = 0
+        self.cnt[:] = 0
+        self.sums[:] = 0.0
+        self.nearby[:] = 0
+        self.c[:] = 0
+        arrays = self.arrays()
+        for cell in range(self.size * self.size):
+            owner = state.stone(cell)  # type: ignore[attr-defined]
+            if owner is not None:
+                place(*arrays, cell, owner)
+        self.player = state.to_move
+        self.first = -1
+        self.nodes = 0
+        self.halted = False
+        self.longest = 0
+
+    def reset(self) -> None:
+        self.keys[:] = 0
+        self.values[:] = 0.0
+        self.meta[:] = 0
+
+    def win_now(self) -> int | None:
+        """A cell that completes the mover's line, if any."""
+        g, w = self.geo[0], self.geo[1]
+        if self.c[C_FOURS + self.player] == 0:
+            return None
+        n = four_cells(g, w, self.cnt, self.board, self.player, self.buf[0])
+        return int(self.buf[0, 0]) if n else None
+
+    def vcf(self, fours: int, end_ns: int) -> tuple[int, int] | None:
+        """``(first attack, plies to the win)`` of a win by continuous fours for the
+        mover, if one is found."""
+        p = self.player
+        if self.c[C_FOURS + 1 - p] > 0 or self.c[C_FOURS + p] > 0:
+            return None
+        self.stats[:] = (0, end_ns, 0, 0, 0, now_ns(), self.longest)
+        plies = vcf(*self.arrays(), p, fours, self.buf, 0, self.stats)
+        self.nodes += int(self.stats[NODES])
+        self.longest = int(self.stats[LONGEST])
+        return (int(self.buf[0, 0]), int(plies)) if plies else None
+
+    def iterate(self, depth: int, end_ns: int) -> Iteration | None:
+        g, w, through, count, near, count_near = self.geo
+        self.stats[:] = (0, end_ns, 0, 0, self.leaf_vcf, now_ns(), self.longest)
+        if self.halted:  # checked after the write: a stop() racing it still wins
+            self.best_partial = None
+            return None
+        n = search_root(
+            g, w, through, count, near, count_near, self.zobrist, self.value, self.attack,
+            self.defend, self.board, self.cnt, self.sums, self.nearby, self.c, self.player,
+            depth, self.first, self.keys, self.values, self.meta, self.buf, self.sbuf,
+            self.stats, self.out,
+        )  # fmt: skip
+        self.nodes += int(self.stats[NODES])
+        self.longest = int(self.stats[LONGEST])
+        rows = [(int(cell), float(v), int(b)) for cell, v, b in self.out[:n]]
+        self.best_partial = None
+        if self.stats[ABORTED]:
+            if rows:
+                self.best_partial = max(rows, key=lambda r: r[1])[0]
+            return None
+        rows.sort(key=lambda r: -r[1])
+        self.first = rows[0][0]
+        bound = {EXACT: "=", LOWER: ">=", UPPER: "<="}
+        return Iteration(
+            value=rows[0][1],
+            move=rows[0][0],
+            rows=[(cell, v, bound[b]) for cell, v, b in rows],
+            pv=[rows[0][0]],
+            horizon=bool(self.stats[HORIZON]),
+        )
+
+    def partial_best(self) -> int | None:
+        return self.best_partial
+
+    def stop(self) -> None:
+        self.halted = True
+        self.stats[END] = 0  # a deadline long past: the compiled search ends at its next look
+
+
+class GomokuEngine:
+    """``ids``'s engine for one freestyle Gomoku board."""
+
+    def __init__(self, game: Game, tempo: float = TEMPO, threat: float = THREAT) -> None:
+        self.game = game
+        self.search = GomokuSearch(game, tempo, threat)
+        # Load the compiled code and touch the tables now, off the clock.
+        state = game.initial_state()
+        for move in (state.legal_moves()[len(state.legal_moves()) // 2], 0):
+            state = state.play(move)
+        self.search.set_root(state)
+        self.search.iterate(2, NEVER)
+        self.search.vcf(2, NEVER)
+        self.search.reset()
+
+    def stop(self) -> None:
+        """End the search under way soon (from another thread, or from a listener)."""
+        self.search.stop()
+
+    def choose(
+        self, state: State, seconds: float | None, maxdepth: int, agent: Agent
+    ) -> tuple[int, SearchInfo]:
+        with quiet_gc():
+            return self._choose(state, seconds, maxdepth, agent)
+
+    def _choose(
+        self, state: State, seconds: float | None, maxdepth: int, agent: Agent
+    ) -> tuple[int, SearchInfo]:
+        start = time.perf_counter()
+        search = self.search
+        search.set_root(state)
+        game = state.game
+        win = search.win_now()
+        if win is not None:
+            return win, proven(state, win, WIN - 1, search.nodes, start)
+        if seconds is not None:
+            budget = min(VCF_SHARE * seconds, VCF_MAX_SECONDS)
+            found = search.vcf(ROOT_VCF, now_ns() + int(budget * 1e9))
+            if found is not None:
+                return found[0], proven(state, found[0], WIN - found[1], search.nodes, start)
+        legal = state.legal_moves()
+        size = game.rows  # type: ignore[attr-defined]
+        centre = (size // 2) * size + size // 2
+        fallback = centre if centre in legal else legal[0]
+        return deepen(state, search, seconds, maxdepth, agent, fallback, start=start)
+
+
+def proven(state: State, move: int, value: float, nodes: int, start: float) -> SearchInfo:
+    """The report of a move found by a proof (a win at once, or by continuous fours)."""
+    info = SearchInfo(
+        seconds=time.perf_counter() - start,
+        depth=1,
+        nodes=nodes,
+        value=value,
+        engine="compiled",
+        method="vcf",
+    )
+    info.root = value_rows(state, [(move, value, "=")], 1)
+    return info
+
+
+def make_engine(game: Game) -> GomokuEngine | None:
+    """The engine for freestyle Gomoku (``overline=win``), else None."""
+    if getattr(game, "exact", False):
+        return None
+    return GomokuEngine(game)
