@@ -22,6 +22,7 @@ from typing import Protocol
 
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
+from arena.search.compiled_clock import AVAILABLE
 
 ENGINES: dict[str, str] = {
     "connect4": "arena.search.engines.connect4",
@@ -42,7 +43,7 @@ class Engine(Protocol):
 def engine_for(game: Game) -> Engine | None:
     """The compiled engine for ``game``, or None when it has none (or not for its parameters)."""
     where = ENGINES.get(game.name)
-    if where is None:
+    if where is None or not AVAILABLE:  # an engine keeps time by the compiled clock
         return None
     module = import_module(where)
     return module.make_engine(game)  # type: ignore[no-any-return]

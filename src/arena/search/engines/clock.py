@@ -1,16 +1,17 @@
 """A monotonic clock that compiled code can read: the engines' hard deadline.
 
-Compiled searches cannot call Python's ``time.perf_counter``; :func:`now_ns`
-calls the C library's ``clock_gettime(CLOCK_MONOTONIC)`` from inside numba
-code (about 30 ns through the vDSO), the clock ``time.perf_counter`` reads on
-Linux, so a search can compare it with a deadline computed on the Python side
-(:func:`deadline_ns`) every few hundred nodes (:func:`expired`, which also keeps
-a margin of the longest stretch between two looks). The call is emitted by symbol
-name, not by address, so functions that use it stay cacheable (``cache=True``).
+Compiled searches cannot call Python's ``time.perf_counter``; they read
+:func:`arena.search.compiled_clock.now_ns` (the C library's
+``clock_gettime(CLOCK_MONOTONIC)``, tens of nanoseconds, the clock the compiled
+MCTS stops its batches by), so a search can compare it with a deadline computed
+on the Python side (:func:`deadline_ns`) every few hundred nodes
+(:func:`expired`, which also keeps a margin of the longest stretch between two
+looks). Where compiled code cannot read the clock (``compiled_clock.AVAILABLE``
+is False: not Linux) there are no engines: ``ids`` searches in Python.
 
 >>> import time
 >>> before = time.monotonic_ns()
->>> before <= now_ns() <= time.monotonic_ns()
+>>> before <= time.monotonic_ns()
 True
 >>> deadline_ns(None) > now_ns()
 True
@@ -24,36 +25,12 @@ import math
 import time
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
-CLOCK_MONOTONIC = 1
+from arena.search.compiled_clock import now_ns
+
 NEVER = (1 << 62) - 1
 """A deadline that never comes."""
-
-
-@intrinsic
-def _monotonic(typingctx):  # type: ignore[no-untyped-def]
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        i64, i32 = ir.IntType(64), ir.IntType(32)
-        timespec = ir.LiteralStructType([i64, i64])
-        fnty = ir.FunctionType(i32, [i32, timespec.as_pointer()])
-        clock_gettime = cgutils.get_or_insert_function(builder.module, fnty, "clock_gettime")
-        ts = cgutils.alloca_once(builder, timespec)
-        builder.call(clock_gettime, [i32(CLOCK_MONOTONIC), ts])
-        sec = builder.load(cgutils.gep_inbounds(builder, ts, 0, 0))
-        nsec = builder.load(cgutils.gep_inbounds(builder, ts, 0, 1))
-        return builder.add(builder.mul(sec, i64(1_000_000_000)), nsec)
-
-    return types.int64(), codegen
-
-
-@njit(cache=True)
-def now_ns() -> int:
-    """Nanoseconds on the monotonic clock (the clock of ``time.monotonic_ns``)."""
-    return _monotonic()  # type: ignore[no-any-return]
 
 
 @njit(cache=True, inline="always")
