@@ -47,7 +47,7 @@ FIRST_USE_SECONDS = {
 """How long a game's first use compiled on the project's 2-core machine (``arena bench
 compile``, 2026-11-23, load average about 3)."""
 
-_ready: set[str] = set()
+_ready: set[tuple[str, str]] = set()
 
 
 @cache
@@ -59,6 +59,7 @@ def _marker(game: str) -> Path:
     sources = [
         Path(numba.origin) if numba and numba.origin else package,  # a new numba: new stamp
         package / "search" / "mcts_kernel.py",
+        package / "search" / "mcts_rave.py",
         package / "search" / "kernel_functions.py",
         package / "core" / "kernel.py",
         *sorted((package / "games").glob("*/kernel.py")),
@@ -117,13 +118,15 @@ def fast_engine(options: MCTSOptions, game: Game, rng: random.Random) -> Any:
         if kernel is None:
             return None
         # The compiled engine imports numba (a second): only when a game asks for it.
-        fast_mcts = import_module("arena.search.fast_mcts")
-        if game.spec not in _ready:
+        # ``fast_rave.engine`` picks the plain engine or the MC-RAVE one.
+        fast_rave = import_module("arena.search.fast_rave")
+        engine = fast_rave.engine(options, kernel, rng)
+        ready = (game.spec, type(engine).__name__)
+        if ready not in _ready:
             # A throwaway engine with its own generator: warming must not draw from the
             # agent's, or a seeded agent would play differently on first use.
-            fast_mcts.FastSearch(options, kernel, random.Random(0)).warm(game.initial_state())
-            _ready.add(game.spec)
-        engine = fast_mcts.FastSearch(options, kernel, rng)
+            fast_rave.engine(options, kernel, random.Random(0)).warm(game.initial_state())
+            _ready.add(ready)
     return engine
 
 

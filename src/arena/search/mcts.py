@@ -54,6 +54,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from arena.core.agent import Agent, SearchInfo
+from arena.core.errors import SpecError
 from arena.core.game import Game, Returns, State
 from arena.core.limit import Limit
 from arena.search import compiled
@@ -267,6 +268,10 @@ class MCTSAgent(Agent):
             engine = self.reference
             if self.options.engine == "fast" and self.options.rollout != "heuristic":
                 engine = compiled.fast_engine(self.options, game, self.rng) or engine
+            if engine is self.reference and self.options.compiled_only:
+                raise SpecError(
+                    f"mcts: rave= and rollout=tactics need a compiled kernel; {game.name} has none"
+                )
             self._engines[game.spec] = engine
         if engine is not self.engine:
             self.engine.reset()
