@@ -42,7 +42,9 @@ def self_atari(state: GoState, move: int) -> bool:
 
 
 @pytest.mark.parametrize(("spec", "runs"), [("go:size=5", 40), ("go:size=9", 6)])
-def test_tactics_plays_legal_games_without_eye_fills_or_big_self_ataris(spec: str, runs: int) -> None:
+def test_tactics_plays_legal_games_without_eye_fills_or_big_self_ataris(
+    spec: str, runs: int
+) -> None:
     game = arena.load_game(spec)
     k = gk.kernel(game)
     k.functions["seed"](runs)
@@ -136,3 +138,14 @@ def test_gomoku_trace_lists_the_stones_placed() -> None:
     traced = {int(v) >> 1: int(v) & 1 for v in out[:n]}
     assert len(traced) == n > 5 and not traced.keys() & set(start.game.parse_moves("h8 h9"))
     assert abs(sum(traced.values()) * 2 - n) <= 1  # the players alternate
+
+
+def test_tactics_answers_a_contact_move_with_a_shape_next_to_it() -> None:
+    # White's d4 touches Black's c4 (no atari anywhere): the replies are MoGo shapes among the
+    # eight neighbours of d4 (a hane at d5 or d3...), never elsewhere.
+    state, firsts = first_moves("go:size=7", "c4 d4", "tactics", 60)
+    game = state.game
+    near = {game.parse_move(m) for m in ("c5", "d5", "e5", "c3", "d3", "e3", "e4")}
+    assert set(firsts) <= near and len(set(firsts)) >= 2, sorted(set(firsts))
+    _, cheap = first_moves("go:size=7", "c4 d4", "rollout", 60)
+    assert not set(cheap) <= near

@@ -223,10 +223,24 @@ class FastSearch:
         return int(
             self.run(
                 *self.functions,
-                k.params, self.root_s, s, leaf, self.buf,
-                self.node, self.wins, self.edge_move, self.edge_child, self.sizes, self.path,
-                self.root, sims, self.policy, float(o.c), float(o.eps),
-                bool(o.expand_all), bool(o.solver),
+                k.params,
+                self.root_s,
+                s,
+                leaf,
+                self.buf,
+                self.node,
+                self.wins,
+                self.edge_move,
+                self.edge_child,
+                self.sizes,
+                self.path,
+                self.root,
+                sims,
+                self.policy,
+                float(o.c),
+                float(o.eps),
+                bool(o.expand_all),
+                bool(o.solver),
                 self.report,
             )  # fmt: skip
         )

@@ -52,8 +52,12 @@ PARAMS = (
         "MC-RAVE equivalence k of beta = sqrt(k/(3n+k)); 0 off (fast engine, go and gomoku)",
         low=0.0,
     ),
-    Param("bias", float, 0.0, "rave: minimum-MSE schedule with this bias (0: the k schedule)", low=0.0),
-    Param("prior", float, 0.0, "rave: virtual simulations of the game's knowledge per move", low=0.0),
+    Param(
+        "bias", float, 0.0, "rave: minimum-MSE schedule with this bias (0: the k schedule)", low=0.0
+    ),
+    Param(
+        "prior", float, 0.0, "rave: virtual simulations of the game's knowledge per move", low=0.0
+    ),
     Param("seed", int, None, "random seed", default_text="fresh"),
     Param(
         "engine",

@@ -94,6 +94,7 @@ import numpy as np
 from numba import njit
 
 from arena.core.kernel import ONGOING, Kernel
+from arena.games.go.patterns import pattern_table
 from arena.games.go.rules import Go, GoState
 
 # --- the parameter array p ---------------------------------------------------------
@@ -125,6 +126,7 @@ P_LEN = 23  # length of s
 P_ZOB = 24  # offset in p: Zobrist keys, [colour * NP + cell]
 P_IDX = 25  # offset in p: point -> cell
 P_POINT = 26  # offset in p: cell -> point (-1 on the border)
+P_PATTERNS = 27  # offset in p: MoGo's 3x3 shapes by neighbourhood code (patterns.py)
 P_HEADER = 32
 
 # --- the header of s ---------------------------------------------------------------
@@ -711,9 +713,27 @@ def _saving(L, p, s, h, colour, out, n):  # type: ignore[no-untyped-def]
 
 
 @_inline
+def _shape(L, p, s, at):  # type: ignore[no-untyped-def]
+    """Whether the 3x3 neighbourhood of cell ``at`` is one of MoGo's shapes (patterns.py)."""
+    c, w = L[P_CELL] + at, L[P_W]
+    code = (
+        s[c - w - 1]
+        | s[c - w] << 2
+        | s[c - w + 1] << 4
+        | s[c - 1] << 6
+        | s[c + 1] << 8
+        | s[c + w - 1] << 10
+        | s[c + w] << 12
+        | s[c + w + 1] << 14
+    )
+    return p[L[P_PATTERNS] + code] != 0
+
+
+@_inline
 def _urgent(L, p, s, colour, out):  # type: ignore[no-untyped-def]
     """The urgent moves after the opponent's last move: saving own strings it put in atari,
-    else capturing the opposing strings in atari around it. Their number, in ``s[out:]``."""
+    else capturing the opposing strings in atari around it, else MoGo's 3x3 shapes around
+    it. Their number, in ``s[out:]``."""
     last = s[L[P_MOVES] + s[PLY] - 1] if s[PLY] > 0 else -1
     if last < 0 or last >= L[P_N]:
         return 0
@@ -732,6 +752,18 @@ def _urgent(L, p, s, colour, out):  # type: ignore[no-untyped-def]
             if n < L[P_N] and _legal(L, p, s, lib, colour):
                 s[out + n] = lib
                 n += 1
+    if n:
+        return n
+    for q in (at - w, at - 1, at + 1, at + w, at - w - 1, at - w + 1, at + w - 1, at + w + 1):
+        if (
+            s[cell + q] == EMPTY
+            and _shape(L, p, s, q)
+            and not _is_own_eye(L, p, s, q, colour)
+            and _legal(L, p, s, q, colour)
+            and _safe(L, p, s, q, colour) < 2
+        ):
+            s[out + n] = q
+            n += 1
     return n
 
 
@@ -777,7 +809,7 @@ def _draw_tactics(L, p, s, colour, x):  # type: ignore[no-untyped-def]
 @_kernel
 def tactics(p, s):  # type: ignore[no-untyped-def]
     """The rollout of ``mcts:rollout=tactics``: save own strings the last move put in atari,
-    capture opposing strings in atari next to it, never fill an own eye, never put two or
+    capture opposing strings in atari next to it, play MoGo's 3x3 shapes around it, never fill an own eye, never put two or
     more own stones in atari; uniform among the rest near the stones (then anywhere)."""
     L = _layout(p)
     x = np.uint64(np.random.randint(1, 1 << 62))
@@ -791,6 +823,7 @@ PRIOR_NEUTRAL = 50
 PRIOR_CAPTURE = 80  # takes an opposing string in atari (90 for two stones or more)
 PRIOR_SAVE = 80  # extends or captures to save an own string in atari
 PRIOR_LOCAL = 55  # next to the opponent's last move
+PRIOR_SHAPE = 65  # next to it, one of MoGo's 3x3 shapes
 PRIOR_FIRST_LINE = 30  # the edge, while the board is mostly empty
 PRIOR_SECOND_LINE = 45  # the second line, while the board is mostly empty (9x9 and up)
 PRIOR_SELF_ATARI = 15  # two stones or more left in atari
@@ -826,6 +859,8 @@ def prior(p, s, out):  # type: ignore[no-untyped-def]
         d = at - last_at
         if d != 0 and -1 <= d % w - (w if d % w > 1 else 0) <= 1 and abs(d) <= w + 1:
             value = PRIOR_LOCAL  # one of the eight neighbours
+            if _shape(L, p, s, at):
+                value = PRIOR_SHAPE
         if early:
             row, col = point // size, point % size
             line = min(min(row, col), min(size - 1 - row, size - 1 - col))
@@ -944,7 +979,11 @@ def params(game: Go) -> np.ndarray:
     zob = P_HEADER
     idx = zob + 3 * cells
     point = idx + n
-    p = np.zeros(point + cells, np.int64)
+    patterns = point + cells
+    table = pattern_table()
+    p = np.zeros(patterns + len(table), np.int64)
+    p[P_PATTERNS] = patterns
+    p[patterns:] = table
     p[P_SIZE], p[P_N], p[P_W], p[P_NP] = size, n, w, cells
     p[P_KOMI_LO], p[P_KOMI_HI] = np.floor(game.komi), np.ceil(game.komi)
     p[P_SUPERKO], p[P_MAXLEN], p[P_BLOOM_MASK] = game.superko, game.maxlen, bloom_bits - 1
