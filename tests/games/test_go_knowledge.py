@@ -31,7 +31,7 @@ def first_moves(spec: str, moves: str, function: str, runs: int) -> tuple[GoStat
 
 
 def self_atari(state: GoState, move: int) -> bool:
-    """Whether ``move`` leaves a string of two stones or more with one liberty, capturing nothing."""
+    """Whether ``move`` leaves two stones or more with one liberty, capturing nothing."""
     game = state.game
     after = state.play(move)
     mine, theirs = (after.black, after.white) if state.to_move == 0 else (after.white, after.black)

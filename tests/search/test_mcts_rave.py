@@ -5,6 +5,7 @@ proofs stay exact, visits add up through tree reuse, and bad options are one-lin
 from __future__ import annotations
 
 import pytest
+from test_fast_mcts import minimax
 
 import arena
 from arena.core.errors import SpecError
@@ -12,7 +13,6 @@ from arena.search.mcts import MCTSAgent
 from arena.search.mcts_tree import Proof
 from helpers import random_states
 from kernel_checks import run_without_jit
-from test_fast_mcts import minimax
 
 # Black to move captures White's four stones at F5 (their last liberty); anywhere else,
 # White escapes through F5.

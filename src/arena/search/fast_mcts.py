@@ -220,30 +220,15 @@ class FastSearch:
     def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int) -> int:
         """One call of the compiled search: up to ``sims`` simulations."""
         o, k = self.options, self.kernel
-        return int(
-            self.run(
-                *self.functions,
-                k.params,
-                self.root_s,
-                s,
-                leaf,
-                self.buf,
-                self.node,
-                self.wins,
-                self.edge_move,
-                self.edge_child,
-                self.sizes,
-                self.path,
-                self.root,
-                sims,
-                self.policy,
-                float(o.c),
-                float(o.eps),
-                bool(o.expand_all),
-                bool(o.solver),
-                self.report,
-            )  # fmt: skip
-        )
+        done = self.run(
+            *self.functions,
+            k.params, self.root_s, s, leaf, self.buf,
+            self.node, self.wins, self.edge_move, self.edge_child, self.sizes, self.path,
+            self.root, sims, self.policy, float(o.c), float(o.eps),
+            bool(o.expand_all), bool(o.solver),
+            self.report,
+        )  # fmt: skip
+        return int(done)
 
     def root_stats(self) -> RootStats | None:
         """The root's moves in legal-move order with their statistics (numpy: Go 19x19 and

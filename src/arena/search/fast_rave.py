@@ -96,36 +96,15 @@ class RaveSearch(FastSearch):
 
     def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int) -> int:
         o, k = self.options, self.kernel
-        return int(
-            self.run(
-                *self.functions,
-                k.params,
-                self.root_s,
-                s,
-                leaf,
-                self.buf,
-                self.node,
-                self.wins,
-                self.edge_move,
-                self.edge_child,
-                self.amaf_n,
-                self.amaf_w,
-                self.sizes,
-                self.path,
-                self.moves,
-                self.traced,
-                self.marks,
-                self.scores,
-                self.root,
-                sims,
-                float(o.c),
-                float(o.rave),
-                float(o.bias),
-                float(o.prior),
-                bool(o.solver),
-                self.report,
-            )  # fmt: skip
-        )
+        done = self.run(
+            *self.functions,
+            k.params, self.root_s, s, leaf, self.buf,
+            self.node, self.wins, self.edge_move, self.edge_child, self.amaf_n, self.amaf_w,
+            self.sizes, self.path, self.moves, self.traced, self.marks, self.scores,
+            self.root, sims, float(o.c), float(o.rave), float(o.bias), float(o.prior),
+            bool(o.solver), self.report,
+        )  # fmt: skip
+        return int(done)
 
 
 def engine(options: MCTSOptions, kernel: Kernel, rng: random.Random) -> FastSearch:

@@ -1,4 +1,4 @@
-"""MC-RAVE in the compiled MCTS: AMAF statistics per edge, priors, and selection among untried moves.
+"""MC-RAVE in the compiled MCTS: AMAF statistics per edge, priors, selection among untried moves.
 
 The search of :mod:`arena.search.mcts_kernel` with the additions of Gelly and
 Silver's MC-RAVE (*Monte-Carlo tree search and rapid action value estimation

@@ -662,7 +662,7 @@ def _safe(L, p, s, at, colour):  # type: ignore[no-untyped-def]
         if s[cell + q] != colour:
             continue
         h = s[head + q]
-        if h == h0 or h == h1 or h == h2:
+        if h == h0 or h == h1 or h == h2:  # noqa: SIM109 (numba)
             continue
         if h0 < 0:
             h0 = h
@@ -689,9 +689,9 @@ def _safe(L, p, s, at, colour):  # type: ignore[no-untyped-def]
 
 @_inline
 def _saving(L, p, s, h, colour, out, n):  # type: ignore[no-untyped-def]
-    """Add to ``s[out + n:]`` (room for ``N`` moves) the moves that save the string headed by ``h`` (of ``colour``, in
-    atari): captures of an adjacent string in atari, and the extension at its liberty when
-    that leaves two liberties; return the new count."""
+    """Add to ``s[out + n:]`` (room for ``N`` moves) the moves that save the string headed
+    by ``h`` (of ``colour``, in atari): captures of an adjacent string in atari, and the
+    extension at its liberty when that leaves two liberties; return the new count."""
     cell, head, nxt, w = L[P_CELL], L[P_HEAD], L[P_NEXT], L[P_W]
     other = 3 - colour
     stone = h
@@ -809,8 +809,9 @@ def _draw_tactics(L, p, s, colour, x):  # type: ignore[no-untyped-def]
 @_kernel
 def tactics(p, s):  # type: ignore[no-untyped-def]
     """The rollout of ``mcts:rollout=tactics``: save own strings the last move put in atari,
-    capture opposing strings in atari next to it, play MoGo's 3x3 shapes around it, never fill an own eye, never put two or
-    more own stones in atari; uniform among the rest near the stones (then anywhere)."""
+    capture opposing strings in atari next to it, play MoGo's 3x3 shapes around it; never
+    fill an own eye, never put two or more own stones in atari; uniform among the rest near
+    the stones (then anywhere)."""
     L = _layout(p)
     x = np.uint64(np.random.randint(1, 1 << 62))
     while not _over(L, p, s):
@@ -873,9 +874,10 @@ def prior(p, s, out):  # type: ignore[no-untyped-def]
             if v == other and _in_atari(L, p, s, s[head + q]):
                 big = s[L[P_SSIZE] + 4 * s[head + q]] >= 2
                 value = max(value, PRIOR_CAPTURE + 10 * big)
-            elif v == colour and _in_atari(L, p, s, s[head + q]):
-                if _safe(L, p, s, at, colour) == 0:
-                    value = max(value, PRIOR_SAVE)
+            elif (
+                v == colour and _in_atari(L, p, s, s[head + q]) and _safe(L, p, s, at, colour) == 0
+            ):
+                value = max(value, PRIOR_SAVE)
         if value < PRIOR_CAPTURE and _safe(L, p, s, at, colour) >= 2:
             value = PRIOR_SELF_ATARI
         out[point] = value
