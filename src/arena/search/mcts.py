@@ -28,6 +28,11 @@ Options (:mod:`~arena.search.mcts_options`):
 * ``reuse=1`` keeps the subtree of the moves actually played.
 * ``solver=1`` (MCTS-Solver): finished games below a node prove it won or
   lost; proofs propagate up, and proven children are never sampled again.
+* ``rave=K`` (compiled engine): MC-RAVE, AMAF values mixed in with the schedule
+  ``beta = sqrt(K / (3n + K))`` (``bias=b``: the minimum-MSE schedule); ``prior=N``
+  starts each move's AMAF values with ``N`` virtual simulations of the game's
+  knowledge; ``rollout=tactics`` is the kernel's knowledgeable rollout (Go:
+  captures, atari escapes, 3x3 shapes). See :mod:`~arena.search.mcts_rave`.
 * ``engine=fast`` (default) runs the compiled search where the game has a
   kernel and the options allow it; ``engine=python`` always runs this file's.
 
