@@ -83,6 +83,15 @@ legal points that fill no own eye; else the pass. It draws the same way, the
 far points set aside unchecked for the second draw, and obeys every rule,
 superko included, so its moves are legal moves.
 
+``tactics`` (``mcts:rollout=tactics``) first answers the opponent's last move:
+it saves own strings that move put in atari (capturing a neighbour in atari, or
+extending when that leaves two liberties), else captures strings in atari next
+to it, else plays one of MoGo's 3x3 shapes around it (``patterns.py``, a table
+in ``p`` over the eight neighbours' colours); otherwise it draws as ``rollout``
+but never puts two or more own stones in atari. ``prior`` scores every legal
+move from the same knowledge for MC-RAVE's priors, and ``trace`` lists the
+points of a rollout from the history (``mcts:rave=``).
+
 Both draw from a xorshift generator that numba's ``np.random`` (seeded by
 ``seed``) seeds at the start of each playout: the same seed gives the same
 playouts, compiled or not.
