@@ -39,9 +39,9 @@ OPENSPIEL = "openspiel:mcts"
 GO_MCTS = "mcts:rollout=heuristic,reuse=1"
 GNUGO_10 = GNUGO.format(level=10)
 GO5_RAVE = "mcts:c=0,rave=1000,prior=20,rollout=tactics,reuse=1"
-"""The compiled MC-RAVE search with Go knowledge, as tuned for 5x5 (docs/go-strength)."""
-GO9_RAVE = "mcts:c=0,rave=1000,prior=20,rollout=tactics,reuse=1"
-"""The same, as tuned for 9x9."""
+"""The compiled MC-RAVE search with Go knowledge on 5x5 (docs/strength.md, "Go: MC-RAVE")."""
+GO9_RAVE = GO5_RAVE
+"""The same on 9x9 (one setting serves both sizes so far)."""
 
 
 @dataclass(frozen=True)
