@@ -58,11 +58,16 @@ def run(
     total = sum(n for _, n in plan)
     done = 0
     started = time.perf_counter()
+    # Each random game gives three positions, used in turn (a Go 19x19 game takes 0.2 s).
+    pools: dict[str, list[State]] = {}
     for limit, count in plan:
         for i in range(count):
             spec = GAMES[i % len(GAMES)]
             agent_spec = agents[(i // len(GAMES)) % len(agents)]
-            state = positions(spec, 1, rng)[0]
+            pool = pools.setdefault(spec, [])
+            if not pool:
+                pool.extend(positions(spec, 3, rng))
+            state = pool.pop()
             agent = load_agent(agent_spec)
             start_game(agent, state.game)  # as a match does, before the clock starts
             start = time.perf_counter()

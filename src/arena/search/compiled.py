@@ -31,6 +31,7 @@ from typing import Any
 
 from arena.core.game import Game
 from arena.games import load_kernel
+from arena.search.deadline import quiet_gc
 from arena.search.mcts_options import MCTSOptions
 
 STILL_COMPILING_AFTER = 5.0
@@ -48,6 +49,7 @@ FIRST_USE_SECONDS = {
 compile``, 2026-11-23, load average about 3)."""
 
 _ready: set[tuple[str, str]] = set()
+"""(game spec, what was warmed) pairs."""
 
 
 @cache
@@ -61,6 +63,7 @@ def _marker(game: str) -> Path:
         package / "search" / "mcts_kernel.py",
         package / "search" / "mcts_rave.py",
         package / "search" / "kernel_functions.py",
+        package / "search" / "compiled_clock.py",
         package / "core" / "kernel.py",
         *sorted((package / "games").glob("*/kernel.py")),
     ]
@@ -110,23 +113,32 @@ def compile_notice(game: str, stream: Any = None) -> Iterator[None]:
         pass  # a read-only home: the notice shows again next time, nothing worse
 
 
-def fast_engine(options: MCTSOptions, game: Game, rng: random.Random) -> Any:
+def fast_engine(
+    options: MCTSOptions, game: Game, rng: random.Random, everything: bool = False
+) -> Any:
     """The compiled engine for ``game`` (a ready :class:`~arena.search.fast_mcts.FastSearch`),
-    or None when the game has no kernel."""
-    with compile_notice(game.name):
+    or None when the game has no kernel. Loads (or compiles) what a search with these
+    options runs — with ``everything``, what any search of the game runs."""
+    with compile_notice(game.name), quiet_gc():
+        # numba's hundred thousand objects all live on: the collector need not scan them.
         kernel = load_kernel(game)
         if kernel is None:
             return None
-        # The compiled engine imports numba (a second): only when a game asks for it.
+        # The compiled engine imports numba (0.2 s): only when a game asks for it.
         # ``fast_rave.engine`` picks the plain engine or the MC-RAVE one.
         fast_rave = import_module("arena.search.fast_rave")
+        with import_module("arena.search.numba_cache").quick_loads():
+            # What a search with these options loads: the simulation, and the copying of a
+            # kept subtree (RAVE's search is another compiled function).
+            rave = "rave," if options.rave else ""
+            needs = rave + ("everything" if everything else f"{options.rollout},{options.reuse}")
+            if not {(game.spec, needs), (game.spec, rave + "everything")} & _ready:
+                # A throwaway engine with its own generator: warming must not draw from
+                # the agent's, or a seeded agent would play differently on first use.
+                throwaway = fast_rave.engine(options, kernel, random.Random(0))
+                throwaway.warm(game.initial_state(), everything)
+                _ready.add((game.spec, needs))
         engine = fast_rave.engine(options, kernel, rng)
-        ready = (game.spec, type(engine).__name__)
-        if ready not in _ready:
-            # A throwaway engine with its own generator: warming must not draw from the
-            # agent's, or a seeded agent would play differently on first use.
-            fast_rave.engine(options, kernel, random.Random(0)).warm(game.initial_state())
-            _ready.add(ready)
     return engine
 
 
@@ -134,7 +146,7 @@ def warmup(game: Game) -> float | None:
     """Compile (or load) everything the compiled MCTS runs for ``game``; the seconds it
     took, or None when the game has no kernel."""
     start = time.perf_counter()
-    engine = fast_engine(MCTSOptions(reuse=True), game, random.Random(0))
+    engine = fast_engine(MCTSOptions(reuse=True), game, random.Random(0), everything=True)
     if engine is None:
         return None
     return time.perf_counter() - start

@@ -5,12 +5,13 @@
 is arrays and its iterations run in compiled code, over the game's kernel
 (``games/<game>/kernel.py``).
 
-The clock: compiled code cannot read Python's clock, so simulations run in
-batches between two reads of it; each batch is sized from the speed measured so
-far to last about :data:`BATCH_SECONDS` (well under a millisecond), and the
-:class:`~arena.search.deadline.Deadline` learns the longest batch as it learns
-any unit of work, so the batch that would cross the deadline is never started.
-A search with only a simulation budget runs in one call.
+The clock (:mod:`~arena.search.batch_clock`): simulations run in batches, each
+sized from the speed measured so far to last about :data:`BATCH_SECONDS` (well
+under a millisecond); the compiled code reads a monotonic clock every few
+simulations and ends a batch when the search's stop moment passes (the
+deadline less a reserve for the pauses this process has lately suffered,
+:mod:`~arena.search.pauses`), and Python checks between batches. A search with
+only a simulation budget runs in one call.
 
 The kernel's functions reach the compiled search as addresses looked up once
 per kernel (:mod:`~arena.search.kernel_functions`), so a batch call costs
@@ -33,10 +34,12 @@ from arena.core.game import State
 from arena.core.kernel import ONGOING, Kernel
 from arena.search import kernel_functions as kf
 from arena.search import mcts_kernel as mk
+from arena.search.batch_clock import batch_clock, stop_between_batches
 from arena.search.deadline import Deadline
 from arena.search.mcts_options import MCTSOptions
 from arena.search.mcts_root import RootStats, Searched
 from arena.search.mcts_tree import Proof
+from arena.search.pauses import PAUSES
 
 BATCH_SECONDS = 0.0003
 """The time one batch of simulations should take between two reads of the clock."""
@@ -81,7 +84,7 @@ class FastSearch:
         self.policy = mk.UCT if options.tree == "uct" else mk.EGREEDY
         self.buf = np.empty(kernel.max_moves, np.int64)
         self.path = np.empty(kernel.max_plies + 2, np.int64)
-        self.report = np.zeros(3, np.int64)
+        self.report = np.zeros(mk.REPORT_SIZE, np.int64)
         self.sizes = np.zeros(2, np.int64)
         self._allocate(1 << 12, 1 << 14)
         self.grow_rate = GROW_SECONDS_PER_BYTE
@@ -109,16 +112,20 @@ class FastSearch:
             self.edge_move = np.concatenate([self.edge_move, np.empty_like(self.edge_move)])
             self.edge_child = np.concatenate([self.edge_child, np.empty_like(self.edge_child)])
 
-    def warm(self, state: State) -> None:
-        """Compile (or load from the disk cache) everything a search of ``state`` runs, for
-        both simulations (``playout`` and ``rollout``)."""
-        if not config.DISABLE_JIT:
+    def warm(self, state: State, everything: bool = True) -> None:
+        """Compile (or load from the disk cache) everything a search of ``state`` runs: for
+        both simulations (``playout`` and ``rollout``) and tree reuse, or with
+        ``everything=False`` only what this engine's options use."""
+        if not config.DISABLE_JIT and everything:
             for simulation in ("playout", "rollout"):
                 _addresses(tuple(sorted(self.kernel.functions.items())), simulation)
         self.search(state, 2, Deadline(None))
-        spare = (np.empty_like(self.node), np.empty_like(self.wins))
-        spare_edges = (np.empty_like(self.edge_move), np.empty_like(self.edge_child))
-        mk.compact(self.node, self.wins, self.edge_move, self.edge_child, 0, *spare, *spare_edges)
+        if everything or self.options.reuse:
+            spare = (np.empty_like(self.node), np.empty_like(self.wins))
+            spare_edges = (np.empty_like(self.edge_move), np.empty_like(self.edge_child))
+            mk.compact(
+                self.node, self.wins, self.edge_move, self.edge_child, 0, *spare, *spare_edges
+            )
         self.reset()
 
     def reset(self) -> None:
@@ -190,10 +197,12 @@ class FastSearch:
         s, leaf = np.empty_like(self.root_s), np.empty_like(self.root_s)
         clock = time.perf_counter
         total = 0
+        stop, longest_batch = batch_clock(self.report, deadline), 0.0
         while left > 0:
             start = clock()
             done = self._batch(s, leaf, min(batch, left))
             spent = clock() - start
+            longest_batch = max(longest_batch, spent)
             total += done
             left -= done
             reason = self.report[mk.REASON]
@@ -201,7 +210,7 @@ class FastSearch:
                 # Doubling copies the whole tree (tens of ms for a big one): on the clock
                 # only when the copy, at the slowest rate seen, ends before the deadline.
                 cost = 2 * self.grow_rate * self._bytes()
-                if timed and clock() + cost + deadline.longest >= deadline.end:
+                if timed and clock() + cost + deadline.longest >= stop:
                     break
                 start = clock()
                 self._grow()
@@ -211,10 +220,12 @@ class FastSearch:
             if progress is not None and progress(total):
                 break
             if batched:
-                if deadline.tick():
+                if stop_between_batches(deadline, stop):
                     break
                 if done:
                     batch = max(1, int(done * BATCH_SECONDS / max(spent, 1e-7)))
+        if timed:
+            PAUSES.seen(longest_batch)
         return total
 
     def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int) -> int:

@@ -78,13 +78,14 @@ class RaveSearch(FastSearch):
             self.amaf_n = np.concatenate([self.amaf_n, np.empty(grown, np.float64)])
             self.amaf_w = np.concatenate([self.amaf_w, np.empty(grown, np.float64)])
 
-    def warm(self, state: State) -> None:
-        if not config.DISABLE_JIT:
+    def warm(self, state: State, everything: bool = True) -> None:
+        if not config.DISABLE_JIT and everything:
             for simulation in ("playout", "rollout", "tactics"):
                 if simulation in self.kernel.functions:
                     _rave_addresses(tuple(sorted(self.kernel.functions.items())), simulation)
         self.search(state, 2, Deadline(None))
-        self._compact(self.root)
+        if everything or self.options.reuse:
+            self._compact(self.root)
         self.reset()
 
     def _compact(self, child: int) -> tuple[int, int]:

@@ -41,6 +41,7 @@ from numba import njit
 
 from arena.core.kernel import ONGOING
 from arena.search import kernel_functions as kf
+from arena.search.compiled_clock import now_ns
 
 VISITS, PROOF, FIRST, COUNT, TRIED, OUTCOME, MOVER = range(7)
 FIELDS = 7
@@ -50,6 +51,9 @@ UCT, EGREEDY = 0, 1
 BUDGET, PROVEN, FULL, STUCK = 0, 1, 2, 3
 # ``report``: simulations done, the deepest level reached, why the batch stopped.
 DONE, DEEPEST, REASON = 0, 1, 2
+# The clock (``report[UNTIL]``, set by the caller): the ``compiled_clock.now_ns`` moment at
+# which a batch stops, 0 for none; read every ``CLOCK_EVERY`` iterations.
+UNTIL, REPORT_SIZE, TIME, CLOCK_EVERY = 3, 4, 4, 4
 
 
 @njit(cache=True)
@@ -163,8 +167,8 @@ def search(  # type: ignore[no-untyped-def]
     """Up to ``sims`` simulations from ``root``; the counts go to ``report``.
 
     A batch stops early when the root is proven (solver), when the arrays may
-    not hold one more iteration (the caller grows them and calls again), or
-    when no child can be selected.
+    not hold one more iteration (the caller grows them and calls again), when
+    no child can be selected, or when its clock (``report[UNTIL]``) has passed.
     """
     report[DONE] = 0
     report[REASON] = BUDGET
@@ -173,7 +177,12 @@ def search(  # type: ignore[no-untyped-def]
         return 0
     max_moves = buf.shape[0]
     done = 0
+    until, tick = report[UNTIL], 0
     while done < sims:
+        if until and tick % CLOCK_EVERY == 0 and now_ns() >= until:
+            report[REASON] = TIME
+            break
+        tick += 1
         if sizes[0] + max_moves + 1 > node.shape[0] or sizes[1] + max_moves > edge_move.shape[0]:
             report[REASON] = FULL
             break

@@ -39,8 +39,10 @@ from numba import njit
 
 from arena.core.kernel import ONGOING
 from arena.search import kernel_functions as kf
+from arena.search.compiled_clock import now_ns
 from arena.search.mcts_kernel import (
     BUDGET,
+    CLOCK_EVERY,
     COUNT,
     DEEPEST,
     DONE,
@@ -53,8 +55,10 @@ from arena.search.mcts_kernel import (
     PROVEN,
     REASON,
     STUCK,
+    TIME,
     TRIED,
     UNKNOWN,
+    UNTIL,
     VISITS,
     credit,
     new_node,
@@ -191,7 +195,12 @@ def search(  # type: ignore[no-untyped-def]
         return 0
     max_moves = buf.shape[0]
     done = 0
+    until, tick = report[UNTIL], 0  # the batch clock, as in mcts_kernel.search
     while done < sims:
+        if until and tick % CLOCK_EVERY == 0 and now_ns() >= until:
+            report[REASON] = TIME
+            break
+        tick += 1
         if sizes[0] + max_moves + 1 > node.shape[0] or sizes[1] + max_moves > edge_move.shape[0]:
             report[REASON] = FULL
             break

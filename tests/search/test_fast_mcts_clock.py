@@ -1,0 +1,126 @@
+"""The compiled MCTS keeps its clock: a batch stops when its moment passes, a timed search
+stops at its deadline less the reserve for recent pauses, on every game with a kernel."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+import arena
+from arena.games import load_kernel
+from arena.search import compiled_clock
+from arena.search import mcts_kernel as mk
+from arena.search.batch_clock import batch_clock
+from arena.search.compiled import fast_engine
+from arena.search.deadline import Deadline
+from arena.search.mcts_options import MCTSOptions
+from arena.search.pauses import CAP, PAUSES, RecentPauses
+
+GAMES = ["tictactoe", "connect4", "othello", "gomoku", "go:size=9", "go:size=19", "colosseum"]
+needs_clock = pytest.mark.skipif(not compiled_clock.AVAILABLE, reason="no compiled clock here")
+
+
+def engine(spec: str):  # type: ignore[no-untyped-def]
+    found = fast_engine(MCTSOptions(), arena.load_game(spec), random.Random(1))
+    assert found is not None
+    return found
+
+
+def batch(search, state, sims: int, until: int) -> int:  # type: ignore[no-untyped-def]
+    """One batch of at most ``sims`` simulations of ``state`` with ``report[UNTIL] = until``."""
+    search.search(state, 0, Deadline(None))  # the root, no simulation
+    search.report[mk.UNTIL] = until
+    s, leaf = np.empty_like(search.root_s), np.empty_like(search.root_s)
+    o = search.options
+    arrays = (search.node, search.wins, search.edge_move, search.edge_child, search.sizes)
+    done = search.run(
+        *search.functions, search.kernel.params, search.root_s, s, leaf, search.buf,
+        *arrays, search.path, search.root, sims, search.policy, float(o.c), float(o.eps),
+        bool(o.expand_all), bool(o.solver), search.report,
+    )  # fmt: skip
+    return int(done)
+
+
+@needs_clock
+def test_the_compiled_clock_reads_pythons_clock() -> None:
+    """``now_ns`` in compiled code and ``deadline_ns`` of ``perf_counter`` agree: a moment
+    read between two compiled reads lies between them."""
+    kernel = load_kernel(arena.load_game("tictactoe"))
+    assert kernel is not None
+    search = engine("tictactoe")
+    state = arena.load_game("tictactoe").initial_state()
+    search.search(state, 0, Deadline(None))
+    # A batch whose moment is long past does nothing; one whose moment is far ahead does all.
+    assert batch(search, state, 1000, 1) == 0 and search.report[mk.REASON] == mk.TIME
+    far = compiled_clock.deadline_ns(Deadline(3600).end)
+    assert batch(search, state, 1000, far) == 1000 and search.report[mk.REASON] == mk.BUDGET
+
+
+@needs_clock
+@pytest.mark.parametrize("spec", GAMES)
+def test_a_batch_stops_at_its_clock(spec: str) -> None:
+    """A batch asked for a billion simulations ends when its moment (1 ms ahead) passes, and
+    says so (its arrays have room for far more than a millisecond's nodes)."""
+    search = engine(spec)
+    search._allocate(1 << 17, 1 << 21)
+    state = arena.load_game(spec).initial_state(1)
+    until = compiled_clock.deadline_ns(Deadline(0.001).start + 0.001)
+    done = batch(search, state, 10**9, until)
+    assert search.report[mk.REASON] == mk.TIME and done < 10**9
+    assert compiled_clock.now_ns() >= until
+
+
+@pytest.mark.parametrize("spec", GAMES)
+def test_a_search_past_its_deadline_runs_nothing_and_answers(spec: str) -> None:
+    """With its deadline already past when it starts, a search checks the clock before its
+    first simulation; the agent still answers a legal move after a search that long."""
+    game = arena.load_game(spec)
+    state = game.initial_state(2)
+    search = engine(spec)
+    found = search.search(state, math.inf, Deadline(1e-9))
+    if compiled_clock.AVAILABLE:
+        assert found.simulations == 0 and search.report[mk.REASON] == mk.TIME
+    a = arena.load_agent("mcts:seed=1")
+    a.reset(game)
+    assert a.choose(state, arena.Limit(time=1e-6)) in state.legal_moves()
+
+
+def test_the_stop_moment_keeps_the_pause_reserve() -> None:
+    """``batch_clock``: the deadline's end less the remembered pause, capped to a share of
+    the search; no clock at all without a deadline."""
+    report = np.zeros(mk.REPORT_SIZE, np.int64)
+    assert batch_clock(report, Deadline(None)) == math.inf and report[mk.UNTIL] == 0
+    PAUSES.forget()
+    deadline = Deadline(1.0)
+    assert batch_clock(report, deadline) == deadline.end
+    PAUSES.seen(0.1)
+    try:
+        stop = batch_clock(report, deadline)
+        assert deadline.end - 0.1 <= stop < deadline.end - 0.09
+        short = Deadline(0.02)
+        assert batch_clock(report, short) == pytest.approx(
+            short.end - CAP * (short.end - short.start)
+        )
+    finally:
+        PAUSES.forget()
+    if compiled_clock.AVAILABLE:
+        assert report[mk.UNTIL] == compiled_clock.deadline_ns(
+            short.end - CAP * (short.end - short.start)
+        )
+
+
+def test_recent_pauses_keep_the_longest_and_forget_it() -> None:
+    now = [0.0]
+    pauses = RecentPauses(half_life=2.0, clock=lambda: now[0])
+    pauses.seen(0.004)
+    pauses.seen(0.02)
+    pauses.seen(0.001)  # a shorter one does not lower the level
+    assert pauses.level() == 0.02
+    now[0] = 4.0  # two half-lives
+    assert pauses.level() == pytest.approx(0.005)
+    assert pauses.reserve(0.004) == pytest.approx(CAP * 0.004)  # capped
+    pauses.forget()
+    assert pauses.level() == 0.0
