@@ -38,6 +38,10 @@ from arena.formats.record import GameRecord
 OPENSPIEL = "openspiel:mcts"
 GO_MCTS = "mcts:rollout=heuristic,reuse=1"
 GNUGO_10 = GNUGO.format(level=10)
+GO5_RAVE = "mcts:c=0,rave=1000,prior=20,rollout=tactics,reuse=1"
+"""The compiled MC-RAVE search with Go knowledge on 5x5 (docs/strength.md, "Go: MC-RAVE")."""
+GO9_RAVE = GO5_RAVE
+"""The same on 9x9 (one setting serves both sizes so far)."""
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,15 @@ TARGETS: tuple[Case, ...] = (
 the draw's 50% with no game lost), >= 75% against GNU Go level 10 on 5x5 and
 >= 50% on 9x9 at 2 s a move for us, >= 75% against GRhino level 5 at 1 s."""
 
-GROUPS: dict[str, tuple[Case, ...]] = {"table": CASES, "targets": TARGETS}
+GO_RAVE: tuple[Case, ...] = (
+    Case("go5-rave", "go:size=5", GO5_RAVE, OPENSPIEL, 0.1, target=0.75),
+    Case("go9-rave", "go:size=9", GO9_RAVE, OPENSPIEL, 0.1, target=0.75),
+    Case("go5-rave-gnugo", "go:size=5", GO5_RAVE, GNUGO_10, 2.0, True, target=0.75),
+    Case("go9-rave-gnugo", "go:size=9", GO9_RAVE, GNUGO_10, 2.0, True, target=0.5),
+)
+"""The compiled MC-RAVE Go search against the issue's Go targets (``--cases go-rave``)."""
+
+GROUPS: dict[str, tuple[Case, ...]] = {"table": CASES, "targets": TARGETS, "go-rave": GO_RAVE}
 """Names for sets of rows: ``--cases targets``."""
 
 
@@ -110,9 +122,9 @@ def select(names: list[str] | None) -> list[Case]:
     >>> select(["chess"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    arena.core.errors.ArenaError: unknown case 'chess'; valid: table, targets, c4-ids, ...
+    arena.core.errors.ArenaError: unknown case 'chess'; valid: table, targets, go-rave, c4-ids, ...
     """
-    known = {case.name: case for case in (*CASES, *TARGETS)}
+    known = {case.name: case for case in (*CASES, *TARGETS, *GO_RAVE)}
     chosen: list[Case] = []
     for name in names or ["table"]:
         if name in GROUPS:

@@ -29,6 +29,23 @@ search. Each game's ``games/<game>/kernel.py`` provides:
   ``seed(n) -> None``
       Seed numba's generator (``np.random.seed(n)`` inside compiled code).
 
+- optionally (:data:`OPTIONAL`; the compiled MCTS's RAVE, priors and ``rollout=tactics``
+  use them where a game has them):
+
+  ``trace(p, start, end, out) -> int``
+      The moves played from position ``start`` to ``end`` (a later position of
+      the same game, e.g. after a rollout) as ``move * 2 + player`` into
+      ``out``, in the order played (only the first play of a move counts, so a
+      game where a move can be played again must keep the order); passes may be
+      left out. Their number is returned.
+  ``prior(p, s, out) -> int``
+      For every legal move ``m`` of the player to move, ``out[m]`` = a win
+      rate in percent from the game's knowledge (50 neutral); returns 1, or 0
+      (nothing written) where the position calls for no knowledge.
+  ``tactics(p, s) -> int``
+      A rollout policy that knows the game better than ``rollout`` (slower per
+      move), as ``rollout``.
+
 - ``kernel(game) -> Kernel``: the parameter array for the game's parameters,
   the bounds that size preallocated arrays, and ``encode``, which turns a
   :class:`~arena.core.game.State` into a new ``s``.
@@ -65,6 +82,9 @@ ONGOING = 2
 
 FUNCTIONS = ("legal_moves", "play", "to_move", "outcome", "playout", "rollout", "seed")
 """The jitted functions every kernel module defines."""
+
+OPTIONAL = ("trace", "prior", "tactics")
+"""The jitted functions a kernel may define (in ``Kernel.functions`` when it does)."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +137,9 @@ def signatures() -> dict[str, Any]:
         "playout": types.FunctionType(types.int64(arr, arr)),
         "rollout": types.FunctionType(types.int64(arr, arr)),
         "seed": types.FunctionType(types.none(types.int64)),
+        "trace": types.FunctionType(types.int64(arr, arr, arr, arr)),
+        "prior": types.FunctionType(types.int64(arr, arr, arr)),
+        "tactics": types.FunctionType(types.int64(arr, arr)),
     }
 
 

@@ -61,6 +61,7 @@ def _marker(game: str) -> Path:
     sources = [
         Path(numba.origin) if numba and numba.origin else package,  # a new numba: new stamp
         package / "search" / "mcts_kernel.py",
+        package / "search" / "mcts_rave.py",
         package / "search" / "kernel_functions.py",
         package / "search" / "compiled_clock.py",
         package / "core" / "kernel.py",
@@ -124,18 +125,20 @@ def fast_engine(
         if kernel is None:
             return None
         # The compiled engine imports numba (0.2 s): only when a game asks for it.
-        fast_mcts = import_module("arena.search.fast_mcts")
+        # ``fast_rave.engine`` picks the plain engine or the MC-RAVE one.
+        fast_rave = import_module("arena.search.fast_rave")
         with import_module("arena.search.numba_cache").quick_loads():
             # What a search with these options loads: the simulation, and the copying of a
-            # kept subtree.
-            needs = "everything" if everything else f"{options.rollout},{options.reuse}"
-            if not {(game.spec, needs), (game.spec, "everything")} & _ready:
+            # kept subtree (RAVE's search is another compiled function).
+            rave = "rave," if options.rave else ""
+            needs = rave + ("everything" if everything else f"{options.rollout},{options.reuse}")
+            if not {(game.spec, needs), (game.spec, rave + "everything")} & _ready:
                 # A throwaway engine with its own generator: warming must not draw from
                 # the agent's, or a seeded agent would play differently on first use.
-                throwaway = fast_mcts.FastSearch(options, kernel, random.Random(0))
+                throwaway = fast_rave.engine(options, kernel, random.Random(0))
                 throwaway.warm(game.initial_state(), everything)
                 _ready.add((game.spec, needs))
-        engine = fast_mcts.FastSearch(options, kernel, rng)
+        engine = fast_rave.engine(options, kernel, rng)
     return engine
 
 

@@ -58,6 +58,15 @@ def _addresses(functions: tuple[tuple[str, Any], ...], simulation: str) -> np.nd
 _PROOF = {int(p): p for p in Proof}
 
 
+def simulation_of(options: MCTSOptions, kernel: Kernel) -> str:
+    """The kernel function that plays the simulations: ``playout`` (uniform), ``rollout``
+    (the cheap policy) or ``tactics`` (the game's tactical policy, its cheap one where it
+    has none)."""
+    if options.rollout == "tactics" and "tactics" in kernel.functions:
+        return "tactics"
+    return "rollout" if options.rollout in ("cheap", "tactics") else "playout"
+
+
 class FastSearch:
     """The compiled engine for one game's kernel."""
 
@@ -65,7 +74,7 @@ class FastSearch:
 
     def __init__(self, options: MCTSOptions, kernel: Kernel, rng: random.Random) -> None:
         self.options, self.kernel, self.rng = options, kernel, rng
-        simulation = "rollout" if options.rollout == "cheap" else "playout"
+        simulation = simulation_of(options, kernel)
         if config.DISABLE_JIT:  # plain Python: the functions themselves
             self.run = partial(mk.search, *(kernel.functions[n] for n in mk.CALLED))
             self.functions: tuple[Any, ...] = (kernel.functions[simulation],)
@@ -131,15 +140,19 @@ class FastSearch:
         if child < 0:
             self.root_state = None
             return
+        self.sizes[:] = self._compact(child)
+        self.root = 0
+        self.root_state = state.play(move)
+        self.root_s = self.kernel.encode(self.root_state)
+
+    def _compact(self, child: int) -> tuple[int, int]:
+        """Copy the subtree of ``child`` to the front of new arrays; return its sizes."""
         old = (self.node, self.wins, self.edge_move, self.edge_child)
         self._allocate(len(self.node), len(self.edge_move))
         nodes, edges = mk.compact(
             *old, child, self.node, self.wins, self.edge_move, self.edge_child
         )
-        self.sizes[:] = nodes, edges
-        self.root = 0
-        self.root_state = state.play(move)
-        self.root_s = self.kernel.encode(self.root_state)
+        return nodes, edges
 
     def _child(self, x: int, move: int) -> int:
         first, tried = self.node[x, mk.FIRST], self.node[x, mk.TRIED]
@@ -177,7 +190,6 @@ class FastSearch:
 
     def _run(self, rollouts: float, deadline: Deadline, progress: Any = None) -> int:
         """Batches of simulations until the budget, the deadline or a proof stops them."""
-        o, k = self.options, self.kernel
         timed = deadline.end != float("inf")
         batched = timed or progress is not None  # else one call does the whole budget
         left = int(min(rollouts, 1 << 62))
@@ -188,14 +200,7 @@ class FastSearch:
         stop, longest_batch = batch_clock(self.report, deadline), 0.0
         while left > 0:
             start = clock()
-            done = self.run(
-                *self.functions,
-                k.params, self.root_s, s, leaf, self.buf,
-                self.node, self.wins, self.edge_move, self.edge_child, self.sizes, self.path,
-                self.root, min(batch, left), self.policy, float(o.c), float(o.eps),
-                bool(o.expand_all), bool(o.solver),
-                self.report,
-            )  # fmt: skip
+            done = self._batch(s, leaf, min(batch, left))
             spent = clock() - start
             longest_batch = max(longest_batch, spent)
             total += done
@@ -222,6 +227,19 @@ class FastSearch:
         if timed:
             PAUSES.seen(longest_batch)
         return total
+
+    def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int) -> int:
+        """One call of the compiled search: up to ``sims`` simulations."""
+        o, k = self.options, self.kernel
+        done = self.run(
+            *self.functions,
+            k.params, self.root_s, s, leaf, self.buf,
+            self.node, self.wins, self.edge_move, self.edge_child, self.sizes, self.path,
+            self.root, sims, self.policy, float(o.c), float(o.eps),
+            bool(o.expand_all), bool(o.solver),
+            self.report,
+        )  # fmt: skip
+        return int(done)
 
     def root_stats(self) -> RootStats | None:
         """The root's moves in legal-move order with their statistics (numpy: Go 19x19 and

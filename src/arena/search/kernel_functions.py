@@ -75,3 +75,7 @@ as_to_move = _caster("to_move")
 as_outcome = _caster("outcome")
 as_simulation = _caster("playout")
 """``playout`` or ``rollout`` (the same signature)."""
+as_trace = _caster("trace")
+"""A kernel's optional ``trace`` (the moves from one position to a later one)."""
+as_prior = _caster("prior")
+"""A kernel's optional ``prior`` (knowledge scores of the legal moves)."""

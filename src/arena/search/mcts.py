@@ -28,6 +28,11 @@ Options (:mod:`~arena.search.mcts_options`):
 * ``reuse=1`` keeps the subtree of the moves actually played.
 * ``solver=1`` (MCTS-Solver): finished games below a node prove it won or
   lost; proofs propagate up, and proven children are never sampled again.
+* ``rave=K`` (compiled engine): MC-RAVE, AMAF values mixed in with the schedule
+  ``beta = sqrt(K / (3n + K))`` (``bias=b``: the minimum-MSE schedule); ``prior=N``
+  starts each move's AMAF values with ``N`` virtual simulations of the game's
+  knowledge; ``rollout=tactics`` is the kernel's knowledgeable rollout (Go:
+  captures, atari escapes, 3x3 shapes). See :mod:`~arena.search.mcts_rave`.
 * ``engine=fast`` (default) runs the compiled search where the game has a
   kernel and the options allow it; ``engine=python`` always runs this file's.
 
@@ -54,6 +59,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from arena.core.agent import Agent, SearchInfo
+from arena.core.errors import SpecError
 from arena.core.game import Game, Returns, State
 from arena.core.limit import Limit
 from arena.search import compiled
@@ -267,6 +273,10 @@ class MCTSAgent(Agent):
             engine = self.reference
             if self.options.engine == "fast" and self.options.rollout != "heuristic":
                 engine = compiled.fast_engine(self.options, game, self.rng) or engine
+            if engine is self.reference and self.options.compiled_only:
+                raise SpecError(
+                    f"mcts: rave= and rollout=tactics need a compiled kernel; {game.name} has none"
+                )
             self._engines[game.spec] = engine
         if engine is not self.engine:
             self.engine.reset()

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from arena.core.errors import SpecError
 from arena.core.spec import Param
 from arena.search.evaluator import Evaluator, HeuristicRollout, RandomRollout
 from arena.search.tree_policy import UCT, EGreedy, TreePolicy
@@ -35,14 +36,28 @@ PARAMS = (
         "rollout",
         str,
         "random",
-        "simulation policy: uniform, heuristic (python engine), the kernel's cheap policy",
-        choices=("random", "heuristic", "cheap"),
+        "simulation policy: uniform, heuristic (python engine), the kernel's cheap policy, "
+        "the kernel's tactical policy (fast engine; go: captures, atari escapes)",
+        choices=("random", "heuristic", "cheap", "tactics"),
     ),
     Param(
         "final", str, "robust", "move played: most visits or best rate", choices=("robust", "max")
     ),
     Param("reuse", bool, False, "keep the subtree of the moves played"),
     Param("solver", bool, False, "MCTS-Solver: propagate proven wins and losses"),
+    Param(
+        "rave",
+        float,
+        0.0,
+        "MC-RAVE equivalence k of beta = sqrt(k/(3n+k)); 0 off (fast engine, go and gomoku)",
+        low=0.0,
+    ),
+    Param(
+        "bias", float, 0.0, "rave: minimum-MSE schedule with this bias (0: the k schedule)", low=0.0
+    ),
+    Param(
+        "prior", float, 0.0, "rave: virtual simulations of the game's knowledge per move", low=0.0
+    ),
     Param("seed", int, None, "random seed", default_text="fresh"),
     Param(
         "engine",
@@ -70,8 +85,31 @@ class MCTSOptions:
     """``final=robust`` plays the most visited move; ``final=max`` the best win rate."""
     reuse: bool = False
     solver: bool = False
+    rave: float = 0.0
+    """MC-RAVE (compiled engine): the ``k`` of the schedule ``beta = sqrt(k / (3n + k))``."""
+    bias: float = 0.0
+    """MC-RAVE's minimum-MSE schedule with this bias instead (when > 0)."""
+    prior: float = 0.0
+    """Virtual simulations, at the kernel's knowledge rate, that start each move's AMAF values."""
     seed: int | None = None
     engine: str = "fast"
+
+    def __post_init__(self) -> None:
+        if (self.bias or self.prior) and not self.rave:
+            raise SpecError("mcts: bias= and prior= shape RAVE: give rave=K (K > 0) too")
+        compiled_only = self.rave or self.rollout == "tactics"
+        if compiled_only and (self.engine == "python" or self.rollout == "heuristic"):
+            raise SpecError(
+                "mcts: rave= and rollout=tactics run in the compiled engine only "
+                "(not with engine=python or rollout=heuristic)"
+            )
+        if self.rave and (self.tree != "uct" or self.expand_all):
+            raise SpecError("mcts: rave= works with tree=uct and expand=one")
+
+    @property
+    def compiled_only(self) -> bool:
+        """Whether these options need the compiled engine (RAVE, the tactical rollout)."""
+        return bool(self.rave) or self.rollout == "tactics"
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> MCTSOptions:

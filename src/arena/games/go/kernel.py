@@ -83,6 +83,15 @@ legal points that fill no own eye; else the pass. It draws the same way, the
 far points set aside unchecked for the second draw, and obeys every rule,
 superko included, so its moves are legal moves.
 
+``tactics`` (``mcts:rollout=tactics``) first answers the opponent's last move:
+it saves own strings that move put in atari (capturing a neighbour in atari, or
+extending when that leaves two liberties), else captures strings in atari next
+to it, else plays one of MoGo's 3x3 shapes around it (``patterns.py``, a table
+in ``p`` over the eight neighbours' colours); otherwise it draws as ``rollout``
+but never puts two or more own stones in atari. ``prior`` scores every legal
+move from the same knowledge for MC-RAVE's priors, and ``trace`` lists the
+points of a rollout from the history (``mcts:rave=``).
+
 Both draw from a xorshift generator that numba's ``np.random`` (seeded by
 ``seed``) seeds at the start of each playout: the same seed gives the same
 playouts, compiled or not.
@@ -94,6 +103,7 @@ import numpy as np
 from numba import njit
 
 from arena.core.kernel import ONGOING, Kernel
+from arena.games.go.patterns import pattern_table
 from arena.games.go.rules import Go, GoState
 
 # --- the parameter array p ---------------------------------------------------------
@@ -125,6 +135,7 @@ P_LEN = 23  # length of s
 P_ZOB = 24  # offset in p: Zobrist keys, [colour * NP + cell]
 P_IDX = 25  # offset in p: point -> cell
 P_POINT = 26  # offset in p: cell -> point (-1 on the border)
+P_PATTERNS = 27  # offset in p: MoGo's 3x3 shapes by neighbourhood code (patterns.py)
 P_HEADER = 32
 
 # --- the header of s ---------------------------------------------------------------
@@ -629,6 +640,275 @@ def seed(n):  # type: ignore[no-untyped-def]
     np.random.seed(n)
 
 
+# --- knowledge: the tactical rollout, priors and traces ---------------------------------
+
+
+@_inline
+def _liberty(L, s, h):  # type: ignore[no-untyped-def]
+    """The one liberty of the string headed by ``h``, which is in atari."""
+    return s[L[P_PLS] + 4 * h] // s[L[P_PLC] + 4 * h]
+
+
+@_inline
+def _safe(L, p, s, at, colour):  # type: ignore[no-untyped-def]
+    """The size of the string ``colour`` would make on the empty cell ``at`` when it would be
+    left in atari (a self-atari), else 0 (two liberties or more, or a capture)."""
+    cell, head, nxt, w = L[P_CELL], L[P_HEAD], L[P_NEXT], L[P_W]
+    other = 3 - colour
+    a0 = -1  # two distinct liberties other than ``at`` prove safety
+    for q in (at - w, at - 1, at + 1, at + w):
+        v = s[cell + q]
+        if v == EMPTY:
+            if a0 < 0:
+                a0 = q
+            elif q != a0:
+                return 0
+        elif v == other and _in_atari(L, p, s, s[head + q]):
+            return 0  # a capture frees points
+    size = 1
+    h0 = h1 = h2 = -1
+    for q in (at - w, at - 1, at + 1, at + w):
+        if s[cell + q] != colour:
+            continue
+        h = s[head + q]
+        if h == h0 or h == h1 or h == h2:  # noqa: SIM109 (numba)
+            continue
+        if h0 < 0:
+            h0 = h
+        elif h1 < 0:
+            h1 = h
+        else:
+            h2 = h
+        size += s[L[P_SSIZE] + 4 * h]
+        if _in_atari(L, p, s, h):
+            continue  # its only liberty is ``at``
+        stone = h
+        while True:
+            for r in (stone - w, stone - 1, stone + 1, stone + w):
+                if r != at and s[cell + r] == EMPTY:
+                    if a0 < 0:
+                        a0 = r
+                    elif r != a0:
+                        return 0
+            stone = s[nxt + stone]
+            if stone == h:
+                break
+    return size
+
+
+@_inline
+def _saving(L, p, s, h, colour, out, n):  # type: ignore[no-untyped-def]
+    """Add to ``s[out + n:]`` (room for ``N`` moves) the moves that save the string headed
+    by ``h`` (of ``colour``, in atari): captures of an adjacent string in atari, and the
+    extension at its liberty when that leaves two liberties; return the new count."""
+    cell, head, nxt, w = L[P_CELL], L[P_HEAD], L[P_NEXT], L[P_W]
+    other = 3 - colour
+    stone = h
+    while True:
+        for q in (stone - w, stone - 1, stone + 1, stone + w):
+            if s[cell + q] == other and _in_atari(L, p, s, s[head + q]):
+                lib = _liberty(L, s, s[head + q])
+                if n < L[P_N] and _legal(L, p, s, lib, colour):
+                    s[out + n] = lib
+                    n += 1
+        stone = s[nxt + stone]
+        if stone == h:
+            break
+    lib = _liberty(L, s, h)
+    if n < L[P_N] and _legal(L, p, s, lib, colour) and _safe(L, p, s, lib, colour) == 0:
+        s[out + n] = lib
+        n += 1
+    return n
+
+
+@_inline
+def _shape(L, p, s, at):  # type: ignore[no-untyped-def]
+    """Whether the 3x3 neighbourhood of cell ``at`` is one of MoGo's shapes (patterns.py)."""
+    c, w = L[P_CELL] + at, L[P_W]
+    code = (
+        s[c - w - 1]
+        | s[c - w] << 2
+        | s[c - w + 1] << 4
+        | s[c - 1] << 6
+        | s[c + 1] << 8
+        | s[c + w - 1] << 10
+        | s[c + w] << 12
+        | s[c + w + 1] << 14
+    )
+    return p[L[P_PATTERNS] + code] != 0
+
+
+@_inline
+def _urgent(L, p, s, colour, out):  # type: ignore[no-untyped-def]
+    """The urgent moves after the opponent's last move: saving own strings it put in atari,
+    else capturing the opposing strings in atari around it, else MoGo's 3x3 shapes around
+    it. Their number, in ``s[out:]``."""
+    last = s[L[P_MOVES] + s[PLY] - 1] if s[PLY] > 0 else -1
+    if last < 0 or last >= L[P_N]:
+        return 0
+    cell, head, w = L[P_CELL], L[P_HEAD], L[P_W]
+    at = p[L[P_IDX] + last]
+    n = 0
+    for q in (at - w, at - 1, at + 1, at + w):
+        if s[cell + q] == colour and _in_atari(L, p, s, s[head + q]):
+            n = _saving(L, p, s, s[head + q], colour, out, n)
+    if n:
+        return n
+    other = 3 - colour
+    for q in (at, at - w, at - 1, at + 1, at + w, at - w - 1, at - w + 1, at + w - 1, at + w + 1):
+        if s[cell + q] == other and _in_atari(L, p, s, s[head + q]):
+            lib = _liberty(L, s, s[head + q])
+            if n < L[P_N] and _legal(L, p, s, lib, colour):
+                s[out + n] = lib
+                n += 1
+    if n:
+        return n
+    for q in (at - w, at - 1, at + 1, at + w, at - w - 1, at - w + 1, at + w - 1, at + w + 1):
+        if (
+            s[cell + q] == EMPTY
+            and _shape(L, p, s, q)
+            and not _is_own_eye(L, p, s, q, colour)
+            and _legal(L, p, s, q, colour)
+            and _safe(L, p, s, q, colour) < 2
+        ):
+            s[out + n] = q
+            n += 1
+    return n
+
+
+@_inline
+def _draw_tactics(L, p, s, colour, x):  # type: ignore[no-untyped-def]
+    """The tactical rollout's move: an urgent move (:func:`_urgent`) at random, else as
+    :func:`_draw_rollout` but never a self-atari of two stones or more."""
+    urgent = L[P_SCRATCH] + L[P_NP]  # after the far list's room
+    n = _urgent(L, p, s, colour, urgent)
+    if n:
+        x, r = _below(x, n)
+        return p[L[P_POINT] + s[urgent + r]], x
+    empties, where = L[P_EMPTIES], L[P_WHERE]
+    far = L[P_SCRATCH]
+    nfar = 0
+    anywhere = s[NEMPTY] == L[P_N]
+    untried = s[NEMPTY]
+    while untried:
+        x, r = _below(x, untried)
+        at = s[empties + r]
+        if not _is_own_eye(L, p, s, at, colour):
+            if not (anywhere or _near(L, s, at)):
+                s[far + nfar] = at
+                nfar += 1
+            elif _legal(L, p, s, at, colour) and _safe(L, p, s, at, colour) < 2:
+                return p[L[P_POINT] + at], x
+        untried -= 1
+        last = s[empties + untried]
+        s[empties + r] = last
+        s[where + last] = r
+        s[empties + untried] = at
+        s[where + at] = untried
+    while nfar:
+        x, r = _below(x, nfar)
+        at = s[far + r]
+        if _legal(L, p, s, at, colour) and _safe(L, p, s, at, colour) < 2:
+            return p[L[P_POINT] + at], x
+        nfar -= 1
+        s[far + r] = s[far + nfar]
+    return L[P_N], x
+
+
+@_kernel
+def tactics(p, s):  # type: ignore[no-untyped-def]
+    """The rollout of ``mcts:rollout=tactics``: save own strings the last move put in atari,
+    capture opposing strings in atari next to it, play MoGo's 3x3 shapes around it; never
+    fill an own eye, never put two or more own stones in atari; uniform among the rest near
+    the stones (then anywhere)."""
+    L = _layout(p)
+    x = np.uint64(np.random.randint(1, 1 << 62))
+    while not _over(L, p, s):
+        move, x = _draw_tactics(L, p, s, (s[PLY] & 1) + 1, x)
+        _play(L, p, s, move)
+    return outcome(p, s)
+
+
+PRIOR_NEUTRAL = 50
+PRIOR_CAPTURE = 80  # takes an opposing string in atari (90 for two stones or more)
+PRIOR_SAVE = 80  # extends or captures to save an own string in atari
+PRIOR_LOCAL = 55  # next to the opponent's last move
+PRIOR_SHAPE = 65  # next to it, one of MoGo's 3x3 shapes
+PRIOR_FIRST_LINE = 30  # the edge, while the board is mostly empty
+PRIOR_SECOND_LINE = 45  # the second line, while the board is mostly empty (9x9 and up)
+PRIOR_SELF_ATARI = 15  # two stones or more left in atari
+PRIOR_EYE = 5  # fills an own eye
+PRIOR_PASS = 20
+
+
+@_kernel
+def prior(p, s, out):  # type: ignore[no-untyped-def]
+    """Knowledge win rates (percent) of the legal moves for the player to move (Fuego's and
+    MoGo's kind of prior): captures and atari escapes high, self-ataris and own-eye fills
+    low, the first two lines low while the board is mostly empty, the last move's
+    neighbourhood a little higher; pass low."""
+    L = _layout(p)
+    if _over(L, p, s):
+        return 0
+    colour = (s[PLY] & 1) + 1
+    other = 3 - colour
+    cell, head, w, size = L[P_CELL], L[P_HEAD], L[P_W], L[P_SIZE]
+    n = L[P_N]
+    early = 3 * s[NEMPTY] > 2 * n  # under a third of the board taken
+    last = s[L[P_MOVES] + s[PLY] - 1] if s[PLY] > 0 else -1
+    last_at = p[L[P_IDX] + last] if 0 <= last < n else -100
+    for point in range(n):
+        at = p[L[P_IDX] + point]
+        out[point] = PRIOR_NEUTRAL
+        if s[cell + at] != EMPTY:
+            continue
+        if _is_own_eye(L, p, s, at, colour):
+            out[point] = PRIOR_EYE
+            continue
+        value = PRIOR_NEUTRAL
+        d = at - last_at
+        if d != 0 and -1 <= d % w - (w if d % w > 1 else 0) <= 1 and abs(d) <= w + 1:
+            value = PRIOR_LOCAL  # one of the eight neighbours
+            if _shape(L, p, s, at):
+                value = PRIOR_SHAPE
+        if early:
+            row, col = point // size, point % size
+            line = min(min(row, col), min(size - 1 - row, size - 1 - col))
+            if line == 0:
+                value = PRIOR_FIRST_LINE
+            elif line == 1 and size >= 9:
+                value = PRIOR_SECOND_LINE
+        for q in (at - w, at - 1, at + 1, at + w):
+            v = s[cell + q]
+            if v == other and _in_atari(L, p, s, s[head + q]):
+                big = s[L[P_SSIZE] + 4 * s[head + q]] >= 2
+                value = max(value, PRIOR_CAPTURE + 10 * big)
+            elif (
+                v == colour and _in_atari(L, p, s, s[head + q]) and _safe(L, p, s, at, colour) == 0
+            ):
+                value = max(value, PRIOR_SAVE)
+        if value < PRIOR_CAPTURE and _safe(L, p, s, at, colour) >= 2:
+            value = PRIOR_SELF_ATARI
+        out[point] = value
+    out[n] = PRIOR_PASS
+    return 1
+
+
+@_kernel
+def trace(p, start, end, out):  # type: ignore[no-untyped-def]
+    """The points played from position ``start`` to ``end`` (``point * 2 + player``, passes
+    left out), from the history ``end`` keeps."""
+    L = _layout(p)
+    moves = L[P_MOVES]
+    count = 0
+    for ply in range(start[PLY], end[PLY]):
+        move = end[moves + ply]
+        if 0 <= move < L[P_N]:
+            out[count] = move * 2 + (ply & 1)
+            count += 1
+    return count
+
+
 # --- building positions ---------------------------------------------------------------
 
 
@@ -710,7 +990,11 @@ def params(game: Go) -> np.ndarray:
     zob = P_HEADER
     idx = zob + 3 * cells
     point = idx + n
-    p = np.zeros(point + cells, np.int64)
+    patterns = point + cells
+    table = pattern_table()
+    p = np.zeros(patterns + len(table), np.int64)
+    p[P_PATTERNS] = patterns
+    p[patterns:] = table
     p[P_SIZE], p[P_N], p[P_W], p[P_NP] = size, n, w, cells
     p[P_KOMI_LO], p[P_KOMI_HI] = np.floor(game.komi), np.ceil(game.komi)
     p[P_SUPERKO], p[P_MAXLEN], p[P_BLOOM_MASK] = game.superko, game.maxlen, bloom_bits - 1
@@ -791,6 +1075,9 @@ def kernel(game: Go) -> Kernel:
         "playout": playout,
         "rollout": rollout,
         "seed": seed,
+        "trace": trace,
+        "prior": prior,
+        "tactics": tactics,
     }
     return Kernel(
         name=game.spec,

@@ -316,6 +316,21 @@ def rollout(p, s):  # type: ignore[no-untyped-def]
             n_candidates = add_near(p, s, move, near, candidates, spot, n_candidates)
 
 
+@njit(cache=True)
+def trace(p, start, end, out):  # type: ignore[no-untyped-def]
+    """The stones placed from position ``start`` to ``end`` (``cell * 2 + player``), for
+    RAVE; the board's order, not the order of play, as a cell is played only once
+    (without gravity)."""
+    board = p[P_BOARD]
+    n = 0
+    for cell in range(p[P_CELLS]):
+        square = board + square_of(p, cell)
+        if start[square] == EMPTY and start[square] != end[square]:
+            out[n] = cell * 2 + end[square] - 1
+            n += 1
+    return n
+
+
 FUNCTIONS = {
     "legal_moves": legal_moves,
     "play": play,
@@ -372,7 +387,7 @@ def kernel(game: KInARowGame, gravity: bool, near: bool = False) -> Kernel:
         max_moves=cols if gravity else rows * cols,
         max_plies=rows * cols,
         encode=encode,  # type: ignore[arg-type]
-        functions=dict(FUNCTIONS),
+        functions=dict(FUNCTIONS) if gravity else {**FUNCTIONS, "trace": trace},
     )
 
 

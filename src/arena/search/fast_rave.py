@@ -1,0 +1,122 @@
+"""The compiled MC-RAVE engine: :class:`FastSearch` over :mod:`~arena.search.mcts_rave`.
+
+``mcts:rave=K`` (and ``bias=``, ``prior=``) runs this engine: the same driver
+as the plain compiled search (batches on the clock, tree reuse, growing
+arrays), with two more arrays per edge for the AMAF statistics and the
+kernel's ``trace`` and ``prior`` (:data:`arena.core.kernel.OPTIONAL`) passed
+to the compiled search. A game whose kernel has no ``trace`` has no RAVE
+(:func:`engine` says so); one without ``prior`` runs with no knowledge.
+
+RAVE runs in the compiled engine only: ``engine=python`` with ``rave=`` is a
+spec error.
+
+Tests: ``tests/search/test_mcts_rave.py``.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache, partial
+from typing import Any
+
+import numpy as np
+from numba import config
+
+from arena.core.errors import SpecError
+from arena.core.game import State
+from arena.core.kernel import Kernel
+from arena.search import kernel_functions as kf
+from arena.search import mcts_rave as mr
+from arena.search.deadline import Deadline
+from arena.search.fast_mcts import FastSearch, simulation_of
+from arena.search.mcts_options import MCTSOptions
+
+
+@cache
+def _rave_addresses(functions: tuple[tuple[str, Any], ...], simulation: str) -> np.ndarray:
+    """The addresses :func:`mcts_rave.run` takes: the kernel's, then ``trace`` and ``prior``
+    (the no-op ones where the kernel has none)."""
+    named = dict(functions)
+    named.setdefault("trace", mr.no_trace)
+    named.setdefault("prior", mr.no_prior)
+    return kf.addresses(named, (*mr.CALLED, simulation, "trace", "prior"))
+
+
+class RaveSearch(FastSearch):
+    """The compiled engine with MC-RAVE (and priors) for one game's kernel."""
+
+    def __init__(self, options: MCTSOptions, kernel: Kernel, rng: random.Random) -> None:
+        super().__init__(options, kernel, rng)
+        simulation = simulation_of(options, kernel)
+        f = kernel.functions
+        if config.DISABLE_JIT:
+            called = (f[n] for n in (*mr.CALLED, simulation))
+            extra = (f.get("trace", mr.no_trace), f.get("prior", mr.no_prior))
+            self.run = partial(mr.search, *called, *extra)
+            self.functions = ()
+        else:
+            self.run = mr.run
+            self.functions = (_rave_addresses(tuple(sorted(f.items())), simulation),)
+        bound = kernel.max_moves + 1
+        self.moves = np.empty(kernel.max_plies + 2, np.int64)
+        self.traced = np.empty(kernel.max_plies + kernel.max_moves + 1, np.int64)
+        self.marks = np.zeros(bound + 1, np.int64)  # [0]: the simulation stamp
+        self.scores = np.empty(bound, np.int64)
+
+    def _allocate(self, nodes: int, edges: int) -> None:
+        super()._allocate(nodes, edges)
+        self.amaf_n = np.empty(edges, np.float64)
+        self.amaf_w = np.empty(edges, np.float64)
+
+    def _bytes(self) -> int:
+        return super()._bytes() + self.amaf_n.nbytes + self.amaf_w.nbytes
+
+    def _grow(self) -> None:
+        super()._grow()
+        grown = len(self.edge_move) - len(self.amaf_n)
+        if grown:
+            self.amaf_n = np.concatenate([self.amaf_n, np.empty(grown, np.float64)])
+            self.amaf_w = np.concatenate([self.amaf_w, np.empty(grown, np.float64)])
+
+    def warm(self, state: State, everything: bool = True) -> None:
+        if not config.DISABLE_JIT and everything:
+            for simulation in ("playout", "rollout", "tactics"):
+                if simulation in self.kernel.functions:
+                    _rave_addresses(tuple(sorted(self.kernel.functions.items())), simulation)
+        self.search(state, 2, Deadline(None))
+        if everything or self.options.reuse:
+            self._compact(self.root)
+        self.reset()
+
+    def _compact(self, child: int) -> tuple[int, int]:
+        old = (self.node, self.wins, self.edge_move, self.edge_child, self.amaf_n, self.amaf_w)
+        self._allocate(len(self.node), len(self.edge_move))
+        new = (self.node, self.wins, self.edge_move, self.edge_child, self.amaf_n, self.amaf_w)
+        nodes, edges = mr.compact(*old[:4], *old[4:], child, *new)
+        return int(nodes), int(edges)
+
+    def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int) -> int:
+        o, k = self.options, self.kernel
+        done = self.run(
+            *self.functions,
+            k.params, self.root_s, s, leaf, self.buf,
+            self.node, self.wins, self.edge_move, self.edge_child, self.amaf_n, self.amaf_w,
+            self.sizes, self.path, self.moves, self.traced, self.marks, self.scores,
+            self.root, sims, float(o.c), float(o.rave), float(o.bias), float(o.prior),
+            bool(o.solver), self.report,
+        )  # fmt: skip
+        return int(done)
+
+
+def engine(options: MCTSOptions, kernel: Kernel, rng: random.Random) -> FastSearch:
+    """The compiled engine the options ask for: :class:`RaveSearch` with ``rave=``, else
+    :class:`FastSearch`; a spec error for RAVE on a game whose kernel lists no moves."""
+    if not options.rave:
+        return FastSearch(options, kernel, rng)
+    if "trace" not in kernel.functions:
+        game = kernel.name.split(":")[0]
+        raise SpecError(
+            f"mcts: rave= needs a game whose simulations' moves count as played anywhere "
+            f"(go, gomoku, tictactoe); {game} has none"
+        )
+    return RaveSearch(options, kernel, rng)
