@@ -28,7 +28,7 @@ from arena.core.spec import Param
 
 BEST: dict[str, str] = {
     "tictactoe": "solver",
-    "connect4": "solver",
+    "connect4": "ids",
     "othello": "ids",
     "gomoku": "ids",
     "go": "mcts:c=0,rave=1000,prior=20,rollout=tactics,reuse=1",
@@ -42,7 +42,7 @@ def best_spec(game: Game) -> str:
 
     >>> import arena
     >>> best_spec(arena.load_game("connect4"))
-    'solver'
+    'ids'
     """
     return BEST.get(game.spec) or BEST.get(game.name) or "ids"
 
