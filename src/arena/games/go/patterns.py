@@ -19,6 +19,8 @@ row by row, skipping the centre, two bits each (0 empty, 1 Black, 2 White,
 (1, 0)
 >>> int(table[code("...|..|OXO")])  # the hane turned and in the other colours
 1
+
+Tests: tests/games/test_go_knowledge.py
 """
 
 from __future__ import annotations
