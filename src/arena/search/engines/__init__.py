@@ -23,7 +23,9 @@ from typing import Protocol
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 
-ENGINES: dict[str, str] = {}
+ENGINES: dict[str, str] = {
+    "othello": "arena.search.engines.othello",
+}
 """Game name -> the module of its compiled engine."""
 
 

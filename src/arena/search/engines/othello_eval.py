@@ -1,0 +1,210 @@
+"""The compiled Othello evaluation of the ``ids`` engine: classic features, weighted by phase.
+
+Boards are the solver's bitboards (:mod:`arena.solvers.othello.board`: bit
+``row * 8 + col``, smaller boards in the top-left corner). Every feature is
+"side to move minus opponent", so the value is the mover's:
+
+* **mobility**: placements, a legal corner counting twice, as the ratio
+  ``(m - o) / (m + o + 2)`` (a side short of moves must soon give something up);
+* **potential mobility**: empty cells next to an enemy disc, the same ratio
+  (tomorrow's moves; a small frontier of one's own keeps the opponent short);
+* **corners** owned; **X-squares** (diagonally next to a corner) and
+  **C-squares** (beside it on an edge) held while that corner is empty, which
+  tend to give it away;
+* **stable discs**, grown from the corners: a disc is stable when in each of
+  the four line directions it lies on the border or next to a stable disc of
+  its own colour (an under-estimate that misses discs fixed by full lines);
+* **edge discs** that are not stable (often a liability, a target for wedges);
+* **parity**: +1 when the mover would make the last move were there no passes;
+* **discs**: the count, which decides the game but misleads until late.
+
+These are the features of most hand-written Othello evaluations (Rosenbloom's
+IAGO, 1982; the study of Sannidhanam and Annamalai, "An analysis of heuristics
+in Othello", 2004). :data:`ANCHORS` holds each weight at the opening, midgame
+and endgame; :func:`weight_table` interpolates them by the number of empty
+cells into the table the compiled code reads. Per-disc weights are on the
+8x8 scale (times ``64 / cells`` on smaller boards).
+
+``kind`` 1 (``UTILITY``) is the plain disc difference instead, the ``utility``
+evaluation of the readable search, so the two can be checked move for move.
+
+Tests: tests/search/test_engine_othello.py
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from arena.solvers.bits import popcount
+from arena.solvers.othello.board import board_mask
+
+HEURISTIC, UTILITY = 0, 1
+
+MOBILITY, POTENTIAL, CORNER, X_SQUARE, C_SQUARE, STABLE, EDGE, PARITY, DISCS = range(9)
+FEATURES = 9
+
+ANCHORS = np.array(
+    [
+        # opening, midgame, endgame
+        [60.0, 50.0, 20.0],  # mobility (ratio)
+        [60.0, 40.0, 0.0],  # potential mobility (ratio)
+        [30.0, 30.0, 15.0],  # corner
+        [-15.0, -12.0, -3.0],  # X-square next to an empty corner
+        [-5.0, -5.0, -1.0],  # C-square next to an empty corner
+        [2.0, 4.0, 5.0],  # stable disc (per disc)
+        [0.0, 0.0, 0.0],  # unstable edge disc (per disc)
+        [0.0, 3.0, 8.0],  # parity
+        [0.0, 0.0, 3.0],  # disc (per disc), from three quarters of the game on
+    ]
+)
+"""Weights per feature unit at the opening (all empty), midgame and end (none empty)."""
+DISC_FROM = 0.75
+"""The phase where the disc weight starts to rise from 0 towards its endgame value."""
+PER_DISC = (STABLE, EDGE, DISCS)
+
+# Masks of one board size, in the array ``masks`` (read as uint64).
+BOARD, CORNERS, SIDE_COLS, SIDE_ROWS, BORDER, NOT_FIRST, NOT_LAST, NEAR = range(8)
+MASKS = NEAR + 12  # then per corner: the corner, its X-square, its C-squares
+
+
+def masks(size: int) -> np.ndarray:
+    """The masks the compiled evaluation needs for a ``size`` x ``size`` board."""
+
+    def bit(row: int, col: int) -> int:
+        return 1 << (row * 8 + col)
+
+    n = size
+    out = [0] * MASKS
+    out[BOARD] = board_mask(n)
+    first = sum(bit(r, 0) for r in range(n))
+    last = sum(bit(r, n - 1) for r in range(n))
+    rows = sum(bit(0, c) | bit(n - 1, c) for c in range(n))
+    out[SIDE_COLS] = first | last
+    out[SIDE_ROWS] = rows
+    out[BORDER] = first | last | rows
+    out[NOT_FIRST] = ((1 << 64) - 1) & ~sum(bit(r, 0) for r in range(8))
+    out[NOT_LAST] = ((1 << 64) - 1) & ~sum(bit(r, n - 1) for r in range(8))
+    corners = 0
+    for i, (r, c, dr, dc) in enumerate(
+        ((0, 0, 1, 1), (0, n - 1, 1, -1), (n - 1, 0, -1, 1), (n - 1, n - 1, -1, -1))
+    ):
+        out[NEAR + 3 * i] = bit(r, c)
+        out[NEAR + 3 * i + 1] = bit(r + dr, c + dc)
+        out[NEAR + 3 * i + 2] = bit(r + dr, c) | bit(r, c + dc)
+        corners |= bit(r, c)
+    out[CORNERS] = corners
+    return np.array(out, dtype=np.uint64)
+
+
+def weight_table(size: int, anchors: np.ndarray = ANCHORS) -> np.ndarray:
+    """``table[empties, feature]``: each weight at each number of empty cells.
+
+    >>> t = weight_table(8)
+    >>> float(t[60, MOBILITY]), float(t[30, MOBILITY]), float(t[0, MOBILITY])
+    (60.0, 50.0, 20.0)
+    >>> float(t[20, DISCS]), float(t[0, DISCS])   # discs count only late
+    (0.0, 3.0)
+    """
+    cells = size * size
+    table = np.zeros((65, FEATURES))
+    for empties in range(65):
+        phase = max(0.0, 1.0 - empties / (cells - 4))
+        for f in range(FEATURES):
+            opening, midgame, endgame = anchors[f]
+            if phase <= 0.5:
+                w = opening + (midgame - opening) * 2.0 * phase
+            else:
+                w = midgame + (endgame - midgame) * (2.0 * phase - 1.0)
+            if f == DISCS:
+                w = endgame * max(0.0, (phase - DISC_FROM) / (1.0 - DISC_FROM))
+            if f in PER_DISC:
+                w *= 64.0 / cells
+            table[empties, f] = w
+    return table
+
+
+SOFT = 200.0
+"""Reports squash raw values into (-SCALE, SCALE) by ``SCALE * raw / (|raw| + SOFT)``."""
+UNIT = 100
+"""The compiled evaluation is an integer: raw values in hundredths."""
+
+
+@njit(cache=True)
+def stable(own: np.uint64, m: np.ndarray) -> np.uint64:
+    """Discs of ``own`` that can never be flipped, grown from its corners."""
+    found = own & m[CORNERS]
+    if found == 0:
+        return found
+    side_cols, side_rows, border = m[SIDE_COLS], m[SIDE_ROWS], m[BORDER]
+    not_first, not_last = m[NOT_FIRST], m[NOT_LAST]
+    s1, s7, s8, s9 = np.uint64(1), np.uint64(7), np.uint64(8), np.uint64(9)
+    while True:
+        left = found & not_first  # may step to col - 1
+        right = found & not_last  # may step to col + 1
+        grown = (
+            own
+            & (side_cols | (right << s1) | (left >> s1))
+            & (side_rows | (found << s8) | (found >> s8))
+            & (border | (right << s9) | (left >> s9))
+            & (border | (left << s7) | (right >> s7))
+        )
+        grown |= found
+        if grown == found:
+            return found
+        found = grown
+
+
+@njit(cache=True)
+def neighbours(x: np.uint64, m: np.ndarray) -> np.uint64:
+    """Cells next to (a king's move from) some cell of ``x``."""
+    s1, s8 = np.uint64(1), np.uint64(8)
+    sideways = ((x & m[NOT_LAST]) << s1) | ((x & m[NOT_FIRST]) >> s1)
+    row = x | sideways
+    return (sideways | (row << s8) | (row >> s8)) & m[BOARD]
+
+
+@njit(cache=True)
+def evaluate(
+    me: np.uint64,
+    opp: np.uint64,
+    my_moves: np.uint64,
+    opp_moves: np.uint64,
+    kind: int,
+    m: np.ndarray,
+    w: np.ndarray,
+) -> int:
+    """The mover's value in hundredths (``kind`` HEURISTIC) or the disc difference (UTILITY)."""
+    if kind == UTILITY:
+        return np.int64(popcount(me)) - np.int64(popcount(opp))
+    board = m[BOARD]
+    corners = m[CORNERS]
+    empty = board & ~(me | opp)
+    empties = np.int64(popcount(empty))
+    row = w[empties]
+    mine = np.float64(popcount(my_moves) + popcount(my_moves & corners))
+    theirs = np.float64(popcount(opp_moves) + popcount(opp_moves & corners))
+    raw = row[MOBILITY] * (mine - theirs) / (mine + theirs + 2.0)
+    pm = np.float64(popcount(neighbours(opp, m) & empty))
+    po = np.float64(popcount(neighbours(me, m) & empty))
+    raw += row[POTENTIAL] * (pm - po) / (pm + po + 2.0)
+    raw += row[CORNER] * np.float64(np.int64(popcount(me & corners)) - popcount(opp & corners))
+    xs = np.int64(0)
+    cs = np.int64(0)
+    for i in range(4):
+        if empty & m[NEAR + 3 * i]:
+            x = m[NEAR + 3 * i + 1]
+            c = m[NEAR + 3 * i + 2]
+            xs += np.int64(popcount(me & x)) - np.int64(popcount(opp & x))
+            cs += np.int64(popcount(me & c)) - np.int64(popcount(opp & c))
+    raw += row[X_SQUARE] * xs + row[C_SQUARE] * cs
+    sm = stable(me, m)
+    so = stable(opp, m)
+    raw += row[STABLE] * (np.int64(popcount(sm)) - np.int64(popcount(so)))
+    border = m[BORDER]
+    raw += row[EDGE] * (
+        np.int64(popcount(me & border & ~sm)) - np.int64(popcount(opp & border & ~so))
+    )
+    raw += row[PARITY] * (1.0 if empties & 1 else -1.0)
+    raw += row[DISCS] * (np.int64(popcount(me)) - np.int64(popcount(opp)))
+    return np.int64(raw * UNIT)
