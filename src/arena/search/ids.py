@@ -73,6 +73,8 @@ class IDSAgent(Agent):
     def reset(self, game: Game | None = None) -> None:
         self.searchers.reset(game)
         self.engines.clear()
+        if game is not None:
+            self.engine(game)  # build it (load its compiled code) now, off the clock
 
     def engine(self, game: Game) -> Engine | None:
         """The compiled engine that plays ``game`` for this agent, if any."""
@@ -86,6 +88,10 @@ class IDSAgent(Agent):
         searcher = self.searchers.current
         if searcher is not None:
             searcher.deadline.stop()
+        for engine in list(self.engines.values()):
+            stop = getattr(engine, "stop", None)  # engines that can be stopped from outside
+            if stop is not None:
+                stop()
 
     def choose(self, state: State, limit: Limit) -> int:
         # On a clock the agent decides its own time (search/timing.py).

@@ -325,6 +325,9 @@ def root(
     """
     stats[ABORTED] = 0
     stats[ROOT_BEST] = 0
+    # A variable, not the literal 1: a literal argument would compile a second version
+    # of the recursive pvs, and numba's cache cannot load the pair (it crashes).
+    ply = np.int64(1)
     best = -INF
     a = alpha
     for k in range(order.shape[0]):
@@ -334,14 +337,14 @@ def root(
         cp, co = opp ^ f, me | f | x
         bounds[k] = EXACT
         if k == 0:
-            v = -pvs(cp, co, depth - 1, -beta, -a, 1, board, table, stats, m, w, squares, scratch)
+            v = -pvs(cp, co, depth - 1, -beta, -a, ply, board, table, stats, m, w, squares, scratch)
         else:
-            v = -pvs(cp, co, depth - 1, -a - 1, -a, 1, board, table, stats, m, w, squares, scratch)
+            v = -pvs(cp, co, depth - 1, -a - 1, -a, ply, board, table, stats, m, w, squares, scratch)
             if v > a and not stats[ABORTED]:
                 stats[ROOT_BEST] = k  # better than the best so far, whatever the re-search says
                 if v < beta:
                     v = -pvs(
-                        cp, co, depth - 1, -beta, -a, 1, board, table, stats, m, w, squares, scratch
+                        cp, co, depth - 1, -beta, -a, ply, board, table, stats, m, w, squares, scratch
                     )
             elif not stats[ABORTED]:
                 bounds[k] = UPPER
