@@ -46,7 +46,7 @@ from functools import partial
 import numpy as np
 
 from arena.core.agent import Agent, SearchInfo
-from arena.core.errors import IllegalMove
+from arena.core.errors import IllegalMove, SpecError
 from arena.core.evaluation import SCALE
 from arena.core.game import Game, State
 from arena.search.deadline import Deadline
@@ -65,6 +65,8 @@ NEXT_SHARE = 0.45
 """A new depth starts only while this share of the move's time is left unused."""
 TABLE_BITS = 21
 """``2**TABLE_BITS`` rows of 24 bytes in the transposition table (48 MB)."""
+NEVER = 1 << 62
+"""A deadline (monotonic nanoseconds) that never comes."""
 BOUND_TEXT = {search.EXACT: "=", search.LOWER: ">=", search.UPPER: "<="}
 
 
@@ -85,7 +87,7 @@ class OthelloEngine:
     def __init__(self, game: Game, table_bits: int = TABLE_BITS, kind: int = HEURISTIC) -> None:
         size = game.size  # type: ignore[attr-defined]
         if game.name != "othello" or size > 8:
-            raise ValueError(f"the Othello engine plays boards up to 8x8, not {game.spec}")
+            raise SpecError(f"the Othello engine plays boards up to 8x8, not {game.spec}")
         self.game = game
         self.size = size
         self.kind = kind
@@ -97,11 +99,14 @@ class OthelloEngine:
         self.stats = search.new_stats()
         self.scratch = search.new_scratch()
         self.age = 0
+        self.stopped = False
         self.exact = kind == HEURISTIC and solver_kind(game) == "othello"
         if self.exact:
             solver_for(game)  # build the solver (its compiled code, its table) off the clock
         # Load the compiled search now (from numba's cache, or compile it), not on a clock.
-        self.search_depth(game.initial_state(), 1)
+        start = game.initial_state()
+        self.search_depth(start, 1)
+        self.principal_variation(start, start.legal_moves()[0], 2)
         self.reset()
 
     def reset(self) -> None:
@@ -111,6 +116,7 @@ class OthelloEngine:
 
     def stop(self) -> None:
         """Make the running search stop at its next look at the clock (any thread)."""
+        self.stopped = True
         self.stats[search.DEADLINE] = 0
 
     def bits(self, state: State) -> tuple[np.uint64, np.uint64]:
@@ -166,7 +172,7 @@ class OthelloEngine:
         order = self._order(state, None)
         if len(order) == 0:
             raise IllegalMove(None, "the engine searches positions with a placement to make")
-        value, _, _ = self._root(me, opp, depth, order, 1 << 62)
+        value, _, _ = self._root(me, opp, depth, order, NEVER)
         return value, self.move_of(int(order[self.stats[search.ROOT_BEST]]))
 
     def _order(self, state: State, first: int | None) -> np.ndarray:
@@ -214,10 +220,13 @@ class OthelloEngine:
                     found.info.engine = "fast"
                     return found.move, found.info
         self.age = (self.age + 1) & 255
+        self.stopped = False
         me, opp = self.bits(state)
-        deadline_ns = time.monotonic_ns() + int(max(0.0, deadline.end - time.perf_counter()) * 1e9)
-        if seconds is None:
-            deadline_ns = 1 << 62
+        deadline_ns = NEVER
+        if seconds is not None:
+            deadline_ns = time.monotonic_ns() + int(
+                max(0.0, deadline.end - time.perf_counter()) * 1e9
+            )
         order = self._order(state, None)
         move = self.move_of(int(order[0]))
         info = SearchInfo(depth=0, engine="fast")
@@ -226,7 +235,7 @@ class OthelloEngine:
             value, values, bounds = self._root(me, opp, depth, order, deadline_ns)
             nodes += int(self.stats[search.NODES])
             best = int(self.stats[search.ROOT_BEST])
-            if self.stats[search.ABORTED]:
+            if self.stats[search.ABORTED] or self.stopped:
                 if best > 0:  # a move proved better than the previous best before the stop
                     move = self.move_of(int(order[best]))
                 break

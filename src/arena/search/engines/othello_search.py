@@ -339,12 +339,26 @@ def root(
         if k == 0:
             v = -pvs(cp, co, depth - 1, -beta, -a, ply, board, table, stats, m, w, squares, scratch)
         else:
-            v = -pvs(cp, co, depth - 1, -a - 1, -a, ply, board, table, stats, m, w, squares, scratch)
+            v = -pvs(
+                cp, co, depth - 1, -a - 1, -a, ply, board, table, stats, m, w, squares, scratch
+            )
             if v > a and not stats[ABORTED]:
                 stats[ROOT_BEST] = k  # better than the best so far, whatever the re-search says
                 if v < beta:
                     v = -pvs(
-                        cp, co, depth - 1, -beta, -a, ply, board, table, stats, m, w, squares, scratch
+                        cp,
+                        co,
+                        depth - 1,
+                        -beta,
+                        -a,
+                        ply,
+                        board,
+                        table,
+                        stats,
+                        m,
+                        w,
+                        squares,
+                        scratch,
                     )
             elif not stats[ABORTED]:
                 bounds[k] = UPPER
