@@ -61,10 +61,13 @@ from arena.solvers.solve import solver_for
 EXACT_SHARE = 0.5
 """The share of a move's time the exact endgame may take (and what decides whether
 a solve is tried: the empty cells must be within reach of this share)."""
-NEXT_SHARE = 0.45
+NEXT_SHARE = 0.6
 """A new depth starts only while this share of the move's time is left unused."""
 TABLE_BITS = 21
 """``2**TABLE_BITS`` rows of 24 bytes in the transposition table (48 MB)."""
+PROBCUT = 1.5
+"""ProbCut's threshold in standard deviations of the shallow search's prediction
+(0 turns it off); see :mod:`.othello_search`."""
 NEVER = 1 << 62
 """A deadline (monotonic nanoseconds) that never comes."""
 BOUND_TEXT = {search.EXACT: "=", search.LOWER: ">=", search.UPPER: "<="}
@@ -100,6 +103,7 @@ class OthelloEngine:
         self.scratch = search.new_scratch()
         self.age = 0
         self.stopped = False
+        self.probcut = PROBCUT
         self.exact = kind == HEURISTIC and solver_kind(game) == "othello"
         if self.exact:
             solver_for(game)  # build the solver (its compiled code, its table) off the clock
@@ -160,6 +164,9 @@ class OthelloEngine:
         self.stats[search.DEADLINE] = deadline_ns
         self.stats[search.AGE] = self.age
         self.stats[search.KIND] = self.kind
+        self.stats[search.MPC_MARGIN] = (
+            int(self.probcut * search.MPC_SIGMA) if self.kind == HEURISTIC else 0
+        )
         value = search.root(
             me, opp, depth, -search.INF, search.INF, order, values, bounds, self.board,
             self.table, self.stats, self.masks, self.weights, self.squares, self.scratch,

@@ -49,8 +49,15 @@ ORDER_DEPTH = 3
 CHECK_EVERY = 255  # a mask: the clock is read when nodes & CHECK_EVERY == 0
 
 # stats: counters and settings of one search, shared with Python.
-NODES, DEADLINE, ABORTED, ROOT_BEST, AGE, KIND = range(6)
-STATS = 6
+NODES, DEADLINE, ABORTED, ROOT_BEST, AGE, KIND, MPC_MARGIN = range(7)
+STATS = 7
+# ProbCut (Buro, 1995): at MPC_DEPTH plies or more, a search MPC_REDUCTION plies
+# shallower predicts the deep value as MPC_SLOPE / 100 times its own, give or take
+# sigma; stats[MPC_MARGIN] is the margin (a multiple of sigma, 0 for no ProbCut).
+MPC_DEPTH = 6
+MPC_REDUCTION = 4
+MPC_SLOPE = 120
+MPC_SIGMA = 1800
 
 HASH1 = U(0x9E3779B97F4A7C15)
 HASH2 = U(0xC2B2AE3D27D4EB4F)
@@ -224,6 +231,27 @@ def pvs(
                 return v
             if flag == UPPER and v <= alpha:
                 return v
+    # ProbCut: a shallow search whose value, projected to this depth, lies far beyond
+    # the window predicts the deep one's fail; return the bound without searching.
+    margin = stats[MPC_MARGIN]
+    if margin and depth >= MPC_DEPTH and -PROVEN < alpha and beta < PROVEN:
+        shallow = depth - MPC_REDUCTION
+        bound = ((beta + margin) * 100) // MPC_SLOPE
+        if bound < PROVEN:
+            v = pvs(me, opp, shallow, bound - 1, bound, ply, board, table, stats, m, w, squares,
+                    scratch)
+            if stats[ABORTED]:
+                return 0
+            if v >= bound:
+                return beta
+        bound = ((alpha - margin) * 100) // MPC_SLOPE
+        if bound > -PROVEN:
+            v = pvs(me, opp, shallow, bound, bound + 1, ply, board, table, stats, m, w, squares,
+                    scratch)
+            if stats[ABORTED]:
+                return 0
+            if v <= bound:
+                return alpha
     # Order the moves (insertion sort on the key, smallest first).
     xs = scratch[ply, :, 0]
     keys = scratch[ply, :, 1]
