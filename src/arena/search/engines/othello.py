@@ -5,9 +5,9 @@ unless told ``engine=python``. A move:
 
 1. **one legal move** is played at once;
 2. **the exact endgame**: when the empty cells are few enough for the
-   solver (:mod:`arena.solvers.othello`, through :func:`arena.solvers.exact.exact_move`)
-   to finish in :data:`EXACT_SHARE` of the move's time (by
-   :func:`arena.solvers.exact.othello_reach`), it solves the position and
+   solver (:class:`arena.solvers.othello.solver.OthelloSolver`, one per engine)
+   to finish in :data:`EXACT_SHARE` of the move's time (by :func:`exact_reach`),
+   it solves the position and
    plays a move that keeps the exact score; if the solve runs out of its
    share, the search below gets the rest of the time;
 3. **iterative deepening** of the compiled negascout search
@@ -40,6 +40,7 @@ Tests: tests/search/test_engine_othello.py
 
 from __future__ import annotations
 
+import math
 import time
 from functools import partial
 
@@ -53,15 +54,19 @@ from arena.search.deadline import Deadline
 from arena.search.engines import othello_search as search
 from arena.search.engines.othello_eval import HEURISTIC, SOFT, UNIT, UTILITY, masks, weight_table
 from arena.search.report import value_rows
-from arena.solvers.exact import empty_cells, exact_move, othello_reach
-from arena.solvers.othello.board import board_mask
+from arena.solvers.exact import empty_cells
+from arena.solvers.othello.board import board_mask, flips
+from arena.solvers.othello.solver import OthelloSolver
 from arena.solvers.solve import kind as solver_kind
-from arena.solvers.solve import solver_for
 
 EXACT_SHARE = 0.5
 """The share of a move's time the exact endgame may take (and what decides whether
 a solve is tried: the empty cells must be within reach of this share)."""
 NEXT_SHARE = 0.6
+EXACT_EMPTIES, EXACT_SECONDS, EXACT_GROWTH = 18, 2.0, 3.0
+"""A solve of EXACT_EMPTIES empty cells takes about EXACT_SECONDS; one fewer, a third."""
+SOLVER_RATE = 2e6
+"""The most endgame nodes per second the solver's budgets may assume (see ``exact_move``)."""
 """A new depth starts only while this share of the move's time is left unused."""
 TABLE_BITS = 21
 """``2**TABLE_BITS`` rows of 24 bytes in the transposition table (48 MB)."""
@@ -71,6 +76,31 @@ PROBCUT = 1.5
 NEVER = 1 << 62
 """A deadline (monotonic nanoseconds) that never comes."""
 BOUND_TEXT = {search.EXACT: "=", search.LOWER: ">=", search.UPPER: "<="}
+
+
+def exact_reach(seconds: float) -> int:
+    """The most empty cells a solve usually finishes in ``seconds``.
+
+    Measured on this project's machine (busy, 4 M nodes/s) on positions of real and
+    random games: 2 s at 18 empties, each empty cell fewer about three times faster.
+
+    >>> exact_reach(0.05), exact_reach(0.5), exact_reach(2.0)
+    (14, 16, 18)
+    """
+    if seconds <= 0:
+        return 0
+    return int(EXACT_EMPTIES + math.log(seconds / EXACT_SECONDS) / math.log(EXACT_GROWTH))
+
+
+def exact_text(score: int) -> str:
+    """A solved score for people, as the ``solver`` agent writes it.
+
+    >>> exact_text(4), exact_text(0), exact_text(-2)
+    ('exact +4 (win)', 'exact 0 (draw)', 'exact -2 (loss)')
+    """
+    if score == 0:
+        return "exact 0 (draw)"
+    return f"exact {score:+d} ({'win' if score > 0 else 'loss'})"
 
 
 def make_engine(game: Game) -> OthelloEngine | None:
@@ -104,9 +134,12 @@ class OthelloEngine:
         self.age = 0
         self.stopped = False
         self.probcut = PROBCUT
-        self.exact = kind == HEURISTIC and solver_kind(game) == "othello"
-        if self.exact:
-            solver_for(game)  # build the solver (its compiled code, its table) off the clock
+        self.solver: OthelloSolver | None = None
+        if kind == HEURISTIC and solver_kind(game) == "othello":
+            # The engine's own solver, its table touched now: the first touch of 48 MB
+            # of fresh pages takes a good part of a second, not to be spent on a clock.
+            self.solver = OthelloSolver(size)
+            self.solver.reset()
         # Load the compiled search now (from numba's cache, or compile it), not on a clock.
         start = game.initial_state()
         self.search_depth(start, 1)
@@ -207,6 +240,61 @@ class OthelloEngine:
             state = state.play(move)
         return [fmt(m) for m in line]
 
+    def exact_move(
+        self, state: State, me: np.uint64, opp: np.uint64, seconds: float
+    ) -> tuple[int, SearchInfo] | None:
+        """Solve the position, then its moves (the table's best first) until one keeps
+        the score: the move and the report, or None when ``seconds`` run out."""
+        assert self.solver is not None
+        start = time.perf_counter()
+        # The solver keeps time by node budgets from the speed it measured; never trust
+        # more than SOLVER_RATE (the machine may be busier than when it measured).
+        self.solver.rate = min(self.solver.rate, SOLVER_RATE)
+        root = self.solver.solve_bits(int(me), int(opp), seconds=seconds)
+        if not root.exact:
+            return None
+        nodes = root.nodes
+        hint = search.table_move(self.table, me, opp)
+        rows = []
+        best = None
+        for bit in self._order(state, hint if hint >= 0 else None).tolist():
+            left = seconds - (time.perf_counter() - start)
+            if left <= 0:
+                return None
+            x = np.uint64(1 << bit)
+            f = flips(me, opp, x)
+            child = self.solver.solve_bits(int(opp ^ f), int(me | f | x), seconds=left)
+            nodes += child.nodes
+            if not child.exact:
+                return None
+            rows.append((bit, -child.score))
+            if -child.score == root.score:
+                best = bit
+                break
+        assert best is not None, "no move keeps the solved value"
+        rows.sort(key=lambda row: -row[1])
+        fmt = self.game.format_move
+        info = SearchInfo(
+            seconds=time.perf_counter() - start,
+            depth=0,
+            nodes=nodes,
+            value=root.score,
+            root=[
+                {
+                    "move": fmt(self.move_of(bit)),
+                    "value": score,
+                    "bound": "=",
+                    "depth": 0,
+                    "exact": True,
+                    "text": exact_text(score),
+                }
+                for bit, score in rows
+            ],
+            method="exact",
+            engine="fast",
+        )
+        return self.move_of(best), info
+
     def choose(
         self, state: State, seconds: float | None, maxdepth: int, agent: Agent
     ) -> tuple[int, SearchInfo]:
@@ -219,16 +307,15 @@ class OthelloEngine:
         legal = state.legal_moves()
         if len(legal) == 1:
             return legal[0], SearchInfo(seconds=deadline.elapsed(), depth=0, engine="fast")
-        if self.exact and seconds is not None:
+        me, opp = self.bits(state)
+        if self.solver is not None and seconds is not None:
             budget = EXACT_SHARE * seconds
-            if empty_cells(state) <= othello_reach(budget):
-                found = exact_move(state, budget)
+            if empty_cells(state) <= exact_reach(budget):
+                found = self.exact_move(state, me, opp, budget)
                 if found is not None:
-                    found.info.engine = "fast"
-                    return found.move, found.info
+                    return found
         self.age = (self.age + 1) & 255
         self.stopped = False
-        me, opp = self.bits(state)
         deadline_ns = NEVER
         if seconds is not None:
             deadline_ns = time.monotonic_ns() + int(

@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from arena.solvers.bits import popcount
-from arena.solvers.othello.board import board_mask
+from arena.solvers.othello.board import board_mask, moves
 
 HEURISTIC, UTILITY = 0, 1
 
@@ -165,6 +165,42 @@ def neighbours(x: np.uint64, m: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True)
+def features(
+    me: np.uint64, opp: np.uint64, my_moves: np.uint64, opp_moves: np.uint64, m: np.ndarray
+) -> tuple[float, float, float, float, float, float, float, float, float]:
+    """The features of the position for the mover, in the order of :data:`ANCHORS`."""
+    board = m[BOARD]
+    corners = m[CORNERS]
+    empty = board & ~(me | opp)
+    mine = np.float64(popcount(my_moves) + popcount(my_moves & corners))
+    theirs = np.float64(popcount(opp_moves) + popcount(opp_moves & corners))
+    pm = np.float64(popcount(neighbours(opp, m) & empty))
+    po = np.float64(popcount(neighbours(me, m) & empty))
+    xs = np.int64(0)
+    cs = np.int64(0)
+    for i in range(4):
+        if empty & m[NEAR + 3 * i]:
+            x = m[NEAR + 3 * i + 1]
+            c = m[NEAR + 3 * i + 2]
+            xs += np.int64(popcount(me & x)) - np.int64(popcount(opp & x))
+            cs += np.int64(popcount(me & c)) - np.int64(popcount(opp & c))
+    sm = stable(me, m)
+    so = stable(opp, m)
+    border = m[BORDER]
+    return (
+        (mine - theirs) / (mine + theirs + 2.0),
+        (pm - po) / (pm + po + 2.0),
+        np.float64(np.int64(popcount(me & corners)) - np.int64(popcount(opp & corners))),
+        np.float64(xs),
+        np.float64(cs),
+        np.float64(np.int64(popcount(sm)) - np.int64(popcount(so))),
+        np.float64(np.int64(popcount(me & border & ~sm)) - np.int64(popcount(opp & border & ~so))),
+        1.0 if popcount(empty) & 1 else -1.0,
+        np.float64(np.int64(popcount(me)) - np.int64(popcount(opp))),
+    )
+
+
+@njit(cache=True)
 def evaluate(
     me: np.uint64,
     opp: np.uint64,
@@ -177,34 +213,29 @@ def evaluate(
     """The mover's value in hundredths (``kind`` HEURISTIC) or the disc difference (UTILITY)."""
     if kind == UTILITY:
         return np.int64(popcount(me)) - np.int64(popcount(opp))
-    board = m[BOARD]
-    corners = m[CORNERS]
-    empty = board & ~(me | opp)
-    empties = np.int64(popcount(empty))
-    row = w[empties]
-    mine = np.float64(popcount(my_moves) + popcount(my_moves & corners))
-    theirs = np.float64(popcount(opp_moves) + popcount(opp_moves & corners))
-    raw = row[MOBILITY] * (mine - theirs) / (mine + theirs + 2.0)
-    pm = np.float64(popcount(neighbours(opp, m) & empty))
-    po = np.float64(popcount(neighbours(me, m) & empty))
-    raw += row[POTENTIAL] * (pm - po) / (pm + po + 2.0)
-    raw += row[CORNER] * np.float64(np.int64(popcount(me & corners)) - popcount(opp & corners))
-    xs = np.int64(0)
-    cs = np.int64(0)
-    for i in range(4):
-        if empty & m[NEAR + 3 * i]:
-            x = m[NEAR + 3 * i + 1]
-            c = m[NEAR + 3 * i + 2]
-            xs += np.int64(popcount(me & x)) - np.int64(popcount(opp & x))
-            cs += np.int64(popcount(me & c)) - np.int64(popcount(opp & c))
-    raw += row[X_SQUARE] * xs + row[C_SQUARE] * cs
-    sm = stable(me, m)
-    so = stable(opp, m)
-    raw += row[STABLE] * (np.int64(popcount(sm)) - np.int64(popcount(so)))
-    border = m[BORDER]
-    raw += row[EDGE] * (
-        np.int64(popcount(me & border & ~sm)) - np.int64(popcount(opp & border & ~so))
+    f = features(me, opp, my_moves, opp_moves, m)
+    row = w[np.int64(popcount(m[BOARD] & ~(me | opp)))]
+    raw = (
+        row[0] * f[0]
+        + row[1] * f[1]
+        + row[2] * f[2]
+        + row[3] * f[3]
+        + row[4] * f[4]
+        + row[5] * f[5]
+        + row[6] * f[6]
+        + row[7] * f[7]
+        + row[8] * f[8]
     )
-    raw += row[PARITY] * (1.0 if empties & 1 else -1.0)
-    raw += row[DISCS] * (np.int64(popcount(me)) - np.int64(popcount(opp)))
     return np.int64(raw * UNIT)
+
+
+@njit(cache=True)
+def feature_rows(
+    mes: np.ndarray, opps: np.ndarray, board: np.uint64, m: np.ndarray, out: np.ndarray
+) -> None:
+    """The features of many positions (``out[i]``), for fitting the weights."""
+    for i in range(mes.shape[0]):
+        me, opp = mes[i], opps[i]
+        f = features(me, opp, moves(me, opp, board), moves(opp, me, board), m)
+        for k in range(FEATURES):
+            out[i, k] = f[k]

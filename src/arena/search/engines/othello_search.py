@@ -234,20 +234,22 @@ def pvs(
     # ProbCut: a shallow search whose value, projected to this depth, lies far beyond
     # the window predicts the deep one's fail; return the bound without searching.
     margin = stats[MPC_MARGIN]
-    if margin and depth >= MPC_DEPTH and -PROVEN < alpha and beta < PROVEN:
+    if margin and depth >= MPC_DEPTH and alpha > -PROVEN and beta < PROVEN:
         shallow = depth - MPC_REDUCTION
         bound = ((beta + margin) * 100) // MPC_SLOPE
         if bound < PROVEN:
-            v = pvs(me, opp, shallow, bound - 1, bound, ply, board, table, stats, m, w, squares,
-                    scratch)
+            v = pvs(
+                me, opp, shallow, bound - 1, bound, ply, board, table, stats, m, w, squares, scratch
+            )
             if stats[ABORTED]:
                 return 0
             if v >= bound:
                 return beta
         bound = ((alpha - margin) * 100) // MPC_SLOPE
         if bound > -PROVEN:
-            v = pvs(me, opp, shallow, bound, bound + 1, ply, board, table, stats, m, w, squares,
-                    scratch)
+            v = pvs(
+                me, opp, shallow, bound, bound + 1, ply, board, table, stats, m, w, squares, scratch
+            )
             if stats[ABORTED]:
                 return 0
             if v <= bound:
