@@ -50,7 +50,7 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.errors import IllegalMove, SpecError
 from arena.core.evaluation import SCALE
 from arena.core.game import Game, State
-from arena.search.deadline import Deadline
+from arena.search.deadline import Deadline, quiet_gc
 from arena.search.engines import othello_search as search
 from arena.search.engines.othello_eval import HEURISTIC, SOFT, UNIT, UTILITY, masks, weight_table
 from arena.search.report import value_rows
@@ -300,6 +300,12 @@ class OthelloEngine:
     ) -> tuple[int, SearchInfo]:
         """The move to play in ``state`` and what the search found (see the module)."""
         deadline = Deadline(seconds)
+        with quiet_gc():  # no collector pause on the clock
+            return self._choose(state, seconds, maxdepth, agent, deadline)
+
+    def _choose(
+        self, state: State, seconds: float | None, maxdepth: int, agent: Agent, deadline: Deadline
+    ) -> tuple[int, SearchInfo]:
         if state.game != self.game:
             raise IllegalMove(None, f"the engine plays {self.game.spec}, not {state.game.spec}")
         if state.is_terminal():

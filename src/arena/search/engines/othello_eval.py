@@ -46,21 +46,34 @@ FEATURES = 9
 
 ANCHORS = np.array(
     [
-        # opening, midgame, endgame
-        [60.0, 50.0, 20.0],  # mobility (ratio)
-        [60.0, 40.0, 0.0],  # potential mobility (ratio)
-        [30.0, 30.0, 15.0],  # corner
-        [-15.0, -12.0, -3.0],  # X-square next to an empty corner
-        [-5.0, -5.0, -1.0],  # C-square next to an empty corner
-        [2.0, 4.0, 5.0],  # stable disc (per disc)
-        [0.0, 0.0, 0.0],  # unstable edge disc (per disc)
-        [0.0, 3.0, 8.0],  # parity
-        [0.0, 0.0, 3.0],  # disc (per disc), from three quarters of the game on
+        # phase 0 (opening), 1/4, 1/2 (midgame), 3/4, 1 (end)
+        [33.6, 46.1, 108.6, 194.6, 109.5],  # mobility (ratio)
+        [-3.4, 67.6, 21.0, -72.8, -28.1],  # potential mobility (ratio)
+        [99.2, 31.4, 24.7, 5.6, -9.8],  # corner
+        [-77.9, -34.2, -30.8, -12.1, -0.9],  # X-square next to an empty corner
+        [-88.7, 1.2, -0.8, -4.4, -2.1],  # C-square next to an empty corner
+        [18.6, 17.6, 6.6, 4.0, 1.4],  # stable disc (per disc)
+        [7.2, 1.4, 0.8, -1.6, -4.1],  # unstable edge disc (per disc)
+        [-6.5, -3.6, -3.5, -2.0, 13.2],  # parity
+        [0.2, -1.7, -1.8, -0.6, 3.2],  # disc (per disc)
     ]
 )
-"""Weights per feature unit at the opening (all empty), midgame and end (none empty)."""
-DISC_FROM = 0.75
-"""The phase where the disc weight starts to rise from 0 towards its endgame value."""
+"""Weights per feature unit at five phases, fitted to game results (see the module):
+four times the expected final disc difference, so a raw value of 4 is about a disc."""
+HAND_ANCHORS = np.array(
+    [
+        [60.0, 55.0, 50.0, 35.0, 20.0],  # mobility (ratio)
+        [60.0, 50.0, 40.0, 20.0, 0.0],  # potential mobility (ratio)
+        [30.0, 30.0, 30.0, 22.5, 15.0],  # corner
+        [-15.0, -13.5, -12.0, -7.5, -3.0],  # X-square next to an empty corner
+        [-5.0, -5.0, -5.0, -3.0, -1.0],  # C-square next to an empty corner
+        [2.0, 3.0, 4.0, 4.5, 5.0],  # stable disc (per disc)
+        [0.0, 0.0, 0.0, 0.0, 0.0],  # unstable edge disc (per disc)
+        [0.0, 1.5, 3.0, 5.5, 8.0],  # parity
+        [0.0, 0.0, 0.0, 0.0, 3.0],  # disc (per disc), from three quarters of the game on
+    ]
+)
+"""The readable heuristic's weights (:mod:`arena.games.othello.heuristic`), by hand."""
 PER_DISC = (STABLE, EDGE, DISCS)
 
 # Masks of one board size, in the array ``masks`` (read as uint64).
@@ -100,27 +113,25 @@ def masks(size: int) -> np.ndarray:
 def weight_table(size: int, anchors: np.ndarray = ANCHORS) -> np.ndarray:
     """``table[empties, feature]``: each weight at each number of empty cells.
 
-    >>> t = weight_table(8)
-    >>> float(t[60, MOBILITY]), float(t[30, MOBILITY]), float(t[0, MOBILITY])
-    (60.0, 50.0, 20.0)
+    ``anchors[feature]`` holds the weight at evenly spaced phases from the
+    opening (no disc played) to the end (no empty cell), linear in between.
+
+    >>> t = weight_table(8, HAND_ANCHORS)
+    >>> float(t[60, MOBILITY]), float(t[0, MOBILITY])
+    (60.0, 20.0)
     >>> float(t[20, DISCS]), float(t[0, DISCS])   # discs count only late
     (0.0, 3.0)
     """
     cells = size * size
+    points = anchors.shape[1] - 1
     table = np.zeros((65, FEATURES))
     for empties in range(65):
-        phase = max(0.0, 1.0 - empties / (cells - 4))
-        for f in range(FEATURES):
-            opening, midgame, endgame = anchors[f]
-            if phase <= 0.5:
-                w = opening + (midgame - opening) * 2.0 * phase
-            else:
-                w = midgame + (endgame - midgame) * (2.0 * phase - 1.0)
-            if f == DISCS:
-                w = endgame * max(0.0, (phase - DISC_FROM) / (1.0 - DISC_FROM))
-            if f in PER_DISC:
-                w *= 64.0 / cells
-            table[empties, f] = w
+        phase = min(1.0, max(0.0, 1.0 - empties / (cells - 4))) * points
+        k = min(int(phase), points - 1)
+        share = phase - k
+        table[empties] = anchors[:, k] * (1.0 - share) + anchors[:, k + 1] * share
+        for f in PER_DISC:
+            table[empties, f] *= 64.0 / cells
     return table
 
 
