@@ -52,7 +52,15 @@ from arena.core.evaluation import SCALE
 from arena.core.game import Game, State
 from arena.search.deadline import Deadline, quiet_gc
 from arena.search.engines import othello_search as search
-from arena.search.engines.othello_eval import HEURISTIC, SOFT, UNIT, UTILITY, masks, weight_table
+from arena.search.engines.othello_eval import (
+    HEURISTIC,
+    SOFT,
+    UNIT,
+    UTILITY,
+    edge_table,
+    masks,
+    weight_table,
+)
 from arena.search.report import value_rows
 from arena.solvers.exact import empty_cells
 from arena.solvers.othello.board import board_mask, flips
@@ -127,6 +135,8 @@ class OthelloEngine:
         self.board = np.uint64(board_mask(size))
         self.masks = masks(size)
         self.weights = weight_table(size)
+        if size == 8:  # the edge table is fitted to 8x8 games
+            self.weights = np.hstack([self.weights, edge_table()])
         self.squares = search.square_values(size)
         self.table = search.new_table(table_bits)
         self.stats = search.new_stats()

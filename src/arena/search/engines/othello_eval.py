@@ -33,6 +33,8 @@ Tests: tests/search/test_engine_othello.py
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
@@ -47,19 +49,21 @@ FEATURES = 9
 ANCHORS = np.array(
     [
         # phase 0 (opening), 1/4, 1/2 (midgame), 3/4, 1 (end)
-        [33.6, 46.1, 108.6, 194.6, 109.5],  # mobility (ratio)
-        [-3.4, 67.6, 21.0, -72.8, -28.1],  # potential mobility (ratio)
-        [99.2, 31.4, 24.7, 5.6, -9.8],  # corner
-        [-77.9, -34.2, -30.8, -12.1, -0.9],  # X-square next to an empty corner
-        [-88.7, 1.2, -0.8, -4.4, -2.1],  # C-square next to an empty corner
-        [18.6, 17.6, 6.6, 4.0, 1.4],  # stable disc (per disc)
-        [7.2, 1.4, 0.8, -1.6, -4.1],  # unstable edge disc (per disc)
-        [-6.5, -3.6, -3.5, -2.0, 13.2],  # parity
-        [0.2, -1.7, -1.8, -0.6, 3.2],  # disc (per disc)
+        [5.3, 39.5, 118.4, 171.6, 85.6],  # mobility (ratio)
+        [10.0, 67.7, 21.4, -77.7, -6.2],  # potential mobility (ratio)
+        [182.9, 54.0, 12.4, 5.0, 3.7],  # corner
+        [-66.6, -50.6, -32.6, -12.4, 1.9],  # X-square next to an empty corner
+        [25.8, -23.0, -13.3, -19.3, 6.6],  # C-square next to an empty corner
+        [-3.7, 11.2, 7.3, 5.5, 1.3],  # stable disc (per disc)
+        [21.6, -1.3, -3.5, -5.5, -3.3],  # unstable edge disc (per disc)
+        [-8.6, -1.0, -1.0, 0.7, 10.2],  # parity
+        [-0.9, -2.7, -2.7, -1.1, 3.2],  # disc (per disc)
     ]
 )
 """Weights per feature unit at five phases, fitted to game results (see the module):
 four times the expected final disc difference, so a raw value of 4 is about a disc."""
+EDGES_FILE = Path(__file__).with_name("othello_edges.npz")
+"""The fitted edge table: ``edges[pattern, phase]`` times ``scale``, as int16."""
 HAND_ANCHORS = np.array(
     [
         [60.0, 55.0, 50.0, 35.0, 20.0],  # mobility (ratio)
@@ -133,6 +137,56 @@ def weight_table(size: int, anchors: np.ndarray = ANCHORS) -> np.ndarray:
         for f in PER_DISC:
             table[empties, f] *= 64.0 / cells
     return table
+
+
+PATTERNS = 3**8
+"""Configurations of an edge (8 cells, each empty, the mover's or the opponent's)."""
+COLUMN = np.uint64(0x0101010101010101)
+GATHER = np.uint64(0x0102040810204080)  # multiplies a column's bits into the top byte
+
+
+def _ternary() -> np.ndarray:
+    # TERNARY[b]: the sum of 3**i over the set bits i of the byte b.
+    return np.array([sum(3**i for i in range(8) if b >> i & 1) for b in range(256)], np.int64)
+
+
+TERNARY = _ternary()
+
+
+def edge_table(anchors: np.ndarray | None = None) -> np.ndarray:
+    """``table[empties, pattern]``: the fitted value of each edge configuration (8x8),
+    from ``anchors[pattern]`` at the phases of :data:`ANCHORS` (default: the shipped
+    table, :data:`EDGES_FILE`)."""
+    if anchors is None:
+        with np.load(EDGES_FILE) as data:
+            anchors = data["edges"].astype(np.float64) / data["scale"]
+    points = anchors.shape[1] - 1
+    table = np.zeros((65, PATTERNS))
+    for empties in range(65):
+        phase = min(1.0, max(0.0, 1.0 - empties / 60)) * points
+        k = min(int(phase), points - 1)
+        share = phase - k
+        table[empties] = anchors[:, k] * (1.0 - share) + anchors[:, k + 1] * share
+    return table
+
+
+@njit(cache=True)
+def edge_patterns(me: np.uint64, opp: np.uint64) -> tuple[int, int, int, int]:
+    """The configurations of the four edges of an 8x8 board (0 empty, 1 the mover's,
+    2 the opponent's, in base 3 from one corner to the other)."""
+    top = TERNARY[np.int64(me & np.uint64(255))] + 2 * TERNARY[np.int64(opp & np.uint64(255))]
+    s56 = np.uint64(56)
+    bottom = TERNARY[np.int64(me >> s56)] + 2 * TERNARY[np.int64(opp >> s56)]
+    left = (
+        TERNARY[np.int64(((me & COLUMN) * GATHER) >> s56)]
+        + 2 * TERNARY[np.int64(((opp & COLUMN) * GATHER) >> s56)]
+    )
+    s7 = np.uint64(7)
+    right = (
+        TERNARY[np.int64((((me >> s7) & COLUMN) * GATHER) >> s56)]
+        + 2 * TERNARY[np.int64((((opp >> s7) & COLUMN) * GATHER) >> s56)]
+    )
+    return top, bottom, left, right
 
 
 SOFT = 200.0
@@ -237,16 +291,35 @@ def evaluate(
         + row[7] * f[7]
         + row[8] * f[8]
     )
+    if w.shape[1] > FEATURES:
+        top, bottom, left, right = edge_patterns(me, opp)
+        raw += (
+            row[FEATURES + top]
+            + row[FEATURES + bottom]
+            + row[FEATURES + left]
+            + row[FEATURES + right]
+        )
     return np.int64(raw * UNIT)
 
 
 @njit(cache=True)
 def feature_rows(
-    mes: np.ndarray, opps: np.ndarray, board: np.uint64, m: np.ndarray, out: np.ndarray
+    mes: np.ndarray,
+    opps: np.ndarray,
+    board: np.uint64,
+    m: np.ndarray,
+    out: np.ndarray,
+    edges: np.ndarray,
 ) -> None:
-    """The features of many positions (``out[i]``), for fitting the weights."""
+    """The features (``out[i]``) and edge patterns (``edges[i]``) of many positions,
+    for fitting the weights."""
     for i in range(mes.shape[0]):
         me, opp = mes[i], opps[i]
         f = features(me, opp, moves(me, opp, board), moves(opp, me, board), m)
         for k in range(FEATURES):
             out[i, k] = f[k]
+        top, bottom, left, right = edge_patterns(me, opp)
+        edges[i, 0] = top
+        edges[i, 1] = bottom
+        edges[i, 2] = left
+        edges[i, 3] = right

@@ -56,8 +56,8 @@ STATS = 7
 # sigma; stats[MPC_MARGIN] is the margin (a multiple of sigma, 0 for no ProbCut).
 MPC_DEPTH = 6
 MPC_REDUCTION = 4
-MPC_SLOPE = 120
-MPC_SIGMA = 1800
+MPC_SLOPE = 104
+MPC_SIGMA = 1600
 
 HASH1 = U(0x9E3779B97F4A7C15)
 HASH2 = U(0xC2B2AE3D27D4EB4F)
@@ -234,7 +234,13 @@ def pvs(
     # ProbCut: a shallow search whose value, projected to this depth, lies far beyond
     # the window predicts the deep one's fail; return the bound without searching.
     margin = stats[MPC_MARGIN]
-    if margin and depth >= MPC_DEPTH and alpha > -PROVEN and beta < PROVEN:
+    if (
+        margin
+        and depth >= MPC_DEPTH
+        and alpha > -PROVEN
+        and beta < PROVEN
+        and depth < popcount(board & ~(me | opp))  # not where the search sees the end
+    ):
         shallow = depth - MPC_REDUCTION
         bound = ((beta + margin) * 100) // MPC_SLOPE
         if bound < PROVEN:
