@@ -144,6 +144,7 @@ class OthelloEngine:
         self.age = 0
         self.stopped = False
         self.probcut = PROBCUT
+        self.next_share = NEXT_SHARE
         self.solver: OthelloSolver | None = None
         if kind == HEURISTIC and solver_kind(game) == "othello":
             # The engine's own solver, its table touched now: the first touch of 48 MB
@@ -370,7 +371,7 @@ class OthelloEngine:
                 break
             if abs(value) >= search.PROVEN or depth >= empty_cells(state) + 2:
                 break
-            if seconds is not None and elapsed > NEXT_SHARE * seconds:
+            if seconds is not None and elapsed > self.next_share * seconds:
                 break
         info.nodes = nodes
         info.seconds = deadline.elapsed()
