@@ -47,7 +47,7 @@ def test_the_cli_prints_the_table_and_its_load(capsys: pytest.CaptureFixture[str
     out, err = capsys.readouterr()
     header = err.splitlines()[1].split()
     assert header == ["case", "ours", "opponent", "s/move", "ours", "s", "games", "W-D-L", "score",
-                      "95%", "interval", "load", "forfeits"]  # fmt: skip
+                      "95%", "interval", "load", "target", "forfeits"]  # fmt: skip
     assert "load" in err.splitlines()[0]
     row = json.loads(out.splitlines()[-1])["cases"][0]
     assert row["case"] == "ttt-ids" and row["games"] == 2 and row["move_time"] == 0.05
@@ -59,3 +59,15 @@ def test_the_cli_prints_the_table_and_its_load(capsys: pytest.CaptureFixture[str
 def test_unknown_cases_are_one_line_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "strength", "--cases", "chess"]) != 0
     assert "unknown case 'chess'" in capsys.readouterr().err
+
+
+def test_target_rows_say_whether_the_target_is_met() -> None:
+    rows = strength.select(["targets"])
+    assert {row.ours for row in rows} == {"best"} and all(row.target for row in rows)
+    case = strength.Case("ttt-best", "tictactoe", "best", "random", 0.05, target=0.5)
+    lines: list[str] = []
+    result = strength.run(2, None, 1, [case], lines.append)
+    assert result["cases"][0]["verdict"] == "met"  # best never loses Tic-tac-toe
+    assert ">=50% met" in lines[-1]
+    weak = strength.Case("ttt-random", "tictactoe", "random", "best", 0.05, target=0.5)
+    assert strength.run(2, None, 1, [weak], lines.append)["cases"][0]["verdict"] == "missed"

@@ -36,6 +36,7 @@ _WHERE = {
     "ids": "arena.search.ids:IDSAgent",
     "mcts": "arena.search.mcts:MCTSAgent",
     "solver": "arena.agents.solver:SolverAgent",
+    "best": "arena.agents.best:BestAgent",
 }
 
 

@@ -51,6 +51,8 @@ class Case:
     move_time: float
     untimed: bool = False
     """The opponent plays at its level without a clock (see the module)."""
+    target: float | None = None
+    """The score issue 15 asks of this row, if it is one of its targets."""
 
 
 UNTIMED_GRACE = 120.0
@@ -71,24 +73,72 @@ CASES: tuple[Case, ...] = (
 """The issue's table (first eight rows) and two of its targets (GRhino at its
 strongest level, and never losing at Tic-tac-toe)."""
 
+TARGETS: tuple[Case, ...] = (
+    *(
+        Case(f"best-{short_name}-{label}", game, "best", OPENSPIEL, seconds, target=0.75)
+        for short_name, game in (
+            ("c4", "connect4"), ("othello", "othello"), ("go5", "go:size=5"),
+            ("go9", "go:size=9"), ("gomoku", "gomoku"),
+        )
+        for label, seconds in (("0.1s", 0.1), ("1s", 1.0))
+    ),
+    Case("best-ttt", "tictactoe", "best", OPENSPIEL, 0.1, target=0.5),
+    Case("best-go5-gnugo", "go:size=5", "best", GNUGO_10, 2.0, True, target=0.75),
+    Case("best-go9-gnugo", "go:size=9", "best", GNUGO_10, 2.0, True, target=0.5),
+    Case("best-grhino5", "othello", "best", GRHINO.format(level=5), 1.0, True, target=0.75),
+)  # fmt: skip
+"""Issue 15's targets for ``best``: >= 75% against OpenSpiel's MCTS at 0.1 s and
+1 s a move (>= 40 games each), never a loss at Tic-tac-toe (the target there is
+the draw's 50% with no game lost), >= 75% against GNU Go level 10 on 5x5 and
+>= 50% on 9x9 at 2 s a move for us, >= 75% against GRhino level 5 at 1 s."""
+
+GROUPS: dict[str, tuple[Case, ...]] = {"table": CASES, "targets": TARGETS}
+"""Names for sets of rows: ``--cases targets``."""
+
 
 def select(names: list[str] | None) -> list[Case]:
-    """The cases named (all when None), or a one-line error naming the valid ones.
+    """The cases named, or groups of them (``table``, the default, and ``targets``),
+    or a one-line error naming the valid ones.
 
     >>> [c.name for c in select(["ttt-ids", "c4-ids"])]
     ['ttt-ids', 'c4-ids']
+    >>> len(select(None)), len(select(["targets"]))
+    (10, 14)
     >>> select(["chess"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    arena.core.errors.ArenaError: unknown case 'chess'; valid: c4-ids, c4-mcts, ...
+    arena.core.errors.ArenaError: unknown case 'chess'; valid: table, targets, c4-ids, ...
     """
-    if not names:
-        return list(CASES)
-    known = {case.name: case for case in CASES}
-    for name in names:
-        if name not in known:
-            raise ArenaError(f"unknown case {name!r}; valid: {', '.join(known)}")
-    return [known[name] for name in names]
+    known = {case.name: case for case in (*CASES, *TARGETS)}
+    chosen: list[Case] = []
+    for name in names or ["table"]:
+        if name in GROUPS:
+            chosen.extend(GROUPS[name])
+        elif name in known:
+            chosen.append(known[name])
+        else:
+            valid = ", ".join([*GROUPS, *known])
+            raise ArenaError(f"unknown case {name!r}; valid: {valid}")
+    return chosen
+
+
+def verdict(case: Case, row: dict[str, Any]) -> str:
+    """Whether a target row met its target: ``met``, ``missed`` or ``-`` (not a target).
+
+    At Tic-tac-toe the target is never to lose; elsewhere the score over the
+    games counted must reach the target.
+
+    >>> ttt = select(["best-ttt"])[0]
+    >>> verdict(ttt, {"counted": 4, "score": 0.5, "losses": 0})
+    'met'
+    >>> verdict(ttt, {"counted": 4, "score": 0.625, "losses": 1})
+    'missed'
+    """
+    if case.target is None or not row["counted"]:
+        return "-"
+    if case.game == "tictactoe":
+        return "met" if row["losses"] == 0 else "missed"
+    return "met" if row["score"] >= case.target else "missed"
 
 
 def tally(records: list[GameRecord], ours: str) -> dict[str, Any]:
@@ -119,7 +169,7 @@ def tally(records: list[GameRecord], ours: str) -> dict[str, Any]:
 
 HEADER = (
     f"{'case':<16} {'ours':<30} {'opponent':<24} {'s/move':>6} {'ours s':>11} {'games':>5} "
-    f"{'W-D-L':>8} {'score':>6} {'95% interval':>14}  {'load':>9}  forfeits"
+    f"{'W-D-L':>8} {'score':>6} {'95% interval':>14}  {'load':>9}  {'target':>13}  forfeits"
 )
 
 
@@ -135,9 +185,10 @@ def line(case: Case, row: dict[str, Any], load: tuple[float, float]) -> str:
     shown = ", ".join(f"{k}: {v}" for k, v in row["forfeits"].items()) or "-"
     used = f"{row['ours_mean']:.2f}/{row['ours_max']:.2f}"
     timing = f"{case.move_time:g}" + ("*" if case.untimed else "")
+    goal = "-" if case.target is None else f">={100 * case.target:.0f}% {verdict(case, row)}"
     return (
         f"{case.name:<16} {case.ours:<30} {opponent:<24} {timing:>6} {used:>11} {row['games']:>5} "
-        f"{wdl:>8} {score:>6} {interval:>14}  {load[0]:>4.1f}/{load[1]:<4.1f}  {shown}"
+        f"{wdl:>8} {score:>6} {interval:>14}  {load[0]:>4.1f}/{load[1]:<4.1f}  {goal:>13}  {shown}"
     )
 
 
@@ -186,5 +237,6 @@ def run(
         report(line(case, row, load))
         row.update(minutes=round((time.perf_counter() - started) / 60, 2), load=load)
         rows.append({"case": case.name, "game": case.game, "ours": case.ours,
-                     "opponent": case.opponent, "move_time": case.move_time, **row})  # fmt: skip
+                     "opponent": case.opponent, "move_time": case.move_time,
+                     "target": case.target, "verdict": verdict(case, row), **row})  # fmt: skip
     return {"seed": seed, "cases": rows}

@@ -126,24 +126,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     engines.set_defaults(func=run_engines)
     power = kinds.add_parser(
         "strength",
-        help="issue 15's strength table: our agents vs OpenSpiel MCTS, GNU Go and GRhino",
+        help="issue 15's strength table and targets: vs OpenSpiel MCTS, GNU Go and GRhino",
         description="Play each case one game at a time, colours alternating, at a fixed time per "
         "move for both sides, and print score, W-D-L and 95% interval over the games not lost "
-        "on time, the forfeits apart, and the machine's load average. Needs the 'bench' extra "
-        "for openspiel:mcts and gnugo/gtp-rhino for theirs (scripts/install-engines).",
+        "on time, the forfeits apart, the machine's load average and, for the rows of issue "
+        "15's targets ('best' against each opponent), whether the target is met. Needs the "
+        "'bench' extra for openspiel:mcts and gnugo/gtp-rhino for theirs "
+        "(scripts/install-engines).",
     )
     power.add_argument("--games", type=int, default=10, help="games per case (default 10)")
     power.add_argument(
         "--move-time",
         type=float,
-        help="seconds per move for every case (default: each case's own, 0.3 or 1)",
+        help="seconds per move for every case (default: each case's own, 0.1 to 2)",
     )
     power.add_argument("--seed", type=int, default=1, help="seed of our agents (default 1)")
+    rows = ", ".join(c.name for c in (*strength.CASES, *strength.TARGETS))
     power.add_argument(
         "--cases",
         nargs="*",
         metavar="CASE",
-        help=f"only these rows: {', '.join(c.name for c in strength.CASES)} (default all)",
+        help="rows, or the groups 'table' (the issue's table, the default) and 'targets' "
+        f"(best against each target): {rows}",
     )
     _json_option(power)
     power.set_defaults(func=run_strength)

@@ -1,0 +1,99 @@
+"""``best``: the strongest configuration we have for each game, under one name.
+
+``arena play go:size=9 human best`` should need no knowledge of which family
+of search is strongest where. :data:`BEST` is that knowledge, one row per
+game (a game spec such as ``go:size=5`` before its game's name), with the
+evidence for the choice in ``docs/strength.md``. The agent builds the row's
+agent when a game starts and hands it every call; ``last_search.engine``
+names the configuration that played.
+
+>>> import arena
+>>> agent = arena.load_agent("best:time=2")
+>>> game = arena.load_game("tictactoe")
+>>> game.format_move(agent.choose(game.play_moves([0, 4, 8]), arena.Limit(time=1.0)))
+'b1'
+>>> agent.last_search.engine
+'solver:time=2'
+
+Tests: tests/agents/test_best_agent.py
+"""
+
+from __future__ import annotations
+
+from arena.agents.registry import load_agent
+from arena.core.agent import Agent
+from arena.core.game import Game, State
+from arena.core.limit import Limit
+from arena.core.spec import Param
+
+BEST: dict[str, str] = {
+    "tictactoe": "solver",
+    "connect4": "solver",
+    "othello": "ids",
+    "gomoku": "ids",
+    "go": "mcts:rollout=heuristic,reuse=1",
+    "colosseum": "ids",
+}
+"""Game spec or game name -> the spec of the strongest agent we have for it."""
+
+
+def best_spec(game: Game) -> str:
+    """The spec ``best`` plays ``game`` with: the row of its exact spec, else of its name.
+
+    >>> import arena
+    >>> best_spec(arena.load_game("connect4"))
+    'solver'
+    """
+    return BEST.get(game.spec) or BEST.get(game.name) or "ids"
+
+
+class BestAgent(Agent):
+    name = "best"
+    summary = "the strongest configuration for each game (the table in docs/strength.md)"
+    params = (
+        Param("time", float, 1.0, "seconds per move when the match gives no limit", low=0.001),
+    )
+
+    def _setup(self, time: float) -> None:
+        self.default_time = time
+        self.playing: Agent | None = None
+        self.agents: dict[str, Agent] = {}
+
+    def agent_for(self, game: Game) -> Agent:
+        """The agent that plays ``game`` (built once per game spec, with this agent's time)."""
+        agent = self.agents.get(game.spec)
+        if agent is None:
+            spec = best_spec(game)
+            agent = load_agent(spec)
+            if any(p.name == "time" for p in agent.params) and "time=" not in spec:
+                agent = load_agent(f"{spec}{',' if ':' in spec else ':'}time={self.default_time:g}")
+            self.agents[game.spec] = agent
+        if agent is not self.playing:
+            self.playing = agent
+        agent.listener = self.listener
+        return agent
+
+    def reset(self, game: Game | None = None) -> None:
+        if game is not None:
+            self.agent_for(game).reset(game)
+        elif self.playing is not None:
+            self.playing.reset()
+
+    def observe(self, state: State, move: int) -> None:
+        self.agent_for(state.game).observe(state, move)
+
+    def choose(self, state: State, limit: Limit) -> int:
+        agent = self.agent_for(state.game)
+        move = agent.choose(state, limit)
+        self.last_search = agent.last_search
+        if self.last_search is not None:
+            self.last_search.engine = agent.spec
+        return move
+
+    def stop(self) -> None:
+        if self.playing is not None:
+            self.playing.stop()
+
+    def close(self) -> None:
+        for agent in self.agents.values():
+            agent.close()

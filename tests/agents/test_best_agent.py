@@ -1,0 +1,52 @@
+"""``best``: one name for the strongest configuration of each game."""
+
+from __future__ import annotations
+
+import pytest
+
+import arena
+from arena.agents.best import BEST, best_spec
+from arena.compete.match import play_game
+from arena.compete.timecontrol import TimeControl
+from arena.core.agent import SearchInfo
+
+
+@pytest.mark.parametrize("key", sorted(BEST))
+def test_every_row_names_a_game_and_an_agent_that_load(key: str) -> None:
+    game = arena.load_game(key)
+    assert best_spec(game) == BEST[key]
+    assert arena.load_agent(BEST[key]).name in BEST[key]
+
+
+def test_a_game_spec_row_comes_before_its_games_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BEST, "go:size=5", "random")
+    assert best_spec(arena.load_game("go:size=5")) == "random"
+    assert best_spec(arena.load_game("go:size=9")) == BEST["go"]
+
+
+def test_it_hands_the_game_to_the_rows_agent_with_its_time() -> None:
+    agent = arena.load_agent("best:time=0.2")
+    game = arena.load_game("connect4")
+    agent.reset(game)
+    move = agent.choose(game.play_moves(game.parse_moves("4455")), arena.Limit(time=0.5))
+    assert game.format_move(move) in ("3", "6")
+    assert agent.playing is not None and agent.playing.config["time"] == 0.2
+    assert agent.last_search is not None and agent.last_search.engine == agent.playing.spec
+
+
+def test_progress_reaches_the_listener() -> None:
+    agent = arena.load_agent("best")
+    seen: list[SearchInfo] = []
+    agent.listener = lambda info: seen.append(info) and False
+    game = arena.load_game("go:size=5")
+    agent.choose(game.initial_state(), arena.Limit(time=0.3))
+    assert seen and seen[-1].nodes > 0
+
+
+def test_it_never_loses_tictactoe_to_a_searching_opponent() -> None:
+    game = arena.load_game("tictactoe")
+    for seed in range(4):
+        players = ["best", "mcts:rollouts=200"] if seed % 2 == 0 else ["mcts:rollouts=200", "best"]
+        agents = [arena.load_agent(spec) for spec in players]
+        record = play_game(game, agents, TimeControl.moving(0.2), seed=seed, names=players)
+        assert record.winner is None or record.players[record.winner] == "best", record
