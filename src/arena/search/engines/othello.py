@@ -57,8 +57,8 @@ from arena.search.engines.othello_eval import (
     SOFT,
     UNIT,
     UTILITY,
-    edge_table,
     masks,
+    pattern_table,
     weight_table,
 )
 from arena.search.report import value_rows
@@ -135,8 +135,8 @@ class OthelloEngine:
         self.board = np.uint64(board_mask(size))
         self.masks = masks(size)
         self.weights = weight_table(size)
-        if size == 8:  # the edge table is fitted to 8x8 games
-            self.weights = np.hstack([self.weights, edge_table()])
+        if size == 8:  # the pattern tables are fitted to 8x8 games
+            self.weights = np.hstack([self.weights, pattern_table()])
         self.squares = search.square_values(size)
         self.table = search.new_table(table_bits)
         self.stats = search.new_stats()

@@ -75,7 +75,8 @@ ANCHORS = np.array(
 """Weights per feature unit at five phases, fitted to game results (see the module):
 four times the expected final disc difference, so a raw value of 4 is about a disc."""
 EDGES_FILE = Path(__file__).with_name("othello_edges.npz")
-"""The fitted edge table: ``edges[pattern, phase]`` times ``scale``, as int16."""
+"""The fitted pattern tables: ``edges[pattern, phase]`` and ``corners[pattern, phase]``
+times ``scale``, as int16."""
 HAND_ANCHORS = np.array(
     [
         [60.0, 55.0, 50.0, 35.0, 20.0],  # mobility (ratio)
@@ -165,15 +166,15 @@ def _ternary() -> np.ndarray:
 TERNARY = _ternary()
 
 
-def edge_table(anchors: np.ndarray | None = None) -> np.ndarray:
-    """``table[empties, pattern]``: the fitted value of each edge configuration (8x8),
-    from ``anchors[pattern]`` at the phases of :data:`ANCHORS` (default: the shipped
-    table, :data:`EDGES_FILE`)."""
-    if anchors is None:
-        with np.load(EDGES_FILE) as data:
-            anchors = data["edges"].astype(np.float64) / data["scale"]
+def pattern_table(path: Path | None = None) -> np.ndarray:
+    """``table[empties, pattern]``: the fitted value of each edge configuration and,
+    after them, of each corner block's (8x8), interpolated by phase from the file's
+    anchors (default: the shipped tables, :data:`EDGES_FILE`)."""
+    with np.load(path or EDGES_FILE) as data:
+        parts = [data["edges"]] + ([data["corners"]] if "corners" in data else [])
+        anchors = np.vstack(parts).astype(np.float64) / data["scale"]
     points = anchors.shape[1] - 1
-    table = np.zeros((65, PATTERNS))
+    table = np.zeros((65, anchors.shape[0]))
     for empties in range(65):
         phase = min(1.0, max(0.0, 1.0 - empties / 60)) * points
         k = min(int(phase), points - 1)
@@ -199,6 +200,40 @@ def edge_patterns(me: np.uint64, opp: np.uint64) -> tuple[int, int, int, int]:
         + 2 * TERNARY[np.int64((((opp >> s7) & COLUMN) * GATHER) >> s56)]
     )
     return top, bottom, left, right
+
+
+CORNER_PATTERNS = 3**9
+"""Configurations of the 3x3 block at a corner."""
+
+
+def _corner_cells() -> np.ndarray:
+    # CORNER_CELLS[c]: the bits of corner c's 3x3 block, row by row from the corner.
+    out = np.zeros((4, 9), dtype=np.int64)
+    for c, (r0, c0, dr, dc) in enumerate(
+        ((0, 0, 1, 1), (0, 7, 1, -1), (7, 0, -1, 1), (7, 7, -1, -1))
+    ):
+        for i in range(3):
+            for j in range(3):
+                out[c, 3 * i + j] = (r0 + dr * i) * 8 + (c0 + dc * j)
+    return out
+
+
+CORNER_CELLS = _corner_cells()
+
+
+@njit(cache=True)
+def corner_pattern(me: np.uint64, opp: np.uint64, corner: int) -> int:
+    """The configuration of a corner's 3x3 block (base 3 as in :func:`edge_patterns`)."""
+    index = 0
+    power = 1
+    for k in range(9):
+        bit = np.uint64(1) << np.uint64(CORNER_CELLS[corner, k])
+        if me & bit:
+            index += power
+        elif opp & bit:
+            index += 2 * power
+        power *= 3
+    return index
 
 
 SOFT = 200.0
@@ -311,6 +346,10 @@ def evaluate(
             + row[FEATURES + left]
             + row[FEATURES + right]
         )
+    if w.shape[1] > FEATURES + PATTERNS:
+        base = FEATURES + PATTERNS
+        for c in range(4):
+            raw += row[base + corner_pattern(me, opp, c)]
     return np.int64(raw * UNIT)
 
 
@@ -322,6 +361,7 @@ def feature_rows(
     m: np.ndarray,
     out: np.ndarray,
     edges: np.ndarray,
+    corners: np.ndarray,
 ) -> None:
     """The features (``out[i]``) and edge patterns (``edges[i]``) of many positions,
     for fitting the weights."""
@@ -335,3 +375,5 @@ def feature_rows(
         edges[i, 1] = bottom
         edges[i, 2] = left
         edges[i, 3] = right
+        for c in range(4):
+            corners[i, c] = corner_pattern(me, opp, c)
