@@ -17,9 +17,10 @@ Boards are the solver's bitboards (:mod:`arena.solvers.othello.board`: bit
 * **edge discs** that are not stable (often a liability, a target for wedges);
 * **parity**: +1 when the mover would make the last move were there no passes;
 * **discs**: the count, which decides the game but misleads until late;
-* on 8x8, **edge patterns**: a fitted value for each configuration of each of
-  the four edges (3^8 of them; an edge is read the same either way), the
-  pattern evaluation of Buro's Logistello (1997) reduced to its edges.
+* on 8x8, **patterns**: a fitted value for each configuration of each of the
+  four edges (3^8 of them; an edge is read the same either way) and of the 3x3
+  block at each corner (3^9; the same mirrored on its diagonal), two of the
+  pattern families of Buro's Logistello (1997).
 
 The features are those of most hand-written Othello evaluations (Rosenbloom's
 IAGO, 1982; the study of Sannidhanam and Annamalai, "An analysis of heuristics
@@ -30,12 +31,18 @@ follows it in the same rows). Per-disc weights are on the 8x8 scale (times
 ``64 / cells`` on smaller boards, which get no edge table).
 
 The weights are fitted, not chosen: least squares of the final disc
-difference on the features, over 196,000 positions of 3,500 games the engine
-played against itself, the last 14 empty cells solved exactly
-(``scripts/fit_othello_weights.py``). Each fit was kept only because it won
-at 0.05 s a move, 60 games with random 4-ply openings and colours swapped:
-the first fit (features only) against :data:`HAND_ANCHORS` 36-3-21 (62.5%),
-the second (with the edge table) against the first 35-2-23 (60.0%).
+difference on the features and patterns, over 336,000 positions of 6,000
+games the engine played against itself, the last 14 empty cells solved
+exactly (``scripts/fit_othello_weights.py``). Each fit was kept only because
+it won matches with random 4-ply openings, colours swapped: the first fit
+(features only) against :data:`HAND_ANCHORS` 36-3-21 (62.5%, 0.05 s a move),
+the second (with the edge table) against the first 35-2-23 (60.0%, 0.05 s),
+the third (with the corner blocks) against the second 31-2-27 and 31-5-24
+(54.6% over 120 games at 0.05 s and 0.1 s).
+
+numba caches each file's compiled code on its own: after editing this file,
+delete ``__pycache__`` of this package (the search has the evaluation compiled
+into it, and its cache does not notice).
 
 ``kind`` 1 (``UTILITY``) is the plain disc difference instead, the ``utility``
 evaluation of the readable search, so the two can be checked move for move.
@@ -61,20 +68,20 @@ FEATURES = 9
 ANCHORS = np.array(
     [
         # phase 0 (opening), 1/4, 1/2 (midgame), 3/4, 1 (end)
-        [5.3, 39.5, 118.4, 171.6, 85.6],  # mobility (ratio)
-        [10.0, 67.7, 21.4, -77.7, -6.2],  # potential mobility (ratio)
-        [182.9, 54.0, 12.4, 5.0, 3.7],  # corner
-        [-66.6, -50.6, -32.6, -12.4, 1.9],  # X-square next to an empty corner
-        [25.8, -23.0, -13.3, -19.3, 6.6],  # C-square next to an empty corner
-        [-3.7, 11.2, 7.3, 5.5, 1.3],  # stable disc (per disc)
-        [21.6, -1.3, -3.5, -5.5, -3.3],  # unstable edge disc (per disc)
-        [-8.6, -1.0, -1.0, 0.7, 10.2],  # parity
-        [-0.9, -2.7, -2.7, -1.1, 3.2],  # disc (per disc)
+        [19.6, 38.7, 124.5, 167.2, 56.8],  # mobility (ratio)
+        [7.2, 106.9, 27.2, -106.6, -19.1],  # potential mobility (ratio)
+        [199.5, 66.7, 23.0, 8.9, -1.2],  # corner
+        [-47.2, -63.0, -33.8, -11.1, 2.0],  # X-square next to an empty corner
+        [-26.4, -22.5, -10.4, -12.6, -0.6],  # C-square next to an empty corner
+        [-10.4, 6.7, 4.6, 4.1, 1.7],  # stable disc (per disc)
+        [11.5, -3.3, -4.8, -4.8, -5.0],  # unstable edge disc (per disc)
+        [-8.2, -2.3, -0.3, 1.2, 9.4],  # parity
+        [0.2, -3.2, -2.8, -0.7, 3.0],  # disc (per disc)
     ]
 )
 """Weights per feature unit at five phases, fitted to game results (see the module):
 four times the expected final disc difference, so a raw value of 4 is about a disc."""
-EDGES_FILE = Path(__file__).with_name("othello_edges.npz")
+PATTERNS_FILE = Path(__file__).with_name("othello_patterns.npz")
 """The fitted pattern tables: ``edges[pattern, phase]`` and ``corners[pattern, phase]``
 times ``scale``, as int16."""
 HAND_ANCHORS = np.array(
@@ -169,8 +176,8 @@ TERNARY = _ternary()
 def pattern_table(path: Path | None = None) -> np.ndarray:
     """``table[empties, pattern]``: the fitted value of each edge configuration and,
     after them, of each corner block's (8x8), interpolated by phase from the file's
-    anchors (default: the shipped tables, :data:`EDGES_FILE`)."""
-    with np.load(path or EDGES_FILE) as data:
+    anchors (default: the shipped tables, :data:`PATTERNS_FILE`)."""
+    with np.load(path or PATTERNS_FILE) as data:
         parts = [data["edges"]] + ([data["corners"]] if "corners" in data else [])
         anchors = np.vstack(parts).astype(np.float64) / data["scale"]
     points = anchors.shape[1] - 1
