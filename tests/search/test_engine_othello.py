@@ -6,6 +6,7 @@ import random
 import threading
 import time
 
+import numpy as np
 import pytest
 
 import arena
@@ -14,8 +15,9 @@ from arena.core.game import State
 from arena.search.alphabeta import AlphaBeta
 from arena.search.engines import engine_for
 from arena.search.engines.othello import OthelloEngine, make_engine
-from arena.search.engines.othello_eval import UTILITY
+from arena.search.engines.othello_eval import HEURISTIC, UTILITY, evaluate
 from arena.search.values import PROVEN, evaluation
+from arena.solvers.othello.board import moves
 from arena.solvers.solve import solve_state
 
 
@@ -164,3 +166,35 @@ def test_bad_positions_are_clear_errors(engine8: OthelloEngine) -> None:
         engine8.choose(small, 0.1, 8, agent)
     with pytest.raises(arena.SpecError, match="8x8"):
         OthelloEngine(arena.load_game("othello:size=10"))
+
+
+def _image(bits: int, transform: int) -> int:
+    """``bits`` under one of the 8 symmetries of the 8x8 board."""
+    out = 0
+    for cell in range(64):
+        if bits >> cell & 1:
+            r, c = divmod(cell, 8)
+            if transform & 1:
+                r, c = c, r
+            if transform & 2:
+                r = 7 - r
+            if transform & 4:
+                c = 7 - c
+            out |= 1 << (r * 8 + c)
+    return out
+
+
+def test_the_evaluation_is_the_same_on_symmetric_boards(engine8: OthelloEngine) -> None:
+    # The patterns are fitted per configuration up to symmetry: all 8 images agree.
+    board = engine8.board
+    for state in positions("othello", 10, (10, 50), seed=13):
+        me, opp = engine8.bits(state)
+        values = set()
+        for transform in range(8):
+            m = np.uint64(_image(int(me), transform))
+            o = np.uint64(_image(int(opp), transform))
+            values.add(
+                evaluate(m, o, np.uint64(moves(m, o, board)), np.uint64(moves(o, m, board)),
+                         HEURISTIC, engine8.masks, engine8.weights)
+            )  # fmt: skip
+        assert len(values) == 1, values
