@@ -7,7 +7,9 @@ depths cost little and order the deeper search well. It stops early when the
 value is a proven win or loss, or when a depth evaluated no position at its
 horizon (every line ended the game, so deeper search cannot change the answer).
 On Othello it plays the exact endgame instead when a solve fits in half the
-move's time (:func:`arena.solvers.exact.exact_endgame`). On a clock it decides
+move's time (:func:`arena.solvers.exact.exact_endgame`). Games with a compiled
+engine (:mod:`arena.search.engines`: Othello up to 8x8) are searched by it
+unless ``engine=python``. On a clock it decides
 its own time for the move (:mod:`arena.search.timing`: more in the middle game,
 next to nothing with one legal move).
 
