@@ -7,7 +7,9 @@ depths cost little and order the deeper search well. It stops early when the
 value is a proven win or loss, or when a depth evaluated no position at its
 horizon (every line ended the game, so deeper search cannot change the answer).
 On Othello it plays the exact endgame instead when a solve fits in half the
-move's time (:func:`arena.solvers.exact.exact_endgame`). On a clock it decides
+move's time (:func:`arena.solvers.exact.exact_endgame`). Games with a compiled
+engine (:mod:`arena.search.engines`: Othello up to 8x8) are searched by it
+unless ``engine=python``. On a clock it decides
 its own time for the move (:mod:`arena.search.timing`: more in the middle game,
 next to nothing with one legal move).
 
@@ -74,7 +76,7 @@ class IDSAgent(Agent):
         self.searchers.reset(game)
         self.engines.clear()
         if game is not None:
-            self.engine(game)  # build (and load the compiled code of) the engine off the clock
+            self.engine(game)  # build it (load its compiled code) now, off the clock
 
     def engine(self, game: Game) -> Engine | None:
         """The compiled engine that plays ``game`` for this agent, if any."""
@@ -88,8 +90,8 @@ class IDSAgent(Agent):
         searcher = self.searchers.current
         if searcher is not None:
             searcher.deadline.stop()
-        for engine in self.engines.values():
-            stop = getattr(engine, "stop", None)  # engines without one run to their deadline
+        for engine in list(self.engines.values()):
+            stop = getattr(engine, "stop", None)  # engines that can be stopped from outside
             if stop is not None:
                 stop()
 

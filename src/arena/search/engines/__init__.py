@@ -7,12 +7,17 @@ written over the game's compiled position (numba), with its heuristic
 compiled too. ``ids`` runs the engine by default where one exists
 (``engine=auto``), and ``ids:engine=python`` keeps the reference.
 
-An engine module is named in :data:`ENGINES` and defines ``Engine``: built
-with the game, it answers ``choose(state, seconds, maxdepth, agent)`` with
-``(move, SearchInfo)`` — never later than ``seconds`` allow, reporting
-progress through ``agent.report`` as ``ids`` does.
+An engine module is named in :data:`ENGINES` and defines ``make_engine(game)``:
+the engine for the game's parameters, or None. It answers ``choose(state,
+seconds, maxdepth, agent)`` with ``(move, SearchInfo)`` — never later than
+``seconds`` allow, reporting progress through ``agent.report`` as ``ids``
+does — and may define ``stop()`` (``ids`` forwards ``Agent.stop`` to it). ``ids``
+builds its engine in ``reset``, off the clock.
 
-Tests: tests/search/test_engines.py
+- ``othello`` (:mod:`.othello`): PVS with a table, ProbCut, a fitted pattern
+  evaluation (:mod:`.othello_eval`) and the exact endgame; boards up to 8x8.
+
+Tests: tests/search/test_engines.py, tests/search/test_engine_othello.py
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from arena.search.compiled_clock import AVAILABLE
 ENGINES: dict[str, str] = {
     "connect4": "arena.search.engines.connect4",
     "gomoku": "arena.search.engines.gomoku",
+    "othello": "arena.search.engines.othello",
 }
 """Game name -> the module of its compiled engine."""
 

@@ -1,0 +1,378 @@
+"""The compiled Othello engine of ``ids``: iterative-deepening PVS and the exact endgame.
+
+``ids`` plays Othello (standard rules, boards up to 8x8) with this engine
+unless told ``engine=python``. A move:
+
+1. **one legal move** is played at once;
+2. **the exact endgame**: when the empty cells are few enough for the
+   solver (:class:`arena.solvers.othello.solver.OthelloSolver`, one per engine)
+   to finish in :data:`EXACT_SHARE` of the move's time (by :func:`exact_reach`),
+   it solves the position and
+   plays a move that keeps the exact score; if the solve runs out of its
+   share, the search below gets the rest of the time;
+3. **iterative deepening** of the compiled negascout search
+   (:mod:`.othello_search`, evaluation :mod:`.othello_eval`) to depth 1, 2, 3, ...
+   with one transposition table kept over the game: each depth starts with the
+   root moves in the order of the previous one's values. A new depth starts
+   only if :data:`NEXT_SHARE` of the time is left (the next costs a few times
+   the last); the compiled code reads the clock itself and stops at a hard
+   deadline (:class:`arena.search.deadline.Deadline`'s margin), so a move never
+   overruns. A depth stopped by the deadline still counts a root move that
+   proved better than the previous best. The search stops early at a proven
+   win or loss, or when no line reached the horizon (the game tree is done).
+
+After each depth ``agent.report`` gets a :class:`~arena.core.agent.SearchInfo`
+with the root rows (value, bound), the principal variation from the table,
+the depth and the nodes, as the readable ``ids`` reports.
+
+>>> import arena
+>>> game = arena.load_game("othello")
+>>> engine = make_engine(game)
+>>> agent = arena.load_agent("ids")
+>>> move, info = engine.choose(game.initial_state(), None, 4, agent)
+>>> game.format_move(move) in ("d3", "c4", "f5", "e6"), info.depth, info.engine
+(True, 4, 'fast')
+>>> make_engine(arena.load_game("othello:size=10")) is None   # 10x10 does not fit 64 bits
+True
+
+Tests: tests/search/test_engine_othello.py
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from functools import partial
+
+import numpy as np
+
+from arena.core.agent import Agent, SearchInfo
+from arena.core.errors import IllegalMove, SpecError
+from arena.core.evaluation import SCALE
+from arena.core.game import Game, State
+from arena.search.deadline import Deadline, quiet_gc
+from arena.search.engines import othello_search as search
+from arena.search.engines.othello_eval import (
+    HEURISTIC,
+    SOFT,
+    UNIT,
+    UTILITY,
+    masks,
+    pattern_table,
+    weight_table,
+)
+from arena.search.report import value_rows
+from arena.solvers.exact import empty_cells
+from arena.solvers.othello.board import board_mask, flips
+from arena.solvers.othello.solver import OthelloSolver
+from arena.solvers.solve import kind as solver_kind
+
+EXACT_SHARE = 0.5
+"""The share of a move's time the exact endgame may take (and what decides whether
+a solve is tried: the empty cells must be within reach of this share)."""
+NEXT_SHARE = 0.6
+EXACT_EMPTIES, EXACT_SECONDS, EXACT_GROWTH = 18, 2.0, 3.0
+"""A solve of EXACT_EMPTIES empty cells takes about EXACT_SECONDS; one fewer, a third."""
+SOLVER_RATE = 2e6
+"""The most endgame nodes per second the solver's budgets may assume (see ``exact_move``)."""
+"""A new depth starts only while this share of the move's time is left unused."""
+TABLE_BITS = 21
+"""``2**TABLE_BITS`` rows of 24 bytes in the transposition table (48 MB)."""
+PROBCUT = 1.5
+"""ProbCut's threshold in standard deviations of the shallow search's prediction
+(0 turns it off); see :mod:`.othello_search`."""
+NEVER = 1 << 62
+"""A deadline (monotonic nanoseconds) that never comes."""
+BOUND_TEXT = {search.EXACT: "=", search.LOWER: ">=", search.UPPER: "<="}
+
+
+def exact_reach(seconds: float) -> int:
+    """The most empty cells a solve usually finishes in ``seconds``.
+
+    Measured on this project's machine (busy, 4 M nodes/s) on positions of real and
+    random games: 2 s at 18 empties, each empty cell fewer about three times faster.
+
+    >>> exact_reach(0.05), exact_reach(0.5), exact_reach(2.0)
+    (14, 16, 18)
+    """
+    if seconds <= 0:
+        return 0
+    return int(EXACT_EMPTIES + math.log(seconds / EXACT_SECONDS) / math.log(EXACT_GROWTH))
+
+
+def exact_text(score: int) -> str:
+    """A solved score for people, as the ``solver`` agent writes it.
+
+    >>> exact_text(4), exact_text(0), exact_text(-2)
+    ('exact +4 (win)', 'exact 0 (draw)', 'exact -2 (loss)')
+    """
+    if score == 0:
+        return "exact 0 (draw)"
+    return f"exact {score:+d} ({'win' if score > 0 else 'loss'})"
+
+
+def make_engine(game: Game) -> OthelloEngine | None:
+    """The engine for ``game``: standard rules on boards up to 8x8 (else None)."""
+    if game.name != "othello" or game.size > 8 or not game.can_pass:  # type: ignore[attr-defined]
+        return None
+    return OthelloEngine(game)
+
+
+class OthelloEngine:
+    """Searches positions of one Othello game; keeps its table between moves.
+
+    ``kind``: HEURISTIC (the game's evaluation, for play) or UTILITY (the disc
+    difference, as ``eval=utility``, for checks against the readable search).
+    """
+
+    def __init__(self, game: Game, table_bits: int = TABLE_BITS, kind: int = HEURISTIC) -> None:
+        size = game.size  # type: ignore[attr-defined]
+        if game.name != "othello" or size > 8:
+            raise SpecError(f"the Othello engine plays boards up to 8x8, not {game.spec}")
+        self.game = game
+        self.size = size
+        self.kind = kind
+        self.board = np.uint64(board_mask(size))
+        self.masks = masks(size)
+        self.weights = weight_table(size)
+        if size == 8:  # the pattern tables are fitted to 8x8 games
+            self.weights = np.hstack([self.weights, pattern_table()])
+        self.squares = search.square_values(size)
+        self.table = search.new_table(table_bits)
+        self.stats = search.new_stats()
+        self.scratch = search.new_scratch()
+        self.age = 0
+        self.stopped = False
+        self.probcut = PROBCUT
+        self.next_share = NEXT_SHARE
+        self.solver: OthelloSolver | None = None
+        if kind == HEURISTIC and solver_kind(game) == "othello":
+            # The engine's own solver, its table touched now: the first touch of 48 MB
+            # of fresh pages takes a good part of a second, not to be spent on a clock.
+            self.solver = OthelloSolver(size)
+            self.solver.reset()
+        # Load the compiled search now (from numba's cache, or compile it), not on a clock.
+        start = game.initial_state()
+        self.search_depth(start, 1)
+        self.principal_variation(start, start.legal_moves()[0], 2)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the table (a new game)."""
+        self.table[:] = 0
+        self.age = 0
+
+    def stop(self) -> None:
+        """Make the running search stop at its next look at the clock (any thread)."""
+        self.stopped = True
+        self.stats[search.DEADLINE] = 0
+
+    def bits(self, state: State) -> tuple[np.uint64, np.uint64]:
+        """``(mover, opponent)`` discs of ``state`` in the solver's layout."""
+        black, white = state.black, state.white  # type: ignore[attr-defined]
+        if self.size != 8:
+            black, white = self._spread(black), self._spread(white)
+        if state.to_move == 0:
+            return np.uint64(black), np.uint64(white)
+        return np.uint64(white), np.uint64(black)
+
+    def _spread(self, discs: int) -> int:
+        n = self.size
+        out = 0
+        for r in range(n):
+            out |= ((discs >> (r * n)) & ((1 << n) - 1)) << (r * 8)
+        return out
+
+    def move_of(self, bit: int) -> int:
+        """The game's move for a bit index of the layout."""
+        if bit == search.PASS:
+            return self.game.PASS  # type: ignore[attr-defined, no-any-return]
+        return (bit // 8) * self.size + bit % 8
+
+    def bit_of(self, move: int) -> int:
+        return (move // self.size) * 8 + move % self.size
+
+    def report_value(self, value: int) -> float:
+        """An internal value in the units of :mod:`arena.search.values`."""
+        if abs(value) >= search.PROVEN or self.kind == UTILITY:
+            return float(value)
+        raw = value / UNIT
+        return SCALE * raw / (abs(raw) + SOFT)
+
+    def _root(
+        self, me: np.uint64, opp: np.uint64, depth: int, order: np.ndarray, deadline_ns: int
+    ) -> tuple[int, np.ndarray, np.ndarray]:
+        values = np.zeros(len(order), dtype=np.int64)
+        bounds = np.zeros(len(order), dtype=np.int64)
+        self.stats[search.NODES] = 0
+        self.stats[search.DEADLINE] = deadline_ns
+        self.stats[search.AGE] = self.age
+        self.stats[search.KIND] = self.kind
+        self.stats[search.MPC_MARGIN] = (
+            int(self.probcut * search.MPC_SIGMA) if self.kind == HEURISTIC else 0
+        )
+        value = search.root(
+            me, opp, depth, -search.INF, search.INF, order, values, bounds, self.board,
+            self.table, self.stats, self.masks, self.weights, self.squares, self.scratch,
+        )  # fmt: skip
+        return value, values, bounds
+
+    def search_depth(self, state: State, depth: int) -> tuple[int, int]:
+        """``(value, best move)`` of a fixed-depth search (no deadline), in internal units."""
+        me, opp = self.bits(state)
+        order = self._order(state, None)
+        if len(order) == 0:
+            raise IllegalMove(None, "the engine searches positions with a placement to make")
+        value, _, _ = self._root(me, opp, depth, order, NEVER)
+        return value, self.move_of(int(order[self.stats[search.ROOT_BEST]]))
+
+    def _order(self, state: State, first: int | None) -> np.ndarray:
+        moves = [self.bit_of(m) for m in state.legal_moves() if m != self.game.PASS]  # type: ignore[attr-defined]
+        if first is not None and first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
+        return np.array(moves, dtype=np.int64)
+
+    def principal_variation(self, state: State, first: int, length: int) -> list[str]:
+        fmt = self.game.format_move
+        line = [first]
+        state = state.play(first)
+        while len(line) < length and not state.is_terminal():
+            legal = state.legal_moves()
+            if legal == (self.game.PASS,):  # type: ignore[attr-defined]
+                move = legal[0]
+            else:
+                me, opp = self.bits(state)
+                bit = search.table_move(self.table, me, opp)
+                move = self.move_of(bit) if bit >= 0 else -1
+                if move not in legal:
+                    break
+            line.append(move)
+            state = state.play(move)
+        return [fmt(m) for m in line]
+
+    def exact_move(
+        self, state: State, me: np.uint64, opp: np.uint64, seconds: float
+    ) -> tuple[int, SearchInfo] | None:
+        """Solve the position, then its moves (the table's best first) until one keeps
+        the score: the move and the report, or None when ``seconds`` run out."""
+        assert self.solver is not None
+        start = time.perf_counter()
+        # The solver keeps time by node budgets from the speed it measured; never trust
+        # more than SOLVER_RATE (the machine may be busier than when it measured).
+        self.solver.rate = min(self.solver.rate, SOLVER_RATE)
+        root = self.solver.solve_bits(int(me), int(opp), seconds=seconds)
+        if not root.exact:
+            return None
+        nodes = root.nodes
+        hint = search.table_move(self.table, me, opp)
+        rows = []
+        best = None
+        for bit in self._order(state, hint if hint >= 0 else None).tolist():
+            left = seconds - (time.perf_counter() - start)
+            if left <= 0:
+                return None
+            x = np.uint64(1 << bit)
+            f = flips(me, opp, x)
+            child = self.solver.solve_bits(int(opp ^ f), int(me | f | x), seconds=left)
+            nodes += child.nodes
+            if not child.exact:
+                return None
+            rows.append((bit, -child.score))
+            if -child.score == root.score:
+                best = bit
+                break
+        assert best is not None, "no move keeps the solved value"
+        rows.sort(key=lambda row: -row[1])
+        fmt = self.game.format_move
+        info = SearchInfo(
+            seconds=time.perf_counter() - start,
+            depth=0,
+            nodes=nodes,
+            value=root.score,
+            root=[
+                {
+                    "move": fmt(self.move_of(bit)),
+                    "value": score,
+                    "bound": "=",
+                    "depth": 0,
+                    "exact": True,
+                    "text": exact_text(score),
+                }
+                for bit, score in rows
+            ],
+            method="exact",
+            engine="fast",
+        )
+        return self.move_of(best), info
+
+    def choose(
+        self, state: State, seconds: float | None, maxdepth: int, agent: Agent
+    ) -> tuple[int, SearchInfo]:
+        """The move to play in ``state`` and what the search found (see the module)."""
+        deadline = Deadline(seconds)
+        with quiet_gc():  # no collector pause on the clock
+            return self._choose(state, seconds, maxdepth, agent, deadline)
+
+    def _choose(
+        self, state: State, seconds: float | None, maxdepth: int, agent: Agent, deadline: Deadline
+    ) -> tuple[int, SearchInfo]:
+        if state.game != self.game:
+            raise IllegalMove(None, f"the engine plays {self.game.spec}, not {state.game.spec}")
+        if state.is_terminal():
+            raise IllegalMove(None, "the game is over")
+        legal = state.legal_moves()
+        if len(legal) == 1:
+            return legal[0], SearchInfo(seconds=deadline.elapsed(), depth=0, engine="fast")
+        me, opp = self.bits(state)
+        if self.solver is not None and seconds is not None:
+            budget = EXACT_SHARE * seconds
+            if empty_cells(state) <= exact_reach(budget):
+                found = self.exact_move(state, me, opp, budget)
+                if found is not None:
+                    return found
+        self.age = (self.age + 1) & 255
+        self.stopped = False
+        deadline_ns = NEVER
+        if seconds is not None:
+            deadline_ns = time.monotonic_ns() + int(
+                max(0.0, deadline.end - time.perf_counter()) * 1e9
+            )
+        order = self._order(state, None)
+        move = self.move_of(int(order[0]))
+        info = SearchInfo(depth=0, engine="fast")
+        nodes = 0
+        for depth in range(1, maxdepth + 1):
+            value, values, bounds = self._root(me, opp, depth, order, deadline_ns)
+            nodes += int(self.stats[search.NODES])
+            best = int(self.stats[search.ROOT_BEST])
+            if self.stats[search.ABORTED] or self.stopped:
+                if best > 0:  # a move proved better than the previous best before the stop
+                    move = self.move_of(int(order[best]))
+                break
+            rows = sorted(
+                zip(order.tolist(), values.tolist(), bounds.tolist(), strict=True),
+                key=lambda row: -row[1],
+            )
+            order = np.array([row[0] for row in rows], dtype=np.int64)
+            move = self.move_of(int(order[0]))
+            info.depth, info.value = depth, self.report_value(value)
+            info.root = value_rows(
+                state,
+                [(self.move_of(b), self.report_value(v), BOUND_TEXT[f]) for b, v, f in rows],
+                depth,
+            )
+            info.root[0]["pv"] = self.principal_variation(state, move, depth)
+            elapsed = deadline.elapsed()
+            if agent.listener is not None and agent.report(
+                partial(SearchInfo, elapsed, depth, nodes, info.value, info.root, engine="fast"),
+                force=True,
+            ):
+                break
+            if abs(value) >= search.PROVEN or depth >= empty_cells(state) + 2:
+                break
+            if seconds is not None and elapsed > self.next_share * seconds:
+                break
+        info.nodes = nodes
+        info.seconds = deadline.elapsed()
+        return move, info

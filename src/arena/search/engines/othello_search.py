@@ -1,0 +1,422 @@
+"""The compiled search of the Othello engine: negascout (PVS) with a transposition table.
+
+Boards are the solver's bitboards (:mod:`arena.solvers.othello.board`), the
+side to move first. Values are the mover's, as in :mod:`arena.search.values`:
+a finished game is worth ``WIN - plies`` (negated for a loss, 0 for a draw),
+an unfinished one at the horizon the evaluation of :mod:`.othello_eval` in
+hundredths (or the disc difference, ``kind`` UTILITY). A pass is a move and
+takes a ply of depth, as in the readable search, so at equal depth the two find
+the same values (with the UTILITY evaluation).
+
+- **PVS**: the first move with the full window, the others with a null window,
+  searched again only when they fail high.
+- **Transposition table**: rows ``[me, opp, data]`` with ``data`` packing the
+  value (offset by 2**31), the depth, the bound type, the best move + 1 and the
+  search's age; a row is replaced unless it holds a deeper result of the same
+  search. Wins are stored relative to the node, as in :mod:`arena.search.alphabeta`.
+- **Move ordering**: the table's move first; then, with :data:`ORDER_DEPTH`
+  plies or more left, by the evaluation of the position each move leads to (a
+  one-ply search, the best predictor of the deeper one); closer to the
+  horizon by the opponent's mobility after the move (fewest replies first,
+  corners counting double) and a square's static worth.
+- **Time**: ``stats[DEADLINE]`` is a monotonic time in nanoseconds
+  (:mod:`.clock`), read every :data:`CHECK_EVERY` nodes; past it the search
+  unwinds without storing anything and ``stats[ABORTED]`` is set. ``root``
+  releases the GIL, so another thread may stop it by moving the deadline.
+
+Tests: tests/search/test_engine_othello.py
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from arena.search.compiled_clock import now_ns
+from arena.search.engines.othello_eval import CORNERS, evaluate
+from arena.solvers.bits import lowest_index, popcount
+from arena.solvers.othello.board import ONE, ZERO, U, flips, moves
+
+WIN = 1_000_000
+PROVEN = WIN - 10_000
+INF = 2 * WIN
+EXACT, LOWER, UPPER = 0, 1, 2
+MAX_PLY = 160
+"""Deepest ply the scratch arrays hold (64 placements and the passes between them)."""
+NO_MOVE = 127
+PASS = 64
+ORDER_DEPTH = 3
+CHECK_EVERY = 255  # a mask: the clock is read when nodes & CHECK_EVERY == 0
+
+# stats: counters and settings of one search, shared with Python.
+NODES, DEADLINE, ABORTED, ROOT_BEST, AGE, KIND, MPC_MARGIN = range(7)
+STATS = 7
+# ProbCut (Buro, 1995): at MPC_DEPTH plies or more, a search MPC_REDUCTION plies
+# shallower predicts the deep value as MPC_SLOPE / 100 times its own, give or take
+# sigma; stats[MPC_MARGIN] is the margin (a multiple of sigma, 0 for no ProbCut).
+MPC_DEPTH = 6
+MPC_REDUCTION = 4
+MPC_SLOPE = 104
+MPC_SIGMA = 1600
+
+HASH1 = U(0x9E3779B97F4A7C15)
+HASH2 = U(0xC2B2AE3D27D4EB4F)
+
+# A square's static worth on 8x8 (bit row * 8 + col), for ordering near the horizon.
+SQUARES = np.array(
+    [
+        [100, -20, 10, 5, 5, 10, -20, 100],
+        [-20, -50, -2, -2, -2, -2, -50, -20],
+        [10, -2, -1, -1, -1, -1, -2, 10],
+        [5, -2, -1, -1, -1, -1, -2, 5],
+        [5, -2, -1, -1, -1, -1, -2, 5],
+        [10, -2, -1, -1, -1, -1, -2, 10],
+        [-20, -50, -2, -2, -2, -2, -50, -20],
+        [100, -20, 10, 5, 5, 10, -20, 100],
+    ],
+    dtype=np.int64,
+).ravel()
+
+
+def square_values(size: int) -> np.ndarray:
+    """:data:`SQUARES` for a ``size`` board in the top-left corner: the corners, X- and
+    C-squares of the smaller board take the 8x8 values of theirs."""
+    out = np.zeros(64, dtype=np.int64)
+    for r in range(size):
+        for c in range(size):
+            rr = r if r < size // 2 else 7 - (size - 1 - r)
+            cc = c if c < size // 2 else 7 - (size - 1 - c)
+            out[r * 8 + c] = SQUARES[rr * 8 + cc]
+    return out
+
+
+def new_table(bits: int) -> np.ndarray:
+    """An empty table of ``2**bits`` rows (24 bytes each)."""
+    return np.zeros((1 << bits, 3), dtype=np.uint64)
+
+
+def new_stats() -> np.ndarray:
+    return np.zeros(STATS, dtype=np.int64)
+
+
+def new_scratch() -> np.ndarray:
+    """Per-ply move lists: ``[ply, i, 0]`` the move's bit, ``[ply, i, 1]`` its sort key."""
+    return np.zeros((MAX_PLY + 1, 64, 2), dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _index(me: np.uint64, opp: np.uint64, size: int) -> int:
+    return np.int64(((me ^ (opp * HASH2)) * HASH1) >> U(40)) & (size - 1)
+
+
+@njit(cache=True)
+def terminal(me: np.uint64, opp: np.uint64, ply: int) -> int:
+    """A finished game's value for the mover, ``ply`` plies below the root."""
+    d = np.int64(popcount(me)) - np.int64(popcount(opp))
+    if d > 0:
+        return WIN - ply
+    if d < 0:
+        return ply - WIN
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _to_table(value: int, ply: int) -> int:
+    if value >= PROVEN:
+        return value + ply
+    if value <= -PROVEN:
+        return value - ply
+    return value
+
+
+@njit(cache=True, inline="always")
+def _from_table(value: int, ply: int) -> int:
+    if value >= PROVEN:
+        return value - ply
+    if value <= -PROVEN:
+        return value + ply
+    return value
+
+
+@njit(cache=True)
+def store(
+    table: np.ndarray,
+    me: np.uint64,
+    opp: np.uint64,
+    depth: int,
+    value: int,
+    flag: int,
+    move: int,
+    ply: int,
+    age: int,
+) -> None:
+    """Keep a result unless the row holds a deeper one of the same search."""
+    i = _index(me, opp, table.shape[0])
+    old = np.int64(table[i, 2])
+    if (
+        (table[i, 0] != me or table[i, 1] != opp)
+        and (old >> 50) & 255 == age
+        and (old >> 32) & 255 > depth
+    ):
+        return
+    data = (
+        (_to_table(value, ply) + (1 << 31))
+        | (np.int64(depth) << 32)
+        | (np.int64(flag) << 40)
+        | (np.int64(move + 1) << 42)
+        | (np.int64(age & 255) << 50)
+    )
+    table[i, 0] = me
+    table[i, 1] = opp
+    table[i, 2] = U(data)
+
+
+@njit(cache=True)
+def table_move(table: np.ndarray, me: np.uint64, opp: np.uint64) -> int:
+    """The stored best move's bit index (PASS for a pass), or -1."""
+    i = _index(me, opp, table.shape[0])
+    if table[i, 0] != me or table[i, 1] != opp or table[i, 2] == ZERO:
+        return -1
+    move = ((np.int64(table[i, 2]) >> 42) & 255) - 1
+    return -1 if move == NO_MOVE else move
+
+
+@njit(cache=True)
+def pvs(
+    me: np.uint64,
+    opp: np.uint64,
+    depth: int,
+    alpha: int,
+    beta: int,
+    ply: int,
+    board: np.uint64,
+    table: np.ndarray,
+    stats: np.ndarray,
+    m: np.ndarray,
+    w: np.ndarray,
+    squares: np.ndarray,
+    scratch: np.ndarray,
+) -> int:
+    """The mover's value if it lies in ``(alpha, beta)``, else a bound on the same side."""
+    stats[NODES] += 1
+    if stats[NODES] & CHECK_EVERY == 0 and now_ns() >= stats[DEADLINE]:
+        stats[ABORTED] = 1
+    if stats[ABORTED]:
+        return 0
+    kind = stats[KIND]
+    mv = moves(me, opp, board)
+    if mv == ZERO:
+        om = moves(opp, me, board)
+        if om == ZERO:
+            return terminal(me, opp, ply)
+        if depth <= 0:
+            return evaluate(me, opp, mv, om, kind, m, w)
+        return -pvs(
+            opp, me, depth - 1, -beta, -alpha, ply + 1, board, table, stats, m, w, squares, scratch
+        )
+    if depth <= 0:
+        return evaluate(me, opp, mv, moves(opp, me, board), kind, m, w)
+    age = stats[AGE]
+    i = _index(me, opp, table.shape[0])
+    hint = -1
+    if table[i, 0] == me and table[i, 1] == opp:
+        data = np.int64(table[i, 2])
+        hint = ((data >> 42) & 255) - 1
+        if (data >> 32) & 255 >= depth:
+            v = _from_table((data & 0xFFFFFFFF) - (1 << 31), ply)
+            flag = (data >> 40) & 3
+            if flag == EXACT:
+                return v
+            if flag == LOWER and v >= beta:
+                return v
+            if flag == UPPER and v <= alpha:
+                return v
+    # ProbCut: a shallow search whose value, projected to this depth, lies far beyond
+    # the window predicts the deep one's fail; return the bound without searching.
+    margin = stats[MPC_MARGIN]
+    if (
+        margin
+        and depth >= MPC_DEPTH
+        and alpha > -PROVEN
+        and beta < PROVEN
+        and depth < popcount(board & ~(me | opp))  # not where the search sees the end
+    ):
+        shallow = depth - MPC_REDUCTION
+        bound = ((beta + margin) * 100) // MPC_SLOPE
+        if bound < PROVEN:
+            v = pvs(
+                me, opp, shallow, bound - 1, bound, ply, board, table, stats, m, w, squares, scratch
+            )
+            if stats[ABORTED]:
+                return 0
+            if v >= bound:
+                return beta
+        bound = ((alpha - margin) * 100) // MPC_SLOPE
+        if bound > -PROVEN:
+            v = pvs(
+                me, opp, shallow, bound, bound + 1, ply, board, table, stats, m, w, squares, scratch
+            )
+            if stats[ABORTED]:
+                return 0
+            if v <= bound:
+                return alpha
+    # Order the moves (insertion sort on the key, smallest first).
+    xs = scratch[ply, :, 0]
+    keys = scratch[ply, :, 1]
+    n = 0
+    rest = mv
+    while rest:
+        x = rest & (ZERO - rest)
+        rest ^= x
+        b = np.int64(lowest_index(x))
+        if b == hint:
+            key = -INF
+        elif depth >= ORDER_DEPTH:
+            f = flips(me, opp, x)
+            cp, co = opp ^ f, me | f | x
+            cm = moves(cp, co, board)
+            key = evaluate(cp, co, cm, moves(co, cp, board), kind, m, w)
+        else:
+            f = flips(me, opp, x)
+            cm = moves(opp ^ f, me | f | x, board)
+            key = 100 * np.int64(popcount(cm) + popcount(cm & m[CORNERS])) - squares[b]
+        j = n
+        while j > 0 and keys[j - 1] > key:
+            xs[j] = xs[j - 1]
+            keys[j] = keys[j - 1]
+            j -= 1
+        xs[j] = b
+        keys[j] = key
+        n += 1
+    best = -INF
+    best_move = xs[0]
+    a = alpha
+    for k in range(n):
+        b = xs[k]
+        x = ONE << U(b)
+        f = flips(me, opp, x)
+        cp, co = opp ^ f, me | f | x
+        if k == 0:
+            v = -pvs(
+                cp, co, depth - 1, -beta, -a, ply + 1, board, table, stats, m, w, squares, scratch
+            )
+        else:
+            v = -pvs(
+                cp, co, depth - 1, -a - 1, -a, ply + 1, board, table, stats, m, w, squares, scratch
+            )
+            if a < v < beta and not stats[ABORTED]:
+                v = -pvs(
+                    cp,
+                    co,
+                    depth - 1,
+                    -beta,
+                    -a,
+                    ply + 1,
+                    board,
+                    table,
+                    stats,
+                    m,
+                    w,
+                    squares,
+                    scratch,
+                )
+        if stats[ABORTED]:
+            return 0
+        if v > best:
+            best = v
+            best_move = b
+            if v > a:
+                a = v
+                if a >= beta:
+                    break
+    flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
+    store(table, me, opp, depth, best, flag, best_move, ply, age)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def root(
+    me: np.uint64,
+    opp: np.uint64,
+    depth: int,
+    alpha: int,
+    beta: int,
+    order: np.ndarray,
+    values: np.ndarray,
+    bounds: np.ndarray,
+    board: np.uint64,
+    table: np.ndarray,
+    stats: np.ndarray,
+    m: np.ndarray,
+    w: np.ndarray,
+    squares: np.ndarray,
+    scratch: np.ndarray,
+) -> int:
+    """Search the root's placements ``order`` (bit indices, best guess first) to ``depth``.
+
+    Fills ``values`` and ``bounds`` (EXACT, or UPPER for moves that failed low)
+    for the moves searched; ``stats[ROOT_BEST]`` is the index of the best move
+    so far (a later move that fails high takes over at once, so a search stopped
+    by the deadline still knows it). Returns the best value (0 if aborted).
+    """
+    stats[ABORTED] = 0
+    stats[ROOT_BEST] = 0
+    # A variable, not the literal 1: a literal argument would compile a second version
+    # of the recursive pvs, and numba's cache cannot load the pair (it crashes).
+    ply = np.int64(1)
+    best = -INF
+    a = alpha
+    for k in range(order.shape[0]):
+        b = order[k]
+        x = ONE << U(b)
+        f = flips(me, opp, x)
+        cp, co = opp ^ f, me | f | x
+        bounds[k] = EXACT
+        if k == 0:
+            v = -pvs(cp, co, depth - 1, -beta, -a, ply, board, table, stats, m, w, squares, scratch)
+        else:
+            v = -pvs(
+                cp, co, depth - 1, -a - 1, -a, ply, board, table, stats, m, w, squares, scratch
+            )
+            if v > a and not stats[ABORTED]:
+                stats[ROOT_BEST] = k  # better than the best so far, whatever the re-search says
+                if v < beta:
+                    v = -pvs(
+                        cp,
+                        co,
+                        depth - 1,
+                        -beta,
+                        -a,
+                        ply,
+                        board,
+                        table,
+                        stats,
+                        m,
+                        w,
+                        squares,
+                        scratch,
+                    )
+            elif not stats[ABORTED]:
+                bounds[k] = UPPER
+        if stats[ABORTED]:
+            return 0
+        values[k] = v
+        if v > best:
+            best = v
+            stats[ROOT_BEST] = k
+            if v > a:
+                a = v
+                if a >= beta:
+                    break
+    store(
+        table,
+        me,
+        opp,
+        depth,
+        best,
+        EXACT if alpha < best < beta else (LOWER if best >= beta else UPPER),
+        order[stats[ROOT_BEST]],
+        0,
+        stats[AGE],
+    )
+    return best
