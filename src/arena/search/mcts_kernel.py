@@ -57,6 +57,22 @@ UNTIL, REPORT_SIZE, TIME, CLOCK_EVERY = 3, 4, 4, 4
 
 
 @njit(cache=True)
+def climb_proofs(node, edge_child, path, length, root):  # type: ignore[no-untyped-def]
+    """Let the proofs found at the bottom of ``path`` climb as far as they hold; whether
+    the root is now proven. A finished game's proof was set from its returns when it
+    was added, so such nodes are passed over."""
+    for k in range(length - 1, 0, -1):
+        y = path[k]
+        if node[y, OUTCOME] != ONGOING:
+            continue
+        q = prove(node, edge_child, y)
+        if q == UNKNOWN:
+            break
+        node[y, PROOF] = q if q == DRAWN else -q  # flipped for the parent's chooser
+    return prove(node, edge_child, root) != UNKNOWN
+
+
+@njit(cache=True)
 def new_node(node, wins, sizes, outcome):  # type: ignore[no-untyped-def]
     """A fresh node (not opened) for a position whose ``outcome`` is known."""
     x = sizes[0]
@@ -254,17 +270,7 @@ def search(  # type: ignore[no-untyped-def]
             break
         if not solver or (added >= 0 and node[added, OUTCOME] == ONGOING):
             continue  # no new proof (an added unfinished child has untried children)
-        # Proofs found at the bottom of this path climb as far as they hold. A finished
-        # game's proof was set from its returns when it was added.
-        for k in range(length - 1, 0, -1):
-            y = path[k]
-            if node[y, OUTCOME] != ONGOING:
-                continue
-            q = prove(node, edge_child, y)
-            if q == UNKNOWN:
-                break
-            node[y, PROOF] = q if q == DRAWN else -q  # flipped for the parent's chooser
-        if prove(node, edge_child, root) != UNKNOWN:
+        if climb_proofs(node, edge_child, path, length, root):
             report[REASON] = PROVEN
             break
     report[DONE] = done

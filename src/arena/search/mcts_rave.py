@@ -46,7 +46,6 @@ from arena.search.mcts_kernel import (
     COUNT,
     DEEPEST,
     DONE,
-    DRAWN,
     FIRST,
     FULL,
     MOVER,
@@ -60,6 +59,7 @@ from arena.search.mcts_kernel import (
     UNKNOWN,
     UNTIL,
     VISITS,
+    climb_proofs,
     credit,
     new_node,
     proof_of,
@@ -259,15 +259,7 @@ def search(  # type: ignore[no-untyped-def]
                     traced[:n_traced], marks[1:], marks[0], result)  # fmt: skip
         if not solver or (added >= 0 and node[added, OUTCOME] == ONGOING):
             continue
-        for d in range(length - 1, 0, -1):
-            y = path[d]
-            if node[y, OUTCOME] != ONGOING:
-                continue
-            q = prove(node, edge_child, y)
-            if q == UNKNOWN:
-                break
-            node[y, PROOF] = q if q == DRAWN else -q  # flipped for the parent's chooser
-        if prove(node, edge_child, root) != UNKNOWN:
+        if climb_proofs(node, edge_child, path, length, root):
             report[REASON] = PROVEN
             break
     report[DONE] = done
