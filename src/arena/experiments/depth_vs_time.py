@@ -75,9 +75,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--agent",
-        default="ids",
+        default="ids:engine=python",
         metavar="SPEC",
-        help="the ids spec, e.g. ids:eval=utility (default: %(default)s)",
+        help="the ids spec, e.g. ids:engine=python,eval=utility; 'ids' alone runs the compiled "
+        "Othello engine, whose depths are not the readable alpha-beta's "
+        "(default: %(default)s)",
     )
 
 

@@ -26,7 +26,7 @@ True
 'win in 3'
 
 Tests: tests/search/test_search.py, tests/agents/test_agent_api.py (progress and stop),
-tests/search/test_engines.py
+tests/search/test_ids_engines.py
 """
 
 from __future__ import annotations

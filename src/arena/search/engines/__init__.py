@@ -17,7 +17,7 @@ builds its engine in ``reset``, off the clock.
 - ``othello`` (:mod:`.othello`): PVS with a table, ProbCut, a fitted pattern
   evaluation (:mod:`.othello_eval`) and the exact endgame; boards up to 8x8.
 
-Tests: tests/search/test_engines.py, tests/search/test_engine_othello.py
+Tests: tests/search/test_ids_engines.py, tests/search/test_engine_othello.py
 """
 
 from __future__ import annotations
