@@ -58,6 +58,7 @@ from arena.core.game import Game, State
 from arena.search.deadline import quiet_gc
 from arena.search.engines.clock import expired, now_ns
 from arena.search.engines.driver import Iteration, deepen
+from arena.search.engines.table_values import from_table, to_table
 from arena.search.report import value_rows
 from arena.search.values import WIN
 from arena.solvers.bits import lowest_index, popcount
@@ -199,24 +200,6 @@ def zugzwang(mine: int, theirs: int, mine_rows: int, their_rows: int, h: int, bo
     return 0.0
 
 
-@njit(cache=True, inline="always")
-def to_table(value: float, ply: int) -> float:
-    if value >= PROVEN:
-        return value + ply
-    if value <= -PROVEN:
-        return value - ply
-    return value
-
-
-@njit(cache=True, inline="always")
-def from_table(value: float, ply: int) -> float:
-    if value >= PROVEN:
-        return value - ply
-    if value <= -PROVEN:
-        return value + ply
-    return value
-
-
 SEARCH_SIGNATURE = (
     "float64(int64[::1], int64[::1], float64[::1], int64, int64, int64, int64, float64, float64,"
     " int64[::1], float64[::1], int64[::1], int64, int64[:, ::1], int64[:, ::1], int64[::1])"
@@ -277,7 +260,7 @@ def search(
             first = 1 << ((m >> 10) - 1)
         if m & 255 >= depth:
             stats[HORIZON] = 1  # the stored subtree may have been cut by its horizon
-            value = from_table(values[slot], ply)
+            value = from_table(values[slot], ply, PROVEN)
             bound = (m >> 8) & 3
             if bound == EXACT:
                 return value
@@ -314,7 +297,7 @@ def search(
                     break
     bound = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
     keys[slot] = key
-    values[slot] = to_table(best, ply)
+    values[slot] = to_table(best, ply, PROVEN)
     meta[slot] = min(depth, 255) | (bound << 8) | ((lowest_index(best_move) + 1) << 10)
     return best
 

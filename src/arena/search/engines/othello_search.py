@@ -34,6 +34,7 @@ from numba import njit
 
 from arena.search.compiled_clock import now_ns
 from arena.search.engines.othello_eval import CORNERS, evaluate
+from arena.search.engines.table_values import from_table, to_table
 from arena.solvers.bits import lowest_index, popcount
 from arena.solvers.othello.board import ONE, ZERO, U, flips, moves
 
@@ -120,24 +121,6 @@ def terminal(me: np.uint64, opp: np.uint64, ply: int) -> int:
     return 0
 
 
-@njit(cache=True, inline="always")
-def _to_table(value: int, ply: int) -> int:
-    if value >= PROVEN:
-        return value + ply
-    if value <= -PROVEN:
-        return value - ply
-    return value
-
-
-@njit(cache=True, inline="always")
-def _from_table(value: int, ply: int) -> int:
-    if value >= PROVEN:
-        return value - ply
-    if value <= -PROVEN:
-        return value + ply
-    return value
-
-
 @njit(cache=True)
 def store(
     table: np.ndarray,
@@ -160,7 +143,7 @@ def store(
     ):
         return
     data = (
-        (_to_table(value, ply) + (1 << 31))
+        (to_table(value, ply, PROVEN) + (1 << 31))
         | (np.int64(depth) << 32)
         | (np.int64(flag) << 40)
         | (np.int64(move + 1) << 42)
@@ -223,7 +206,7 @@ def pvs(
         data = np.int64(table[i, 2])
         hint = ((data >> 42) & 255) - 1
         if (data >> 32) & 255 >= depth:
-            v = _from_table((data & 0xFFFFFFFF) - (1 << 31), ply)
+            v = from_table((data & 0xFFFFFFFF) - (1 << 31), ply, PROVEN)
             flag = (data >> 40) & 3
             if flag == EXACT:
                 return v
