@@ -20,11 +20,11 @@ Tests: tests/agents/test_best_agent.py
 
 from __future__ import annotations
 
-from arena.agents.registry import load_agent
+from arena.agents.registry import agent_class, load_agent
 from arena.core.agent import Agent
 from arena.core.game import Game, State
 from arena.core.limit import Limit
-from arena.core.spec import Param
+from arena.core.spec import Param, split_spec
 
 BEST: dict[str, str] = {
     "tictactoe": "solver",
@@ -64,12 +64,11 @@ class BestAgent(Agent):
         agent = self.agents.get(game.spec)
         if agent is None:
             spec = best_spec(game)
-            agent = load_agent(spec)
-            if any(p.name == "time" for p in agent.params) and "time=" not in spec:
-                agent = load_agent(f"{spec}{',' if ':' in spec else ':'}time={self.default_time:g}")
-            self.agents[game.spec] = agent
-        if agent is not self.playing:
-            self.playing = agent
+            takes_time = any(p.name == "time" for p in agent_class(split_spec(spec)[0]).params)
+            if takes_time and "time=" not in spec:
+                spec += f"{',' if ':' in spec else ':'}time={self.default_time:g}"
+            agent = self.agents[game.spec] = load_agent(spec)
+        self.playing = agent
         agent.listener = self.listener
         return agent
 
