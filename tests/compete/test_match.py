@@ -235,3 +235,12 @@ def test_a_users_reset_or_observe_that_raises_is_a_crash_not_a_traceback(
         record = play_game(C4, agents, TimeControl.parse("rollouts=1"))
         assert (record.reason, record.loser) == ("crash", seat)
         assert record.detail == f"KeyError: 'table' at mine.py:3 in {method}"
+
+
+def test_a_spec_that_cannot_play_the_game_stops_the_match_with_its_error() -> None:
+    # RAVE needs a kernel that lists a simulation's moves; Othello's has none. Every game
+    # would end the same way, so the error reaches the user instead of a crash forfeit.
+    with pytest.raises(arena.SpecError, match="rave= needs a game"):
+        play_game(
+            arena.load_game("othello"), ["mcts:rave=100", "random"], TimeControl.parse("rollouts=1")
+        )

@@ -26,7 +26,7 @@ from arena.agents import load_agent
 from arena.compete.timecontrol import TimeControl
 from arena.core.agent import Resign, Undo, end_game, start_game
 from arena.core.crash import crash_text
-from arena.core.errors import AgentFailure, ArenaError
+from arena.core.errors import AgentFailure, ArenaError, SpecError
 from arena.core.game import Game, State, returns_of_margin
 from arena.core.limit import DEFAULT_GRACE
 from arena.formats.record import GameRecord
@@ -126,6 +126,10 @@ def _play(
                         player.observe(before, move)
             except AgentFailure as exc:
                 return forfeit(seat, exc.reason, exc.detail)
+            except SpecError:
+                # The spec cannot play this game (mcts:rave= on Othello): every game would
+                # end the same way, so the match stops with the error instead of forfeits.
+                raise
             except Exception as exc:  # a user's reset() or observe() raised
                 return crashed(seat, player, exc)
         return None
