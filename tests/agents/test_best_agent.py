@@ -24,13 +24,21 @@ def test_a_game_spec_row_comes_before_its_games_row(monkeypatch: pytest.MonkeyPa
     assert best_spec(arena.load_game("go:size=9")) == BEST["go"]
 
 
-def test_it_hands_the_game_to_the_rows_agent_with_its_time() -> None:
+def test_the_rows_agent_searches_the_matchs_time_and_best_s_own_without_one() -> None:
+    """At 2 s a move the row's agent must get 2 s (a time= of its own would cap it: the
+    GNU Go games were once played at 1 s this way); ``best:time=`` fills an empty limit."""
     agent = arena.load_agent("best:time=0.2")
     game = arena.load_game("connect4")
     agent.reset(game)
-    move = agent.choose(game.play_moves(game.parse_moves("4455")), arena.Limit(time=0.5))
+    assert agent.playing is not None and agent.playing.spec == "ids"  # no time= of its own
+    seen: list[arena.Limit] = []
+    choose = agent.playing.choose
+    agent.playing.choose = lambda state, limit: seen.append(limit) or choose(state, limit)  # type: ignore[method-assign]
+    state = game.play_moves(game.parse_moves("4455"))
+    move = agent.choose(state, arena.Limit(time=0.5))
     assert game.format_move(move) in ("3", "6")
-    assert agent.playing is not None and agent.playing.config["time"] == 0.2
+    agent.choose(state, arena.Limit())
+    assert seen == [arena.Limit(time=0.5), arena.Limit(time=0.2)]
     assert agent.last_search is not None and agent.last_search.engine == agent.playing.spec
 
 

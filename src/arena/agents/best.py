@@ -13,18 +13,18 @@ names the configuration that played.
 >>> game.format_move(agent.choose(game.play_moves([0, 4, 8]), arena.Limit(time=1.0)))
 'b1'
 >>> agent.last_search.engine
-'solver:time=2'
+'solver'
 
 Tests: tests/agents/test_best_agent.py
 """
 
 from __future__ import annotations
 
-from arena.agents.registry import agent_class, load_agent
+from arena.agents.registry import load_agent
 from arena.core.agent import Agent
 from arena.core.game import Game, State
 from arena.core.limit import Limit
-from arena.core.spec import Param, split_spec
+from arena.core.spec import Param
 
 BEST: dict[str, str] = {
     "tictactoe": "solver",
@@ -60,14 +60,12 @@ class BestAgent(Agent):
         self.agents: dict[str, Agent] = {}
 
     def agent_for(self, game: Game) -> Agent:
-        """The agent that plays ``game`` (built once per game spec, with this agent's time)."""
+        """The agent that plays ``game`` (built once per game spec)."""
         agent = self.agents.get(game.spec)
         if agent is None:
-            spec = best_spec(game)
-            takes_time = any(p.name == "time" for p in agent_class(split_spec(spec)[0]).params)
-            if takes_time and "time=" not in spec:
-                spec += f"{',' if ':' in spec else ':'}time={self.default_time:g}"
-            agent = self.agents[game.spec] = load_agent(spec)
+            # No time= in the row's spec: an agent's own time caps the match's (2 s a
+            # move would be searched for 1 s); ``best``'s time only fills an unbounded limit.
+            agent = self.agents[game.spec] = load_agent(best_spec(game))
         self.playing = agent
         agent.listener = self.listener
         return agent
@@ -83,7 +81,7 @@ class BestAgent(Agent):
 
     def choose(self, state: State, limit: Limit) -> int:
         agent = self.agent_for(state.game)
-        move = agent.choose(state, limit)
+        move = agent.choose(state, Limit(time=self.default_time) if limit.unbounded else limit)
         self.last_search = agent.last_search
         if self.last_search is not None:
             self.last_search.engine = agent.spec
