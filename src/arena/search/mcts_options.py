@@ -49,7 +49,7 @@ PARAMS = (
         "rave",
         float,
         0.0,
-        "MC-RAVE equivalence k of beta = sqrt(k/(3n+k)); 0 off (fast engine, go and gomoku)",
+        "MC-RAVE equivalence k of beta = sqrt(k/(3n+k)); 0 off (fast engine: go, gomoku, ttt)",
         low=0.0,
     ),
     Param(

@@ -24,6 +24,11 @@ cell can only become winning for a player when that player extends a run that
 reaches it, so after each move only the first empty cell at either end of the
 four runs through the new stone needs a look.
 
+``prior`` (boards without gravity: ``mcts:rave=K,prior=N``) rates each empty
+cell from the lines through it, as a Gomoku player's first glance: a win, a
+block, an open four, stopping the opponent's open three, a four, an open
+three, then how close it is to the stones.
+
 >>> import arena
 >>> game = arena.load_game("tictactoe")
 >>> k = kernel(game, gravity=False)
@@ -331,6 +336,101 @@ def trace(p, start, end, out):  # type: ignore[no-untyped-def]
     return n
 
 
+# Knowledge win rates (percent) of ``prior``, for the player to move.
+PRIOR_WIN = 98  # completes a line
+PRIOR_BLOCK = 90  # stops the opponent's line
+PRIOR_OPEN_FOUR = 85  # k - 1 in a line, both ends open: two wins, one can be stopped
+PRIOR_STOP_FOUR = 75  # where the opponent would make k - 1 with both ends open
+PRIOR_FOUR = 70  # k - 1 in a line, one end open: a threat the opponent must answer
+PRIOR_OPEN_THREE = 65  # k - 2 in a line with both ends open
+PRIOR_TOUCH = 55  # next to a stone
+PRIOR_NEAR = 45  # two steps from a stone
+PRIOR_FAR = 20  # further: in Gomoku, almost never the move
+PRIOR_EMPTY = 50  # the empty board: nothing to go on
+
+
+@njit(cache=True)
+def _line(p, s, square, d, stone):  # type: ignore[no-untyped-def]
+    """``stone`` on ``square``: its run along ``d`` (the stone included) and how many of
+    the run's two ends are empty cells."""
+    board = p[P_BOARD]
+    run = 1
+    x = square + d
+    while s[board + x] == stone:
+        run += 1
+        x += d
+    ends = int(s[board + x] == EMPTY)
+    x = square - d
+    while s[board + x] == stone:
+        run += 1
+        x -= d
+    return run, ends + int(s[board + x] == EMPTY)
+
+
+@njit(cache=True)
+def _distance(p, s, cell):  # type: ignore[no-untyped-def]
+    """King steps from ``cell`` to the nearest stone, at most 3."""
+    board = p[P_BOARD]
+    rows, cols = p[P_ROWS], p[P_COLS]
+    row, col = cell // cols, cell % cols
+    nearest = 3
+    for r in range(max(row - 2, 0), min(row + 3, rows)):
+        for c in range(max(col - 2, 0), min(col + 3, cols)):
+            if s[board + square_of(p, r * cols + c)] != EMPTY:
+                nearest = min(nearest, max(abs(r - row), abs(c - col)))
+    return nearest
+
+
+@njit(cache=True)
+def prior(p, s, out):  # type: ignore[no-untyped-def]
+    """Knowledge win rates (percent) of the empty cells for the player to move, from the
+    lines through each (a Gomoku player's first glance): a win, a block of the
+    opponent's win, an open four, a stop of the opponent's open three, a four, an open
+    three, then closeness to the stones. Boards without gravity only (RAVE's games)."""
+    if s[S_OUTCOME] != ONGOING or p[P_GRAVITY]:
+        return 0
+    board = p[P_BOARD]
+    k = p[P_K]
+    width = p[P_WIDTH]
+    me = s[S_TO_MOVE] + 1
+    opp = 3 - me
+    for cell in range(p[P_CELLS]):
+        x = square_of(p, cell)
+        out[cell] = PRIOR_FAR
+        if s[board + x] != EMPTY:
+            continue
+        if s[S_PLY] == 0:
+            out[cell] = PRIOR_EMPTY
+            continue
+        if wins_at(p, s, x, me):
+            out[cell] = PRIOR_WIN
+            continue
+        if wins_at(p, s, x, opp):
+            out[cell] = PRIOR_BLOCK
+            continue
+        value = PRIOR_FAR
+        nearest = _distance(p, s, cell)
+        if nearest == 1:
+            value = PRIOR_TOUCH
+        elif nearest == 2:
+            value = PRIOR_NEAR
+        for i in range(4):
+            d = 1 if i == 0 else width - 2 + i
+            run, ends = _line(p, s, x, d, me)
+            if run == k - 1 and ends == 2:
+                value = max(value, PRIOR_OPEN_FOUR)
+            elif run == k - 1 and ends == 1:
+                value = max(value, PRIOR_FOUR)
+            elif run == k - 2 and ends == 2 and k > 3:
+                value = max(value, PRIOR_OPEN_THREE)
+            # Where the opponent's open k - 2 would grow into an open k - 1.
+            run, ends = _line(p, s, x, d, opp)
+            if run == k - 1 and ends == 2:
+                value = max(value, PRIOR_STOP_FOUR)
+        out[cell] = value
+    return 1
+
+
 FUNCTIONS = {
     "legal_moves": legal_moves,
     "play": play,
@@ -387,7 +487,7 @@ def kernel(game: KInARowGame, gravity: bool, near: bool = False) -> Kernel:
         max_moves=cols if gravity else rows * cols,
         max_plies=rows * cols,
         encode=encode,  # type: ignore[arg-type]
-        functions=dict(FUNCTIONS) if gravity else {**FUNCTIONS, "trace": trace},
+        functions=dict(FUNCTIONS) if gravity else {**FUNCTIONS, "trace": trace, "prior": prior},
     )
 
 
