@@ -9,6 +9,7 @@ import pytest
 
 from arena.bench import strength
 from arena.cli.main import main
+from arena.experiments.games import play_pairs
 
 SLOW = '''
 import time
@@ -71,3 +72,19 @@ def test_target_rows_say_whether_the_target_is_met() -> None:
     assert ">=50% met" in lines[-1]
     weak = strength.Case("ttt-random", "tictactoe", "random", "best", 0.05, target=0.5)
     assert strength.run(2, None, 1, [weak], lines.append)["cases"][0]["verdict"] == "missed"
+
+
+def test_targets_start_from_paired_openings_but_tictactoe_from_the_empty_board() -> None:
+    rows = {row.name: row for row in strength.select(["targets"])}
+    assert rows["best-ttt"].openings is None  # two random plies can lose Tic-tac-toe
+    assert {r.openings for n, r in rows.items() if n != "best-ttt"} == {strength.PAIRED}
+    case = strength.Case(
+        "c4-pairs", "connect4", "random", "random#2", 0.01, openings="random:plies=2"
+    )
+    result = strength.run(4, None, 1, [case], lambda _: None)
+    assert result["cases"][0]["openings"] == "random:plies=2"
+    records = play_pairs("connect4", "random", "random#2", 4, "move:0.01", 1, 1, None,
+                         openings="random:plies=2")  # fmt: skip
+    # Each opening twice, colours swapped: games 0 and 1 (and 2 and 3) begin alike.
+    assert [r.opening_plies for r in records] == [2, 2, 2, 2]
+    assert records[0].moves[:2] == records[1].moves[:2] != records[2].moves[:2]

@@ -57,6 +57,8 @@ class Case:
     """The opponent plays at its level without a clock (see the module)."""
     target: float | None = None
     """The score issue 15 asks of this row, if it is one of its targets."""
+    openings: str | None = None
+    """Where each pair of games starts (``random:plies=2``); None: the initial position."""
 
 
 UNTIMED_GRACE = 120.0
@@ -80,9 +82,14 @@ CASES: tuple[Case, ...] = (
 strongest level, and never losing at Tic-tac-toe); then the compiled engines of
 ``ids`` against the readable reference (``ids:engine=python``)."""
 
+PAIRED = "random:plies=2"
+"""The targets' openings: two random plies, each position played with both colours (at
+Tic-tac-toe two random plies can lose the game, so it starts from the empty board)."""
+
 TARGETS: tuple[Case, ...] = (
     *(
-        Case(f"best-{short_name}-{label}", game, "best", OPENSPIEL, seconds, target=0.75)
+        Case(f"best-{short_name}-{label}", game, "best", OPENSPIEL, seconds, target=0.75,
+             openings=PAIRED)
         for short_name, game in (
             ("c4", "connect4"), ("othello", "othello"), ("go5", "go:size=5"),
             ("go9", "go:size=9"), ("gomoku", "gomoku"),
@@ -90,9 +97,9 @@ TARGETS: tuple[Case, ...] = (
         for label, seconds in (("0.1s", 0.1), ("1s", 1.0))
     ),
     Case("best-ttt", "tictactoe", "best", OPENSPIEL, 0.1, target=0.5),
-    Case("best-go5-gnugo", "go:size=5", "best", GNUGO_10, 2.0, True, target=0.75),
-    Case("best-go9-gnugo", "go:size=9", "best", GNUGO_10, 2.0, True, target=0.5),
-    Case("best-grhino5", "othello", "best", GRHINO.format(level=5), 1.0, True, target=0.75),
+    Case("best-go5-gnugo", "go:size=5", "best", GNUGO_10, 2.0, True, 0.75, PAIRED),
+    Case("best-go9-gnugo", "go:size=9", "best", GNUGO_10, 2.0, True, 0.5, PAIRED),
+    Case("best-grhino5", "othello", "best", GRHINO.format(level=5), 1.0, True, 0.75, PAIRED),
 )  # fmt: skip
 """Issue 15's targets for ``best``: >= 75% against OpenSpiel's MCTS at 0.1 s and
 1 s a move (>= 40 games each), never a loss at Tic-tac-toe (the target there is
@@ -246,6 +253,7 @@ def run(
         records = play_pairs(
             case.game, case.ours, case.opponent, games, TimeControl.moving(case.move_time), seed,
             1, None, grace=UNTIMED_GRACE if case.untimed else DEFAULT_GRACE,
+            openings=case.openings,
         )  # fmt: skip
         row = tally(records, case.ours)
         load = (before, os.getloadavg()[0])
@@ -253,5 +261,6 @@ def run(
         row.update(minutes=round((time.perf_counter() - started) / 60, 2), load=load)
         rows.append({"case": case.name, "game": case.game, "ours": case.ours,
                      "opponent": case.opponent, "move_time": case.move_time,
-                     "target": case.target, "verdict": verdict(case, row), **row})  # fmt: skip
+                     "openings": case.openings, "target": case.target,
+                     "verdict": verdict(case, row), **row})  # fmt: skip
     return {"seed": seed, "cases": rows}

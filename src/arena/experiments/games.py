@@ -38,6 +38,7 @@ def play_pairs(
     *,
     grace: float = DEFAULT_GRACE,
     max_plies: int | None = None,
+    openings: str | None = None,
 ) -> list[GameRecord]:
     """Play ``games`` games of ``first`` against ``second``; the records in game order.
 
@@ -63,6 +64,7 @@ def play_pairs(
         grace=grace,
         max_plies=max_plies,
         seed=seed,
+        openings=openings,
     )
     on_record = None if advance is None else lambda *_: advance(1)
     outcome = tournament.run(settings, jobs=jobs, on_record=on_record)
