@@ -15,7 +15,7 @@ from arena.solvers.generic import GenericSolver
 from arena.solvers.othello import search, stability, symmetry
 from arena.solvers.othello import solver as solver_module
 from arena.solvers.othello.board import board_mask
-from arena.solvers.othello.solver import OthelloSolver
+from arena.solvers.othello.solver import OthelloSolver, discs
 
 DATA = Path(__file__).parent / "data" / "othello_ffo.txt"
 FFO = {fields[4]: fields for fields in (line.split() for line in DATA.open())}
@@ -107,18 +107,6 @@ def test_the_eight_images_are_the_symmetries_of_the_board(size: int) -> None:
     assert found == _images(size)
 
 
-def _discs(state: State) -> tuple[int, int]:
-    # (player to move, opponent) in the solver's 8x8 layout.
-    n = state.game.size  # type: ignore[attr-defined]
-    discs = [0, 0]
-    for r in range(n):
-        for c in range(n):
-            owner = state.disc(r * n + c)  # type: ignore[attr-defined]
-            if owner is not None:
-                discs[owner] |= 1 << (r * 8 + c)
-    return discs[state.to_move], discs[1 - state.to_move]
-
-
 def position(spec: str, empties: int, seed: int) -> State:
     """A position ``empties`` cells from the end, reached by random play (not over)."""
     game = load_game(spec)
@@ -134,7 +122,7 @@ def position(spec: str, empties: int, seed: int) -> State:
 
 def test_canonical_is_one_position_for_all_images() -> None:
     for seed in range(5):
-        me, opp = _discs(position("othello:size=6", 20, seed))
+        me, opp = discs(position("othello:size=6", 20, seed))
         images = {
             symmetry.canonical(
                 symmetry.image(np.uint64(me), k, 2), symmetry.image(np.uint64(opp), k, 2), 2
@@ -152,7 +140,7 @@ def test_stable_discs_never_flip(spec: str) -> None:
     found = 0
     for seed in range(12):
         state = position(spec, rng.choice((4, 8, 12)), seed)
-        me, opp = _discs(state)
+        me, opp = discs(state)
         mine = int(stability.stable(np.uint64(me), np.uint64(opp), full, geo))
         theirs = int(stability.stable(np.uint64(opp), np.uint64(me), full, geo))
         assert mine & ~me == 0 and theirs & ~opp == 0

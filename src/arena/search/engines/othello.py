@@ -64,7 +64,7 @@ from arena.search.engines.othello_eval import (
 from arena.search.report import value_rows
 from arena.solvers.exact import empty_cells
 from arena.solvers.othello.board import board_mask, flips
-from arena.solvers.othello.solver import OthelloSolver
+from arena.solvers.othello.solver import OthelloSolver, discs
 from arena.solvers.solve import kind as solver_kind
 
 EXACT_SHARE = 0.5
@@ -168,20 +168,9 @@ class OthelloEngine:
         self.stats[search.DEADLINE] = 0
 
     def bits(self, state: State) -> tuple[np.uint64, np.uint64]:
-        """``(mover, opponent)`` discs of ``state`` in the solver's layout."""
-        black, white = state.black, state.white  # type: ignore[attr-defined]
-        if self.size != 8:
-            black, white = self._spread(black), self._spread(white)
-        if state.to_move == 0:
-            return np.uint64(black), np.uint64(white)
-        return np.uint64(white), np.uint64(black)
-
-    def _spread(self, discs: int) -> int:
-        n = self.size
-        out = 0
-        for r in range(n):
-            out |= ((discs >> (r * n)) & ((1 << n) - 1)) << (r * 8)
-        return out
+        """``(mover, opponent)`` discs of ``state`` in the solver's layout, as numba's words."""
+        me, opp = discs(state)
+        return np.uint64(me), np.uint64(opp)
 
     def move_of(self, bit: int) -> int:
         """The game's move for a bit index of the layout."""

@@ -33,6 +33,24 @@ CHUNK_SECONDS = 10.0
 Progress = Callable[[str], None]
 
 
+def discs(state: State) -> tuple[int, int]:
+    """``(mover, opponent)`` discs of an Othello state in the solver's layout: bit
+    ``row * 8 + col``, a board under 8x8 in the top-left corner of the 8x8 one."""
+    black, white = state.black, state.white  # type: ignore[attr-defined]
+    n = state.game.size  # type: ignore[attr-defined]
+    if n != 8:
+        black, white = _spread(black, n), _spread(white, n)
+    return (black, white) if state.to_move == 0 else (white, black)
+
+
+def _spread(cells: int, n: int) -> int:
+    """Rows of ``n`` cells (bit ``row * n + col``) laid out 8 bits apart."""
+    out = 0
+    for r in range(n):
+        out |= ((cells >> (r * n)) & ((1 << n) - 1)) << (r * 8)
+    return out
+
+
 def table_bits_for(empties: int) -> int:
     """The table size (log2 of the rows) for a solve from ``empties`` empty cells:
     2**21 rows (48 MB) up to 27 empties, then twice as many per empty cell up to
@@ -99,23 +117,11 @@ class OthelloSolver:
         """Forget the table."""
         self.table[:] = 0
 
-    def bits(self, state: State) -> tuple[int, int]:
-        """``(player, opponent)`` discs of a state, the player to move first."""
-        n = self.size
-        discs = [0, 0]
-        for r in range(n):
-            for c in range(n):
-                owner = state.disc(r * n + c)  # type: ignore[attr-defined]
-                if owner is not None:
-                    discs[owner] |= 1 << (r * 8 + c)
-        me = state.to_move
-        return discs[me], discs[1 - me]
-
     def solve(
         self, state: State, seconds: float | None = None, progress: Progress | None = None
     ) -> Solution:
         """The final disc difference for the player to move (empty cells to the winner)."""
-        return self.solve_bits(*self.bits(state), seconds=seconds, progress=progress)
+        return self.solve_bits(*discs(state), seconds=seconds, progress=progress)
 
     def _fit_table(self, empties: int) -> None:
         # A deep solve gets a bigger table (never a smaller one: it keeps its rows).
