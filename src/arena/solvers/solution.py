@@ -65,19 +65,31 @@ def bisect(
             mid = _half(high)
         if step > 1:
             mid = min(max(mid - mid % step + step // 2, low), high - 1)
-        while True:
-            left = None if deadline is None else deadline - time.perf_counter()
-            if left is not None and left <= 0:
-                return Solution(low, high, nodes, time.perf_counter() - start)
-            value, spent, aborted = probe(mid, left if left is not None else -1.0)
-            nodes += spent
-            if not aborted:
-                break
+        value, spent = _settle(probe, mid, deadline)
+        nodes += spent
+        if value is None:  # out of time: the bounds proved so far
+            return Solution(low, high, nodes, time.perf_counter() - start)
         if value <= mid:
             high = value
         else:
             low = value
     return Solution(low, high, nodes, time.perf_counter() - start)
+
+
+def _settle(
+    probe: Callable[[int, float], tuple[int, int, bool]], mid: int, deadline: float | None
+) -> tuple[int | None, int]:
+    """One probe at ``mid``, repeated while its budget stops it (the table keeps its
+    work) and time is left: ``(value, nodes)``, or ``(None, nodes)`` when the time ran out."""
+    nodes = 0
+    while True:
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            return None, nodes
+        value, spent, aborted = probe(mid, left if left is not None else -1.0)
+        nodes += spent
+        if not aborted:
+            return value, nodes
 
 
 def _half(x: int) -> int:
@@ -124,14 +136,10 @@ def gallop(
             target += (target - low) % step
         target = min(max(target, low + 1), high)
         mid = target - 1  # the probe asks "score > mid", i.e. "score >= target"
-        while True:
-            left = None if deadline is None else deadline - time.perf_counter()
-            if left is not None and left <= 0:
-                return Solution(low, high, nodes, time.perf_counter() - start)
-            value, spent, aborted = probe(mid, left if left is not None else -1.0)
-            nodes += spent
-            if not aborted:
-                break
+        value, spent = _settle(probe, mid, deadline)
+        nodes += spent
+        if value is None:  # out of time: the bounds proved so far
+            return Solution(low, high, nodes, time.perf_counter() - start)
         went = -1 if value <= mid else 1
         if value <= mid:
             high = value
