@@ -574,10 +574,18 @@ def _near(L, s, at):  # type: ignore[no-untyped-def]
 
 
 @_inline
-def _draw_rollout(L, p, s, colour, x):  # type: ignore[no-untyped-def]
+def _fits(L, p, s, at, colour, careful):  # type: ignore[no-untyped-def]
+    """Whether the rollout may play ``at``: legal, and, when ``careful``, no self-atari of
+    two stones or more."""
+    return _legal(L, p, s, at, colour) and not (careful and _safe(L, p, s, at, colour) >= 2)
+
+
+@_inline
+def _draw_rollout(L, p, s, colour, x, careful):  # type: ignore[no-untyped-def]
     """The rollout's move: uniform over the legal points within two king steps of a
     stone (anywhere on an empty board) that fill no own eye; else over the legal
-    points that fill no own eye; else the pass."""
+    points that fill no own eye; else the pass. ``careful`` (the tactical rollout):
+    never a self-atari of two stones or more either."""
     empties, where = L[P_EMPTIES], L[P_WHERE]
     far = L[P_SCRATCH]  # points left for the second draw, unchecked
     nfar = 0
@@ -590,7 +598,7 @@ def _draw_rollout(L, p, s, colour, x):  # type: ignore[no-untyped-def]
             if not (anywhere or _near(L, s, at)):
                 s[far + nfar] = at
                 nfar += 1
-            elif _legal(L, p, s, at, colour):
+            elif _fits(L, p, s, at, colour, careful):
                 return p[L[P_POINT] + at], x
         untried -= 1
         last = s[empties + untried]
@@ -601,7 +609,7 @@ def _draw_rollout(L, p, s, colour, x):  # type: ignore[no-untyped-def]
     while nfar:
         x, r = _below(x, nfar)
         at = s[far + r]
-        if _legal(L, p, s, at, colour):
+        if _fits(L, p, s, at, colour, careful):
             return p[L[P_POINT] + at], x
         nfar -= 1
         s[far + r] = s[far + nfar]
@@ -617,7 +625,7 @@ def _finish(p, s, eyes):  # type: ignore[no-untyped-def]
     x = np.uint64(np.random.randint(1, 1 << 62))
     while not _over(L, p, s):
         if eyes:
-            move, x = _draw_rollout(L, p, s, (s[PLY] & 1) + 1, x)
+            move, x = _draw_rollout(L, p, s, (s[PLY] & 1) + 1, x, False)
         else:
             move, x = _draw(L, p, s, (s[PLY] & 1) + 1, x)
         _play(L, p, s, move)
@@ -785,34 +793,7 @@ def _draw_tactics(L, p, s, colour, x):  # type: ignore[no-untyped-def]
     if n:
         x, r = _below(x, n)
         return p[L[P_POINT] + s[urgent + r]], x
-    empties, where = L[P_EMPTIES], L[P_WHERE]
-    far = L[P_SCRATCH]
-    nfar = 0
-    anywhere = s[NEMPTY] == L[P_N]
-    untried = s[NEMPTY]
-    while untried:
-        x, r = _below(x, untried)
-        at = s[empties + r]
-        if not _is_own_eye(L, p, s, at, colour):
-            if not (anywhere or _near(L, s, at)):
-                s[far + nfar] = at
-                nfar += 1
-            elif _legal(L, p, s, at, colour) and _safe(L, p, s, at, colour) < 2:
-                return p[L[P_POINT] + at], x
-        untried -= 1
-        last = s[empties + untried]
-        s[empties + r] = last
-        s[where + last] = r
-        s[empties + untried] = at
-        s[where + at] = untried
-    while nfar:
-        x, r = _below(x, nfar)
-        at = s[far + r]
-        if _legal(L, p, s, at, colour) and _safe(L, p, s, at, colour) < 2:
-            return p[L[P_POINT] + at], x
-        nfar -= 1
-        s[far + r] = s[far + nfar]
-    return L[P_N], x
+    return _draw_rollout(L, p, s, colour, x, True)
 
 
 @_kernel
