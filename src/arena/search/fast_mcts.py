@@ -71,6 +71,8 @@ class FastSearch:
     """The compiled engine for one game's kernel."""
 
     name = "fast"
+    SIMULATIONS: tuple[str, ...] = ("playout", "rollout")
+    """The simulations ``warm(everything=True)`` loads (those of ``rollout=random|cheap``)."""
 
     def __init__(self, options: MCTSOptions, kernel: Kernel, rng: random.Random) -> None:
         self.options, self.kernel, self.rng = options, kernel, rng
@@ -117,16 +119,17 @@ class FastSearch:
         both simulations (``playout`` and ``rollout``) and tree reuse, or with
         ``everything=False`` only what this engine's options use."""
         if not config.DISABLE_JIT and everything:
-            for simulation in ("playout", "rollout"):
-                _addresses(tuple(sorted(self.kernel.functions.items())), simulation)
+            for simulation in self.SIMULATIONS:
+                if simulation in self.kernel.functions:
+                    self._load(simulation)
         self.search(state, 2, Deadline(None))
         if everything or self.options.reuse:
-            spare = (np.empty_like(self.node), np.empty_like(self.wins))
-            spare_edges = (np.empty_like(self.edge_move), np.empty_like(self.edge_child))
-            mk.compact(
-                self.node, self.wins, self.edge_move, self.edge_child, 0, *spare, *spare_edges
-            )
+            self._compact(self.root)
         self.reset()
+
+    def _load(self, simulation: str) -> None:
+        """Compile (or load) the search with ``simulation`` as its simulation."""
+        _addresses(tuple(sorted(self.kernel.functions.items())), simulation)
 
     def reset(self) -> None:
         self.root_state = None
@@ -146,13 +149,15 @@ class FastSearch:
         self.root_s = self.kernel.encode(self.root_state)
 
     def _compact(self, child: int) -> tuple[int, int]:
-        """Copy the subtree of ``child`` to the front of new arrays; return its sizes."""
+        """Copy the subtree of ``child`` to the front of new arrays; return its sizes.
+        ``self.origin[e]`` is then the old index of each kept edge ``e``."""
         old = (self.node, self.wins, self.edge_move, self.edge_child)
         self._allocate(len(self.node), len(self.edge_move))
+        self.origin = np.empty(len(self.edge_move), np.int64)
         nodes, edges = mk.compact(
-            *old, child, self.node, self.wins, self.edge_move, self.edge_child
+            *old, child, self.node, self.wins, self.edge_move, self.edge_child, self.origin
         )
-        return nodes, edges
+        return int(nodes), int(edges)
 
     def _child(self, x: int, move: int) -> int:
         first, tried = self.node[x, mk.FIRST], self.node[x, mk.TRIED]

@@ -23,11 +23,9 @@ import numpy as np
 from numba import config
 
 from arena.core.errors import SpecError
-from arena.core.game import State
 from arena.core.kernel import Kernel
 from arena.search import kernel_functions as kf
 from arena.search import mcts_rave as mr
-from arena.search.deadline import Deadline
 from arena.search.fast_mcts import FastSearch, simulation_of
 from arena.search.mcts_options import MCTSOptions
 
@@ -44,6 +42,8 @@ def _rave_addresses(functions: tuple[tuple[str, Any], ...], simulation: str) -> 
 
 class RaveSearch(FastSearch):
     """The compiled engine with MC-RAVE (and priors) for one game's kernel."""
+
+    SIMULATIONS = ("playout", "rollout", "tactics")
 
     def __init__(self, options: MCTSOptions, kernel: Kernel, rng: random.Random) -> None:
         super().__init__(options, kernel, rng)
@@ -78,22 +78,15 @@ class RaveSearch(FastSearch):
             self.amaf_n = np.concatenate([self.amaf_n, np.empty(grown, np.float64)])
             self.amaf_w = np.concatenate([self.amaf_w, np.empty(grown, np.float64)])
 
-    def warm(self, state: State, everything: bool = True) -> None:
-        if not config.DISABLE_JIT and everything:
-            for simulation in ("playout", "rollout", "tactics"):
-                if simulation in self.kernel.functions:
-                    _rave_addresses(tuple(sorted(self.kernel.functions.items())), simulation)
-        self.search(state, 2, Deadline(None))
-        if everything or self.options.reuse:
-            self._compact(self.root)
-        self.reset()
+    def _load(self, simulation: str) -> None:
+        _rave_addresses(tuple(sorted(self.kernel.functions.items())), simulation)
 
     def _compact(self, child: int) -> tuple[int, int]:
-        old = (self.node, self.wins, self.edge_move, self.edge_child, self.amaf_n, self.amaf_w)
-        self._allocate(len(self.node), len(self.edge_move))
-        new = (self.node, self.wins, self.edge_move, self.edge_child, self.amaf_n, self.amaf_w)
-        nodes, edges = mr.compact(*old[:4], *old[4:], child, *new)
-        return int(nodes), int(edges)
+        amaf_n, amaf_w = self.amaf_n, self.amaf_w
+        nodes, edges = super()._compact(child)
+        kept = self.origin[:edges]  # each kept edge's AMAF values come along with it
+        self.amaf_n[:edges], self.amaf_w[:edges] = amaf_n[kept], amaf_w[kept]
+        return nodes, edges
 
     def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int) -> int:
         o, k = self.options, self.kernel

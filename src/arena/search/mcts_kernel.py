@@ -278,8 +278,12 @@ def search(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def compact(node, wins, edge_move, edge_child, root, node2, wins2, move2, child2):  # type: ignore[no-untyped-def]
-    """Copy the subtree of ``root`` into the second arrays (root first); return its sizes."""
+def compact(node, wins, edge_move, edge_child, root, node2, wins2, move2, child2, origin):  # type: ignore[no-untyped-def]
+    """Copy the subtree of ``root`` into the second arrays (root first); return its sizes.
+
+    ``origin[e]`` is set to the old index of each new edge ``e``, so that an engine
+    with statistics of its own per edge (RAVE's AMAF values) can carry them along.
+    """
     queue = np.empty(node.shape[0], np.int64)
     queue[0] = root
     head, tail, edges = 0, 1, 0
@@ -292,6 +296,7 @@ def compact(node, wins, edge_move, edge_child, root, node2, wins2, move2, child2
             node2[head, FIRST] = edges
             for i in range(node[x, COUNT]):
                 move2[edges + i] = edge_move[first + i]
+                origin[edges + i] = first + i
                 child2[edges + i] = -1
                 if i < node[x, TRIED]:
                     queue[tail] = edge_child[first + i]

@@ -267,35 +267,6 @@ def search(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def compact(node, wins, edge_move, edge_child, amaf_n, amaf_w, root,
-            node2, wins2, move2, child2, amaf_n2, amaf_w2):  # fmt: skip
-    """Copy the subtree of ``root`` with its AMAF statistics into the second arrays (root
-    first); return its sizes."""
-    queue = np.empty(node.shape[0], np.int64)
-    queue[0] = root
-    head, tail, edges = 0, 1, 0
-    while head < tail:
-        x = queue[head]
-        node2[head, :] = node[x, :]
-        wins2[head] = wins[x]
-        first = node[x, FIRST]
-        if first >= 0:
-            node2[head, FIRST] = edges
-            for i in range(node[x, COUNT]):
-                move2[edges + i] = edge_move[first + i]
-                amaf_n2[edges + i] = amaf_n[first + i]
-                amaf_w2[edges + i] = amaf_w[first + i]
-                child2[edges + i] = -1
-                if i < node[x, TRIED]:
-                    queue[tail] = edge_child[first + i]
-                    child2[edges + i] = tail
-                    tail += 1
-            edges += node[x, COUNT]
-        head += 1
-    return tail, edges
-
-
-@njit(cache=True)
 def run(  # type: ignore[no-untyped-def]
     functions,
     p, root_state, s, leaf, buf,
