@@ -19,18 +19,24 @@ Tests: ``tests/search/test_fast_mcts.py`` (every search goes through here).
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
+from numba.core.errors import NumbaExperimentalFeatureWarning
 from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
 from numba.extending import intrinsic
 
 from arena.core.kernel import signatures
 
 _SIGNATURES = signatures()
+
+# First-class function types are numba's "experimental" feature, used here on purpose and
+# tested move for move; its warning at every first-use compilation only told users a path.
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 
 def addresses(functions: dict[str, Any], names: tuple[str, ...]) -> np.ndarray:
