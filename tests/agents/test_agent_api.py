@@ -176,8 +176,10 @@ def test_the_listener_sees_mcts_grow_and_can_stop_it(engine: str, reports: int) 
     assert agent.last_search is not None and agent.last_search.nodes == 3000
 
 
-def test_ids_reports_every_depth_and_stop_ends_the_depth_under_way() -> None:
-    game = arena.load_game("connect4")
+@pytest.mark.parametrize("game_spec", ["connect4", "gomoku:size=9", "tictactoe"])
+def test_ids_reports_every_depth_and_stop_ends_the_depth_under_way(game_spec: str) -> None:
+    """Compiled engines (Connect Four, Gomoku) and the Python search alike."""
+    game = arena.load_game(game_spec)
     agent = arena.load_agent("ids:maxdepth=4,cache=0")
     depths: list[int | None] = []
     agent.listener = lambda info: depths.append(info.depth) or False

@@ -57,8 +57,8 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 from arena.search.deadline import quiet_gc
 from arena.search.engines.clock import expired, now_ns
-from arena.search.engines.driver import Iteration, deepen
-from arena.search.engines.table_values import from_table, to_table
+from arena.search.engines.driver import BOUND_TEXT, Iteration, RootSearch, deepen
+from arena.search.engines.table_values import EXACT, LOWER, UPPER, from_table, to_table
 from arena.search.report import value_rows
 from arena.search.values import WIN
 from arena.solvers.bits import lowest_index, popcount
@@ -95,7 +95,6 @@ CHECK_EVERY = 255  # nodes between two looks at the clock, minus one (a mask)
 # centre weight of each column, then every k-window's cells.
 X_ODD, X_EVEN, X_PARITY, X_ZUGZWANG, X_CENTRE = range(5)
 # Table meta word: depth (8 bits), bound (2 bits), best move's bit index + 1 (above).
-EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_BITS = 20
 INF = math.inf
 PROVEN = WIN - 10_000.0
@@ -418,7 +417,7 @@ def solver_reach(seconds: float) -> int:
     return max(12, int(24 + 2 * math.log2(seconds / 0.05)))
 
 
-class Connect4Search:
+class Connect4Search(RootSearch):
     """One root at a time, one depth per :meth:`iterate` (the driver's Deepening)."""
 
     def __init__(self, game: Game, zugzwang: bool = True) -> None:
@@ -438,9 +437,7 @@ class Connect4Search:
         self.pv = np.zeros(cells, np.int64)
         self.pos = self.mask = 0
         self.first = 0
-        self.best_partial: int | None = None
         self.nodes = 0
-        self.halted = False
 
     def warm(self) -> None:
         """Load the compiled code and touch every page of the table (off the clock:
@@ -462,7 +459,8 @@ class Connect4Search:
         self.halted = False
         self.longest = 0
 
-    def column(self, cell: int) -> int:
+    def move_of(self, cell: int) -> int:
+        """The column of a cell's bit."""
         return (int(cell).bit_length() - 1) // self.stride
 
     def iterate(self, depth: int, end_ns: int) -> Iteration | None:
@@ -477,14 +475,9 @@ class Connect4Search:
         )  # fmt: skip
         self.nodes += int(self.stats[NODES])
         self.longest = int(self.stats[LONGEST])
-        rows = [(int(c), float(v), int(b)) for c, v, b in self.out[:n]]
-        self.best_partial = None
-        if self.stats[ABORTED]:
-            if rows:
-                best = max(rows, key=lambda r: r[1])
-                self.best_partial = self.column(best[0])
+        rows = self.root_rows(self.out, n, bool(self.stats[ABORTED]))
+        if not rows:
             return None
-        rows.sort(key=lambda r: -r[1])
         best_cell = rows[0][0]
         self.first = best_cell
         line = [best_cell]
@@ -495,21 +488,13 @@ class Connect4Search:
                 self.L, after_pos, after_mask, self.keys, self.meta, self.shift, self.pv
             )
             line += [int(c) for c in self.pv[: min(m, depth - 1)]]
-        bound = {EXACT: "=", LOWER: ">=", UPPER: "<="}
         return Iteration(
             value=rows[0][1],
-            move=self.column(best_cell),
-            rows=[(self.column(c), v, bound[b]) for c, v, b in rows],
-            pv=[self.column(c) for c in line],
+            move=self.move_of(best_cell),
+            rows=[(self.move_of(c), v, BOUND_TEXT[b]) for c, v, b in rows],
+            pv=[self.move_of(c) for c in line],
             horizon=bool(self.stats[HORIZON]),
         )
-
-    def partial_best(self) -> int | None:
-        return self.best_partial
-
-    def stop(self) -> None:
-        self.halted = True
-        self.stats[END] = 0  # a deadline long past: the compiled search ends at its next look
 
 
 class Connect4Engine:

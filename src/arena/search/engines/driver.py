@@ -22,12 +22,20 @@ from __future__ import annotations
 from functools import partial
 from typing import NamedTuple, Protocol
 
+import numpy as np
+
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import State
 from arena.search.deadline import Deadline
 from arena.search.engines.clock import deadline_ns
+from arena.search.engines.table_values import EXACT, LOWER, UPPER
 from arena.search.report import value_rows
 from arena.search.values import is_proven
+
+BOUND_TEXT = {EXACT: "=", LOWER: ">=", UPPER: "<="}
+"""A root value's bound flag (beside it in ``out[i, 2]``) as the reports show it."""
+STATS_END = 1
+"""Where each compiled engine keeps its deadline (ns) in its ``stats`` array."""
 
 
 class Iteration(NamedTuple):
@@ -62,6 +70,40 @@ class Deepening(Protocol):
         """End the iteration under way at its next look at the clock, and start no
         other until the next root (safe from another thread)."""
         ...
+
+
+class RootSearch:
+    """What the compiled engines' :class:`Deepening` share: reading the root rows an
+    iteration wrote, the best move of one cut short, and :meth:`stop`."""
+
+    stats: np.ndarray
+    """The engine's counters and limits, its deadline at :data:`STATS_END`."""
+    halted = False
+    best_partial: int | None = None
+
+    def move_of(self, cell: int) -> int:
+        """The game's move for a root entry of the compiled search (the same by default)."""
+        return cell
+
+    def root_rows(self, out: np.ndarray, n: int, aborted: bool) -> list[tuple[int, float, int]]:
+        """The rows ``(entry, value, bound)`` of the iteration that just ran, best first; none
+        when it was cut short (``aborted``), and then :meth:`partial_best` is the best root
+        move it searched completely."""
+        rows = [(int(entry), float(v), int(b)) for entry, v, b in out[:n]]
+        self.best_partial = None
+        if aborted:
+            if rows:
+                self.best_partial = self.move_of(max(rows, key=lambda r: r[1])[0])
+            return []
+        rows.sort(key=lambda r: -r[1])
+        return rows
+
+    def partial_best(self) -> int | None:
+        return self.best_partial
+
+    def stop(self) -> None:
+        self.halted = True
+        self.stats[STATS_END] = 0  # a deadline long past: the compiled search ends at its next look
 
 
 def deepen(

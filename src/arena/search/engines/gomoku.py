@@ -52,7 +52,8 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 from arena.search.deadline import quiet_gc
 from arena.search.engines.clock import NEVER, expired, now_ns
-from arena.search.engines.driver import Iteration, deepen
+from arena.search.engines.driver import BOUND_TEXT, Iteration, RootSearch, deepen
+from arena.search.engines.table_values import EXACT, LOWER, UPPER
 from arena.search.report import value_rows
 from arena.search.values import WIN
 
@@ -64,7 +65,6 @@ CHECK_EVERY = 127
 G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM = range(5)
 # position counters c: stones, hash, fours of player 0, fours of player 1.
 C_STONES, C_HASH, C_FOURS = 0, 1, 2
-EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_BITS = 20
 BEAM = 12
 ROOT_VCF = 12
@@ -695,7 +695,7 @@ def search_root(
     return n
 
 
-class GomokuSearch:
+class GomokuSearch(RootSearch):
     """The engine's arrays for one board, one root at a time (the driver's Deepening)."""
 
     def __init__(self, game: Game, tempo: float = TEMPO, threat: float = THREAT) -> None:
@@ -722,8 +722,6 @@ class GomokuSearch:
         self.player = 0
         self.first = -1
         self.nodes = 0
-        self.halted = False
-        self.best_partial: int | None = None
         self.leaf_vcf = LEAF_PLIES
 
     def arrays(self) -> tuple[np.ndarray, ...]:
@@ -790,29 +788,17 @@ class GomokuSearch:
         )  # fmt: skip
         self.nodes += int(self.stats[NODES])
         self.longest = int(self.stats[LONGEST])
-        rows = [(int(cell), float(v), int(b)) for cell, v, b in self.out[:n]]
-        self.best_partial = None
-        if self.stats[ABORTED]:
-            if rows:
-                self.best_partial = max(rows, key=lambda r: r[1])[0]
+        rows = self.root_rows(self.out, n, bool(self.stats[ABORTED]))
+        if not rows:
             return None
-        rows.sort(key=lambda r: -r[1])
         self.first = rows[0][0]
-        bound = {EXACT: "=", LOWER: ">=", UPPER: "<="}
         return Iteration(
             value=rows[0][1],
             move=rows[0][0],
-            rows=[(cell, v, bound[b]) for cell, v, b in rows],
+            rows=[(cell, v, BOUND_TEXT[b]) for cell, v, b in rows],
             pv=[rows[0][0]],
             horizon=bool(self.stats[HORIZON]),
         )
-
-    def partial_best(self) -> int | None:
-        return self.best_partial
-
-    def stop(self) -> None:
-        self.halted = True
-        self.stats[END] = 0  # a deadline long past: the compiled search ends at its next look
 
 
 class GomokuEngine:

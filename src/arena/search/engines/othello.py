@@ -52,6 +52,7 @@ from arena.core.evaluation import SCALE
 from arena.core.game import Game, State
 from arena.search.deadline import Deadline, quiet_gc
 from arena.search.engines import othello_search as search
+from arena.search.engines.driver import BOUND_TEXT
 from arena.search.engines.othello_eval import (
     HEURISTIC,
     SOFT,
@@ -83,7 +84,6 @@ PROBCUT = 1.5
 (0 turns it off); see :mod:`.othello_search`."""
 NEVER = 1 << 62
 """A deadline (monotonic nanoseconds) that never comes."""
-BOUND_TEXT = {search.EXACT: "=", search.LOWER: ">=", search.UPPER: "<="}
 
 
 def exact_reach(seconds: float) -> int:

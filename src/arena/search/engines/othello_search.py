@@ -34,14 +34,13 @@ from numba import njit
 
 from arena.search.compiled_clock import now_ns
 from arena.search.engines.othello_eval import CORNERS, evaluate
-from arena.search.engines.table_values import from_table, to_table
+from arena.search.engines.table_values import EXACT, LOWER, UPPER, from_table, to_table
 from arena.solvers.bits import lowest_index, popcount
 from arena.solvers.othello.board import ONE, ZERO, U, flips, moves
 
 WIN = 1_000_000
 PROVEN = WIN - 10_000
 INF = 2 * WIN
-EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 160
 """Deepest ply the scratch arrays hold (64 placements and the passes between them)."""
 NO_MOVE = 127

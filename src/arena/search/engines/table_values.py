@@ -1,4 +1,8 @@
-"""Proven values in a transposition table: stored as distances from the node.
+"""Values in a transposition table: their bounds, and proven values stored as distances.
+
+Every compiled engine stores a value with its bound: :data:`EXACT`, or only a
+:data:`LOWER` bound (the search failed high) or an :data:`UPPER` one (it failed
+low); the root rows they report carry the same flags.
 
 A win found ``n`` plies below the root is ``WIN - n`` at the root, but the
 same position reached at another ply is the same distance from its win. So a
@@ -12,6 +16,8 @@ Tests: tests/search/test_engine_connect4.py, tests/search/test_engine_othello.py
 from __future__ import annotations
 
 from numba import njit
+
+EXACT, LOWER, UPPER = 0, 1, 2
 
 
 @njit(cache=True, inline="always")
