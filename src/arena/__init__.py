@@ -6,15 +6,19 @@
 72
 """
 
-from arena.agents import load_agent
-from arena.core.agent import Agent
-from arena.core.errors import ArenaError, IllegalMove, MoveSyntaxError, SpecError
-from arena.core.game import Game, State
-from arena.core.limit import Limit
-from arena.core.perft import perft
-from arena.core.playout import random_playout
-from arena.core.version import VERSION
-from arena.games import load_game
+from arena.core.numba_dir import use_versioned_cache
+
+use_versioned_cache()  # before any module of the package imports numba
+
+from arena.agents import load_agent  # noqa: E402
+from arena.core.agent import Agent  # noqa: E402
+from arena.core.errors import ArenaError, IllegalMove, MoveSyntaxError, SpecError  # noqa: E402
+from arena.core.game import Game, State  # noqa: E402
+from arena.core.limit import Limit  # noqa: E402
+from arena.core.perft import perft  # noqa: E402
+from arena.core.playout import random_playout  # noqa: E402
+from arena.core.version import VERSION  # noqa: E402
+from arena.games import load_game  # noqa: E402
 
 __version__ = VERSION
 

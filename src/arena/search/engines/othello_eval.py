@@ -40,9 +40,9 @@ the second (with the edge table) against the first 35-2-23 (60.0%, 0.05 s),
 the third (with the corner blocks) against the second 31-2-27 and 31-5-24
 (54.6% over 120 games at 0.05 s and 0.1 s).
 
-numba caches each file's compiled code on its own: after editing this file,
-delete ``__pycache__`` of this package (the search has the evaluation compiled
-into it, and its cache does not notice).
+The search has the evaluation compiled into it: an edit of this file alone reaches it
+because the compiled cache is a directory per version of the sources
+(:mod:`arena.core.numba_dir`).
 
 ``kind`` 1 (``UTILITY``) is the plain disc difference instead, the ``utility``
 evaluation of the readable search, so the two can be checked move for move.
