@@ -21,7 +21,14 @@ from arena.core.limit import Limit
 from arena.games import load_game
 
 GAMES = ("tictactoe", "connect4", "othello", "gomoku", "go:size=9", "go:size=19", "colosseum")
-AGENTS = ("ids", "mcts", "mcts:expand=all,rollout=heuristic", "alphabeta:depth=12", "greedy")
+AGENTS = (
+    "ids",
+    "mcts",
+    "mcts:expand=all,rollout=heuristic",
+    "alphabeta:depth=12",
+    "greedy",
+    "best",  # what users play: ids, the solver, and Go's MC-RAVE with tactical rollouts
+)
 # Limits and their share of the moves: short limits get most moves, so the whole run
 # spends a comparable time at each limit.
 LIMITS = ((0.02, 0.60), (0.05, 0.24), (0.1, 0.10), (0.2, 0.04), (0.5, 0.012), (1.0, 0.008))

@@ -59,9 +59,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     timing = kinds.add_parser(
         "timing",
         help="do agents answer within their time? (10,000 moves, limits 20 ms .. 1 s)",
-        description="Let ids, mcts, alpha-beta and greedy answer positions from every game at "
-        "limits from 20 ms to 1 s, and print the overruns (target: none) and the p50/p99/max of "
-        "time used over the limit. The default 10,000 moves take about ten minutes.",
+        description="Let ids, mcts, alpha-beta, greedy and best answer positions from every "
+        "game at limits from 20 ms to 1 s, and print the overruns (target: none) and the "
+        "p50/p99/max of time used over the limit. The default 10,000 moves take about ten "
+        "minutes.",
     )
     timing.add_argument("--moves", type=int, default=10_000, help="moves to time (default 10000)")
     timing.add_argument("--seed", type=int, default=0, help="seed of the positions")
@@ -70,7 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         nargs="+",
         metavar="AGENT",
         help="only these agent specs (default: ids, mcts, mcts with heuristic rollouts, "
-        "alpha-beta, greedy)",
+        "alpha-beta, greedy, best)",
     )
     _json_option(timing)
     timing.set_defaults(func=run_timing)
