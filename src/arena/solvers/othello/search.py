@@ -244,8 +244,9 @@ def _reply(me: np.uint64, opp: np.uint64, board: np.uint64, corner_cells: np.uin
 def _two(
     me: np.uint64, opp: np.uint64, alpha: int, beta: int, board: np.uint64, corner_cells: np.uint64
 ) -> int:
-    # Two plies of alpha-beta on :func:`_mobility` (written out: numba's cache
-    # mishandles recursion between two cached functions).
+    # Two plies of alpha-beta on :func:`_mobility`, written out per depth: a recursive
+    # function without an explicit signature crashes when numba loads it from its cache
+    # (numba issue 6061, open).
     mv = moves(me, opp, board)
     if mv == ZERO:
         return _reply(me, opp, board, corner_cells)
