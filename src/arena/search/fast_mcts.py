@@ -149,15 +149,19 @@ class FastSearch:
         self.root_s = self.kernel.encode(self.root_state)
 
     def _compact(self, child: int) -> tuple[int, int]:
-        """Copy the subtree of ``child`` to the front of new arrays; return its sizes.
-        ``self.origin[e]`` is then the old index of each kept edge ``e``."""
+        """Copy the subtree of ``child`` to the front of new arrays; return its sizes."""
+        nodes, edges, _ = self._copy_subtree(child)
+        return nodes, edges
+
+    def _copy_subtree(self, child: int) -> tuple[int, int, np.ndarray]:
+        """:meth:`_compact`'s copy, with ``origin``: the old index of each kept edge."""
         old = (self.node, self.wins, self.edge_move, self.edge_child)
         self._allocate(len(self.node), len(self.edge_move))
-        self.origin = np.empty(len(self.edge_move), np.int64)
+        origin = np.empty(len(self.edge_move), np.int64)
         nodes, edges = mk.compact(
-            *old, child, self.node, self.wins, self.edge_move, self.edge_child, self.origin
+            *old, child, self.node, self.wins, self.edge_move, self.edge_child, origin
         )
-        return int(nodes), int(edges)
+        return int(nodes), int(edges), origin
 
     def _child(self, x: int, move: int) -> int:
         first, tried = self.node[x, mk.FIRST], self.node[x, mk.TRIED]

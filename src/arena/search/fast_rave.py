@@ -83,8 +83,8 @@ class RaveSearch(FastSearch):
 
     def _compact(self, child: int) -> tuple[int, int]:
         amaf_n, amaf_w = self.amaf_n, self.amaf_w
-        nodes, edges = super()._compact(child)
-        kept = self.origin[:edges]  # each kept edge's AMAF values come along with it
+        nodes, edges, origin = self._copy_subtree(child)
+        kept = origin[:edges]  # each kept edge's AMAF values come along with it
         self.amaf_n[:edges], self.amaf_w[:edges] = amaf_n[kept], amaf_w[kept]
         return nodes, edges
 
