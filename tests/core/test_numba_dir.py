@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 import arena
 from arena.core import numba_dir
 from arena.core.numba_dir import digest, prune, use_versioned_cache
@@ -97,6 +99,28 @@ def test_a_users_directory_and_an_unwritable_root_are_left_alone(tmp_path: Path)
     env = {"XDG_CACHE_HOME": str(tmp_path / "home")}
     folder = use_versioned_cache(env)
     assert folder is not None and env["NUMBA_CACHE_DIR"] == str(folder) and folder.is_dir()
+
+
+def test_a_directory_another_process_just_made_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two processes starting together after an edit (test workers, --jobs): the one
+    whose mkdir comes second uses the directory, not numba's __pycache__."""
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    folder = use_versioned_cache(dict(env))
+    assert folder is not None
+    is_dir, looks = Path.is_dir, []
+
+    def not_there_at_first_look(self: Path) -> bool:  # the other made it before our mkdir
+        if self == folder and not looks:
+            looks.append(self)
+            return False
+        return is_dir(self)
+
+    monkeypatch.setattr(Path, "is_dir", not_there_at_first_look)
+    again = dict(env)
+    assert use_versioned_cache(again) == folder and again["NUMBA_CACHE_DIR"] == str(folder)
+    assert looks == [folder]
 
 
 def test_a_new_version_keeps_the_three_directories_last_used(tmp_path: Path) -> None:

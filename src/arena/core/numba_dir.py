@@ -88,7 +88,7 @@ def use_versioned_cache(
         if folder.is_dir():
             os.utime(folder)  # its last use, for the pruning of other versions
         else:
-            folder.mkdir(parents=True)
+            folder.mkdir(parents=True, exist_ok=True)  # another process may make it first
             prune(root, keep=folder)
     except OSError:
         return None  # a read-only home: numba's own __pycache__, as before
