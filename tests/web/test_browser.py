@@ -26,7 +26,7 @@ import pytest
 from arena.compete.store import ResultsDB
 from arena.compete.tournament import Settings, run
 from arena.formats.record import GameRecord
-from arena.web.app import create_app
+from arena.web.app import LOCAL_HOSTS, Guard, create_app
 
 pytestmark = pytest.mark.xdist_group("browser")  # one server and one browser for the module
 
@@ -52,18 +52,22 @@ def _missing(what: str) -> None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    uvicorn = pytest.importorskip("uvicorn")
-
     db_path = tmp_path_factory.mktemp("web") / "small.db"
     db = ResultsDB(db_path)
     agents = ("random", "greedy", "mcts:rollouts=100")
     run(Settings(game="connect4", agents=agents, control="rollouts=100", rounds=2), db=db)
     db.close()
+    # As `arena web` serves it: only this machine's names, only its own pages' WebSockets.
+    yield from serve(create_app(db=str(db_path), guard=Guard(hosts=LOCAL_HOSTS)))
+
+
+def serve(app: Any) -> Iterator[str]:
+    """Serve ``app`` with uvicorn on a free port of 127.0.0.1 while the generator lives."""
+    uvicorn = pytest.importorskip("uvicorn")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = uvicorn.Config(create_app(db=str(db_path)), host="127.0.0.1", port=port,
-                            log_level="warning")  # fmt: skip
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -251,3 +255,130 @@ def test_the_results_page_opens_a_game_on_the_board(server: str, page: Any) -> N
     page.wait_for_selector("#board .clicks")
     page.wait_for_function("Number(document.body.dataset.ply) >= 7")
     assert page.get_attribute("#board", "data-game") == "connect4"
+
+
+# --- the settings form: New game starts the game the form describes -----------------------
+
+FORMS = [
+    # (game, a parameter and a typical value, the canonical spec the server starts)
+    ("tictactoe", ("m", "4"), "tictactoe:m=4"),
+    ("connect4", ("rows", "5"), "connect4:rows=5"),
+    ("othello", ("size", "6"), "othello:size=6"),
+    ("gomoku", ("overline", "nowin"), "gomoku:overline=nowin"),
+    ("go", ("size", "7"), "go:size=7"),
+    ("colosseum", ("size", "8"), "colosseum:size=8"),
+]
+
+
+def started(page: Any) -> dict[str, str]:
+    """The game the server started, as the page's link reproduces it (built from the server's
+    state message, never from the form)."""
+    query = page.evaluate("() => location.search")
+    from urllib.parse import parse_qs
+
+    return {k: v[0] for k, v in parse_qs(query[1:]).items()}
+
+
+def new_game(page: Any, want: dict[str, str]) -> dict[str, str]:
+    before = page.evaluate("() => location.search")
+    page.click("#new-game")
+    page.wait_for_function(f"() => location.search !== {before!r}", timeout=20_000)
+    got = started(page)
+    for key, value in want.items():
+        assert got.get(key) == value, (key, got)
+    return got
+
+
+@pytest.mark.parametrize(("name", "param", "spec"), FORMS, ids=[f[0] for f in FORMS])
+def test_new_game_starts_what_the_form_says(
+    server: str, page: Any, name: str, param: tuple[str, str], spec: str
+) -> None:
+    open_board(page, server, "")
+    # The game with its defaults, the agent in the second seat with its defaults, the default
+    # time (1 s, which the browser once refused as off the field's step).
+    page.select_option("#game-name", name)
+    page.select_option("#player1", "greedy")
+    new_game(page, {"game": name, "second": "greedy", "time": "1"})
+    assert page.get_attribute("#board", "data-game") == name
+    # Typical values: a parameter of the game, an agent with an option in each seat, a time.
+    key, value = param
+    field = page.locator(f'#game-params [data-param="{key}"]')
+    if field.evaluate("e => e.tagName") == "SELECT":
+        field.select_option(value)
+    else:
+        field.fill(value)
+    page.select_option("#player0", "alphabeta")
+    page.locator("#params0").evaluate("e => e.closest('details').open = true")
+    page.fill('#params0 [data-param="depth"]', "2")
+    page.select_option("#player1", "random")
+    page.fill("#time", "0.5")
+    new_game(page, {"game": spec, "first": "alphabeta:depth=2", "second": "random", "time": "0.5"})
+    # A clock instead of the time per move; a person in the first seat.
+    page.select_option("#player0", "person")
+    page.fill("#time", "2")
+    page.fill("#clock", "60+1")
+    got = new_game(page, {"game": spec, "second": "random", "clock": "60+1"})
+    assert "first" not in got
+    assert page.locator("#players-bar .clock").count() == 2
+    assert page.locator("#message").is_hidden()
+
+
+def test_a_bad_link_still_draws_a_board(server: str, page: Any) -> None:
+    page.goto(f"{server}/?game=conect4")
+    page.wait_for_selector("#board .clicks")
+    assert "conect4" in page.inner_text("#message")
+    assert page.get_attribute("#board", "data-game") == "connect4"
+    page.goto(f"{server}/?game=tictactoe&moves=b2 b2")
+    page.wait_for_selector("#board .clicks")
+    assert "occupied" in page.inner_text("#message")
+    assert page.get_attribute("#board", "data-game") == "tictactoe"
+
+
+def test_an_error_goes_when_a_legal_move_is_played(server: str, page: Any) -> None:
+    open_board(page, server, "game=tictactoe&moves=b2")
+    page.click('#board .clicks [data-move="b2"]')
+    page.wait_for_selector("#message:not([hidden])")
+    page.click('#board .clicks [data-move="a1"]')
+    wait_ply(page, 2)
+    page.wait_for_selector("#message", state="hidden", timeout=2_000)
+
+
+def test_a_game_from_the_results_shows_its_players(server: str, page: Any) -> None:
+    page.goto(f"{server}/results")
+    page.wait_for_selector("#games tbody tr")
+    row = page.locator("#games tbody tr").first
+    cells = row.locator("td").all_inner_texts()
+    assert cells[0] == "1" and "|" not in " ".join(cells)  # a number, not the internal key
+    first, second = cells[2], cells[3]
+    row.locator(".open-game").click()
+    page.wait_for_selector("#board .clicks")
+    bar = page.inner_text("#players-bar")
+    assert first in bar and second in bar and "person" not in bar
+
+
+@pytest.fixture(scope="module")
+def programs_server() -> Iterator[str]:
+    """A board with programs allowed, so behind a token (as `arena web --allow-programs`)."""
+    guard = Guard(hosts=LOCAL_HOSTS, token="the-printed-token")
+    yield from serve(create_app(allow_programs=True, guard=guard))
+
+
+def test_with_programs_the_page_needs_the_printed_token(
+    programs_server: str, browser: Any, tmp_path: Path
+) -> None:
+    source = tmp_path / "mine.py"
+    source.write_text(
+        "class First:\n    def choose(self, state, limit):\n        return state.legal_moves()[0]\n"
+    )
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{programs_server}/?game=tictactoe")
+    page.wait_for_function("document.body.dataset.connection === 'closed'")
+    assert "token" in page.inner_text("#message")
+    # The URL arena web printed: the page is given the token and plays programs.
+    page.goto(f"{programs_server}/?token=the-printed-token")
+    page.wait_for_selector("#board .clicks")
+    page.goto(f"{programs_server}/?game=tictactoe&first=py:{source}:First")
+    wait_ply(page, 1)
+    assert page.locator("#moves span").all_inner_texts() == ["a1"]
+    context.close()

@@ -26,6 +26,7 @@ from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
 from arena.core.game import Game, State
 from arena.core.limit import DEFAULT_GRACE
+from arena.core.words import plural
 from arena.formats.record import GameRecord
 from arena.formats.sgf import to_sgf
 from arena.games import load_game
@@ -339,7 +340,9 @@ def _game_line(record: GameRecord, done: int, total: int) -> str:
     score = {1: "1-0", -1: "0-1", 0: "1/2-1/2"}[record.returns[0]]
     why = record.reason if record.reason == "normal" else f"{record.reason}: {record.detail}"
     notes = "".join(f"; note: {note}" for note in record.notes)
-    return f"{done:>4}/{total} {a} vs {b}: {score} ({why}, {len(record.moves)} plies{notes})"
+    return (
+        f"{done:>4}/{total} {a} vs {b}: {score} ({why}, {plural(len(record.moves), 'ply')}{notes})"
+    )
 
 
 def program_names(records: list[GameRecord]) -> dict[str, str]:

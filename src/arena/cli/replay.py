@@ -20,6 +20,7 @@ from typing import Any
 
 from arena.core.errors import ArenaError
 from arena.core.game import Game, State, margin_text
+from arena.core.words import plural
 from arena.formats.record import GameRecord
 from arena.formats.sgf import read_sgf
 from arena.formats.sniff import format_of, looks_like_sgf
@@ -188,7 +189,7 @@ def result_text(record: GameRecord, game: Game) -> str:
     'White wins by 3.5'
     """
     if not record.finished:
-        return f"unfinished after {len(record.moves)} moves"
+        return f"unfinished after {plural(len(record.moves), 'move')}"
     if record.winner is None:
         return "draw"
     text = f"{game.player_names[record.winner]} wins"

@@ -6,15 +6,25 @@ Tests: tests/web/test_cli_web.py, tests/web/test_app.py, tests/web/test_browser.
 from __future__ import annotations
 
 import argparse
+import secrets
 import sys
 import threading
 import webbrowser
 
 from arena.compete.store import open_existing
 from arena.core.errors import ArenaError
-from arena.web.app import create_app
+from arena.web.app import LOCAL_HOSTS, Guard, create_app
 
-LOCAL = ("127.0.0.1", "localhost", "::1")
+LOCAL = LOCAL_HOSTS
+EVERYWHERE = ("0.0.0.0", "::", "")
+"""Bind addresses that answer on every interface: the Host check cannot know the names used."""
+
+
+def guard_for(host: str, allow_programs: bool) -> Guard:
+    """Who may use a board served on ``host``: requests naming this machine (or the address it
+    is bound to), and with programs allowed, only pages holding a fresh secret token."""
+    hosts = None if host in EVERYWHERE else tuple(dict.fromkeys((*LOCAL, host)))
+    return Guard(hosts=hosts, token=secrets.token_urlsafe(18) if allow_programs else None)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,9 +65,10 @@ def run(args: argparse.Namespace) -> int:
             "can use the board" + (" and run programs here" if args.allow_programs else ""),
             file=sys.stderr,
         )
-    app = create_app(db=args.db, allow_programs=args.allow_programs)
+    guard = guard_for(args.host, args.allow_programs)
+    app = create_app(db=args.db, allow_programs=args.allow_programs, guard=guard)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    url = f"http://{host}:{args.port}/"
+    url = f"http://{host}:{args.port}/" + ("" if guard.token is None else f"?token={guard.token}")
     print(f"arena web: {url} (Ctrl-C stops)", file=sys.stderr)
     if args.open:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()

@@ -47,6 +47,7 @@ from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.core.spec import is_digits, split_spec
 from arena.core.version import VERSION
+from arena.core.words import plural
 from arena.formats.record import REASONS, GameRecord
 from arena.games import load_game
 
@@ -104,7 +105,9 @@ def to_sgf(record: GameRecord) -> str:
             ("C", record.reason + (f": {record.detail}" if record.detail else "")),
         ]
         if record.finished
-        else [("C", f"unfinished after {len(record.moves)} moves")]  # no RE: no result yet
+        else [
+            ("C", f"unfinished after {plural(len(record.moves), 'move')}")
+        ]  # no RE: no result yet
     )
     if record.game_id:
         ending.append(("GN", record.game_id))

@@ -15,6 +15,13 @@ Routes:
 ``/ws``
     A board (:mod:`arena.web.session`); at most :data:`MAX_BOARDS` per client.
 
+Who may use it (:class:`Guard`): a request whose ``Host`` is not one of the server's own names
+is refused (a page of another site that re-points its DNS name at 127.0.0.1 must not reach
+the board), and so is a WebSocket opened by a page of another origin (any web page the user
+visits may try ``ws://127.0.0.1:8000/ws``). With ``--allow-programs`` a board also needs the
+secret token printed in the URL at start, as Jupyter does: the page opened with
+``?token=...`` gets it as a cookie, scripts may pass ``/ws?token=...``.
+
 Starlette is imported when the app is built (the ``web`` extra), so the rest
 of arena works without it.
 
@@ -26,9 +33,13 @@ from __future__ import annotations
 import asyncio
 import json
 import mimetypes
+import secrets
 from collections import Counter
+from dataclasses import dataclass
+from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from arena.compete.store import open_existing
 from arena.core.errors import ArenaError
@@ -39,6 +50,80 @@ from arena.web.session import MAX_UPLOAD, Session
 STATIC = Path(__file__).parent / "static"
 MAX_BOARDS = 8
 """Open boards (WebSockets) per client address."""
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+"""The names of this machine a browser may use for a server bound to it."""
+COOKIE = "arena_token"
+"""The cookie that carries the ``--allow-programs`` token from the page to its WebSocket."""
+
+
+@dataclass(frozen=True)
+class Guard:
+    """Which requests the board answers.
+
+    ``hosts``: the host names a request's ``Host`` may carry (``None``: any, for a server
+    bound to every address); ``token``: the secret a WebSocket must show (``None``: none).
+
+    >>> guard = Guard(hosts=LOCAL_HOSTS)
+    >>> guard.host_ok({"host": "127.0.0.1:8000"}), guard.host_ok({"host": "evil.example:8000"})
+    (True, False)
+    >>> guard.origin_ok({"host": "127.0.0.1:8000", "origin": "http://evil.example"})
+    False
+    >>> guard.origin_ok({"host": "127.0.0.1:8000", "origin": "http://127.0.0.1:8000"})
+    True
+    """
+
+    hosts: tuple[str, ...] | None = None
+    token: str | None = None
+
+    def host_ok(self, headers: dict[str, str]) -> bool:
+        if self.hosts is None:
+            return True
+        name = host_name(headers.get("host", ""))
+        return name in {h.strip("[]").lower() for h in self.hosts}
+
+    def origin_ok(self, headers: dict[str, str]) -> bool:
+        """A browser names the page that opens a WebSocket; it must be this server's own.
+        Programs that send no ``Origin`` (scripts, tests) are not browsers' pages."""
+        origin = headers.get("origin")
+        if origin is None:
+            return True
+        parts = urlsplit(origin)
+        return (
+            parts.scheme in ("http", "https")
+            and parts.netloc.lower() == headers.get("host", "").lower()
+        )
+
+    def token_ok(self, headers: dict[str, str], query: str) -> bool:
+        if self.token is None:
+            return True
+        shown = parse_qs(query).get("token", [""])[0] or cookie(headers, COOKIE)
+        return secrets.compare_digest(shown.encode(), self.token.encode())
+
+
+def host_name(host: str) -> str:
+    """The name in a ``Host`` header, without its port.
+
+    >>> host_name("127.0.0.1:8000"), host_name("[::1]:80"), host_name("LocalHost")
+    ('127.0.0.1', '::1', 'localhost')
+    """
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host[1:]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def cookie(headers: dict[str, str], name: str) -> str:
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(headers.get("cookie", ""))
+    except Exception:  # a malformed Cookie header is no cookie
+        return ""
+    morsel = jar.get(name)
+    return "" if morsel is None else morsel.value
+
+
+def _headers(scope: dict[str, Any]) -> dict[str, str]:
+    return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
 
 
 def static_files() -> dict[str, tuple[bytes, str]]:
@@ -85,8 +170,11 @@ def game_record(db_path: str, game_id: str) -> dict[str, Any] | None:
     return None
 
 
-def create_app(db: str | None = None, allow_programs: bool = False) -> Any:
-    """The Starlette app; ``db`` is a results database for the results page."""
+def create_app(
+    db: str | None = None, allow_programs: bool = False, guard: Guard | None = None
+) -> Any:
+    """The Starlette app; ``db`` is a results database for the results page, ``guard`` who may
+    use it (default: any host and no token; ``arena web`` always passes one)."""
     from starlette.applications import Starlette
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route, WebSocketRoute
@@ -94,11 +182,24 @@ def create_app(db: str | None = None, allow_programs: bool = False) -> Any:
 
     files = static_files()
     clients: Counter[str] = Counter()
+    guard = guard or Guard()
 
     def page(name: str) -> Any:
         async def endpoint(request: Any) -> Response:
             body, kind = files[name]
-            return Response(body, media_type=kind, headers={"Cache-Control": "no-cache"})
+            response = Response(body, media_type=kind, headers={"Cache-Control": "no-cache"})
+            given = request.query_params.get("token")
+            if guard.token is not None and given is not None:
+                if guard.token_ok({}, f"token={given}"):
+                    # The page's WebSocket shows it; never sent by another site's page.
+                    response.set_cookie(COOKIE, given, httponly=True, samesite="strict")
+                else:
+                    response = Response(
+                        "wrong token: open the URL that arena web printed",
+                        status_code=403,
+                        media_type="text/plain",
+                    )
+            return response
 
         return endpoint
 
@@ -140,7 +241,22 @@ def create_app(db: str | None = None, allow_programs: bool = False) -> Any:
 
     async def board(ws: WebSocket) -> None:
         client = ws.client.host if ws.client else "?"
+        headers = _headers(ws.scope)
+        if not guard.origin_ok(headers):
+            await ws.close(code=1008)  # before accept: the handshake fails with 403
+            return
         await ws.accept()
+        if not guard.token_ok(headers, ws.scope.get("query_string", b"").decode("latin-1")):
+            await ws.send_json(
+                {
+                    "type": "error",
+                    "fatal": True,
+                    "message": "this board runs programs: open it with the URL (and its "
+                    "token) that arena web printed when it started",
+                }
+            )
+            await ws.close(code=1008)
+            return
         if clients[client] >= MAX_BOARDS:
             await ws.send_json(
                 {"type": "error", "message": f"at most {MAX_BOARDS} boards per client"}
@@ -180,4 +296,21 @@ def create_app(db: str | None = None, allow_programs: bool = False) -> Any:
         Route("/api/results/{game_id}", result_game),
         WebSocketRoute("/ws", board),
     ]
-    return Starlette(routes=routes)
+    app = Starlette(routes=routes)
+
+    async def guarded(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket") and not guard.host_ok(_headers(scope)):
+            if scope["type"] == "websocket":
+                await receive()  # websocket.connect, answered by a refusal (HTTP 403)
+                await send({"type": "websocket.close", "code": 1008})
+                return
+            response = Response(
+                "unknown host: use the address arena web printed",
+                status_code=421,
+                media_type="text/plain",
+            )
+            await response(scope, receive, send)
+            return
+        await app(scope, receive, send)
+
+    return guarded

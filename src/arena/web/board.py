@@ -32,6 +32,7 @@ from arena.core.agent import SearchInfo
 from arena.core.errors import ArenaError
 from arena.core.evaluation import SCALE
 from arena.core.game import Game, State
+from arena.core.words import plural
 from arena.formats.record import GameRecord
 from arena.search.values import PROVEN
 
@@ -91,7 +92,7 @@ class Board:
 
     def goto(self, ply: int) -> None:
         if not 0 <= ply <= len(self.moves):
-            raise ArenaError(f"no position {ply}: the line has {len(self.moves)} moves")
+            raise ArenaError(f"no position {ply}: the line has {plural(len(self.moves), 'move')}")
         self.ply = ply
 
     def truncate(self) -> None:

@@ -7,6 +7,10 @@ const $ = (id) => document.getElementById(id);
 const PERSON = "person";
 let games = [], agents = [], meta = {};
 let ws = null, state = null, search = null, hint = null;
+let recordNames = null;  // the players of a game opened from the results (it replays as person vs person)
+let refusal = null;  // why the server refused this page's connection (kept on screen)
+let keep = false;  // the next board keeps the message shown (it explains why this board)
+let fallback = null;  // what to start when the board's first "new" is refused (a bad link)
 const finals = new Map();  // position key -> the last finished search there (analysis stays)
 const pending = [];
 
@@ -27,7 +31,11 @@ function connect() {
   ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   ws.onopen = () => { while (pending.length) ws.send(JSON.stringify(pending.shift())); };
   ws.onmessage = (e) => receive(JSON.parse(e.data));
-  ws.onclose = () => { document.body.dataset.connection = "closed"; showMessage("Disconnected from the server: reload the page."); };
+  ws.onclose = () => {
+    document.body.dataset.connection = "closed";
+    showMessage(refusal || "Disconnected from the server: reload the page.");
+    if (refusal) clearTimeout(showMessage.timer);  // the reason stays: nothing works without it
+  };
 }
 
 function receive(msg) {
@@ -36,7 +44,13 @@ function receive(msg) {
     state = msg;
     clockAt = performance.now();
     syncForm(msg);
-    if (changed) { hint = null; search = finals.get(key(msg)) || null; }
+    if (changed) {
+      hint = null;
+      search = finals.get(key(msg)) || null;
+      if (keep) keep = false;  // the board under a message about a bad link
+      else showMessage("");  // a move was played: an earlier error no longer applies
+    }
+    fallback = null;
     render();
   } else if (msg.type === "search") {
     if (!state || msg.ply > state.moves.length) return;
@@ -60,6 +74,14 @@ function receive(msg) {
   } else if (msg.type === "error") {
     showMessage(msg.message);
     document.body.dataset.lastError = msg.message;
+    if (msg.fatal) refusal = msg.message;
+    if (msg.request === "new" && !state && fallback) {
+      // A link whose game or moves were refused: show the error over a board that works.
+      const next = fallback;
+      fallback = next.then || null;
+      keep = true;
+      send(next.msg);
+    }
   }
 }
 
@@ -122,12 +144,15 @@ function gameSpec() {
   return specOf(name, $("game-params"), game.params);
 }
 
-function refreshForms() {
-  const game = games.find((g) => g.name === $("game-name").value);
-  paramForm($("game-params"), game.params);
-  $("name0").textContent = game.players[0];
-  $("name1").textContent = game.players[1];
-  for (const side of [0, 1]) {
+// The forms of the game and of each seat; changing one seat's agent leaves the rest as set.
+function refreshForms(sides = [0, 1], withGame = true) {
+  if (withGame) {
+    const game = games.find((g) => g.name === $("game-name").value);
+    paramForm($("game-params"), game.params);
+    $("name0").textContent = game.players[0];
+    $("name1").textContent = game.players[1];
+  }
+  for (const side of sides) {
     const name = $(`player${side}`).value;
     const agent = agents.find((a) => a.name === name);
     paramForm($(`params${side}`), agent ? agent.params : [], true);
@@ -136,6 +161,7 @@ function refreshForms() {
 
 function newGame(extra = {}) {
   search = null;
+  recordNames = null;
   const clock = $("clock").value.trim();
   send({ type: "new", game: gameSpec(), players: [agentSpec(0), agentSpec(1)],
     time: parseFloat($("time").value), ...(clock ? { clock } : {}), ...extra });
@@ -179,7 +205,8 @@ function render() {
   [0, 1].forEach((side) => {
     const span = document.createElement("span");
     const count = view.counts ? ` (${view.counts[side]})` : "";
-    span.textContent = `${view.names[side]}: ${state.players[side]}${count}`;
+    const who = state.players[side] === PERSON && recordNames ? recordNames[side] : state.players[side];
+    span.textContent = `${view.names[side]}: ${who}${count}`;
     if (!view.terminal && view.toMove === side) span.className = "to-move";
     if (state.clocks) {
       const clock = document.createElement("span");
@@ -195,8 +222,8 @@ function render() {
   const result = $("result");
   result.hidden = !state.result;
   if (state.result) {
-    const how = state.result.includes("on time") ? "" : " (by the rules)";
-    result.textContent = `Result: ${state.result}${how}, after ${state.moves.length} moves`;
+    const n = state.moves.length;
+    result.textContent = `Result: ${state.result}, after ${n} move${n === 1 ? "" : "s"}`;
   }
   // Controls.
   $("first").disabled = $("back").disabled = state.ply === 0;
@@ -295,8 +322,8 @@ function renderMoves() {
 
 function wire() {
   $("setup").addEventListener("submit", (e) => { e.preventDefault(); newGame(); });
-  $("game-name").addEventListener("change", refreshForms);
-  for (const side of [0, 1]) $(`player${side}`).addEventListener("change", refreshForms);
+  $("game-name").addEventListener("change", () => refreshForms([], true));
+  for (const side of [0, 1]) $(`player${side}`).addEventListener("change", () => refreshForms([side], false));
   $("analysis-agent").addEventListener("change", () => {
     const agent = agents.find((a) => a.name === $("analysis-agent").value);
     paramForm($("analysis-params"), agent.params, true);
@@ -351,7 +378,14 @@ async function start() {
   $("analysis-agent").value = "mcts";
   $("results-link").hidden = !meta.results;
   const url = new URLSearchParams(location.search);
-  if (url.get("game")) $("game-name").value = url.get("game").split(":")[0];
+  let urlGame = url.get("game");
+  if (urlGame && !games.some((g) => g.name === urlGame.split(":")[0])) {
+    showMessage(`No game ${JSON.stringify(urlGame.split(":")[0])} in this link; games: ` +
+      `${games.map((g) => g.name).join(", ")}. Showing Connect Four.`);
+    urlGame = null;
+    keep = true;
+  }
+  $("game-name").value = urlGame ? urlGame.split(":")[0] : "connect4";
   refreshForms();
   paramForm($("analysis-params"), agents.find((a) => a.name === "mcts").params, true);
   wire();
@@ -361,18 +395,21 @@ async function start() {
     if (record.error) { showMessage(record.error); return; }
     $("game-name").value = record.game.split(":")[0];
     refreshForms();
+    recordNames = record.players;
     send({ type: "new", game: record.game, seed: record.seed, moves: record.moves, players: [PERSON, PERSON] });
-  } else if (url.get("game")) {
+  } else if (urlGame) {
     const players = [url.get("first") || PERSON, url.get("second") || PERSON];
-    const msg = { type: "new", game: url.get("game"), moves: url.get("moves") || "", players };
+    const msg = { type: "new", game: urlGame, moves: url.get("moves") || "", players };
+    // Refused (a bad move, parameter or agent in the link): the same game without the moves,
+    // then the default game, so that a board is always drawn under the message.
+    fallback = { msg: { type: "new", game: urlGame, players: [PERSON, PERSON] },
+      then: { msg: { type: "new", game: "connect4", players: [PERSON, "mcts"] } } };
     if (url.get("seed")) msg.seed = parseInt(url.get("seed"), 10);
     if (url.get("time")) msg.time = parseFloat(url.get("time"));
     if (url.get("clock")) msg.clock = url.get("clock").replace(/ /g, "+");  // a bare + reads as a space
     send(msg);
     if (url.get("ply")) send({ type: "goto", ply: parseInt(url.get("ply"), 10) });
   } else {
-    $("game-name").value = "connect4";
-    refreshForms();
     newGame();
   }
 }

@@ -40,13 +40,18 @@ async function start() {
     const cell = (h2h[a] || {})[b];
     return a === b || !cell ? "" : `${cell.points}/${cell.games}`;
   })]));
-  table("games", ["game", "round", "first", "second", "result", "reason", "plies", ""], data.games.map((g) => {
+  table("games", ["#", "round", "first", "second", "result", "reason", "plies", ""], data.games.map((g, i) => {
     const link = document.createElement("a");
     link.href = `/?record=${encodeURIComponent(g.game_id)}`;
     link.textContent = "open";
     link.className = "open-game";
-    return [g.game_id, g.round, g.first, g.second, g.result === 1 ? "1-0" : g.result === 0 ? "0-1" : "½-½", g.reason, g.plies, link];
+    link.title = `open game ${i + 1} on the board`;
+    return [i + 1, g.round, g.first, g.second, g.result === 1 ? "1-0" : g.result === 0 ? "0-1" : "½-½", g.reason, g.plies, link];
   }));
+  // Long agent names: the head-to-head columns are numbered, the rows carry the names.
+  const h2hHead = $("h2h").tHead.rows[0];
+  names.forEach((name, i) => { const th = h2hHead.cells[i + 1]; th.textContent = `${i + 1}`; th.title = name; });
+  [...$("h2h").tBodies[0].rows].forEach((row, i) => { row.cells[0].textContent = `${i + 1}. ${names[i]}`; });
 }
 
 start();
