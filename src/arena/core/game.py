@@ -25,12 +25,16 @@ Tests: tests/core/test_game_api.py
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from arena.core.errors import ArenaError, IllegalMove, MoveSyntaxError, SpecError
 from arena.core.spec import Param, bind_params, format_spec
+
+PACKED = re.compile(r"(?i)pass|[a-z]+[0-9]+")
+"""One move in a packed line of letter-and-number moves (``f5d6c3``, ``D4passE5``)."""
 
 __all__ = [
     "Game",
@@ -103,9 +107,33 @@ class Game(ABC):
         """Parse one move (case-insensitive); raise :class:`MoveSyntaxError` otherwise."""
 
     def parse_moves(self, text: str | Iterable[str]) -> list[int]:
-        """Parse a move sequence separated by spaces or commas."""
-        tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-        return [self.parse_move(t) for t in tokens]
+        """Parse a line of moves: separated by spaces or commas, or packed where the notation
+        allows (``f5d6c3``: a letter then a number, each); a list's items are read the same
+        way, so ``["f5 d6", "c3"]`` (a shell's arguments) is three moves too. Every command
+        and the web board read a line of moves here.
+
+        >>> import arena
+        >>> game = arena.load_game("othello")
+        >>> game.parse_moves("f5d6c3") == game.parse_moves(["f5 d6", "c3"])
+        True
+        """
+        items = [text] if isinstance(text, str) else list(text)
+        return [
+            self.parse_move(token)
+            for item in items
+            for word in item.replace(",", " ").split()
+            for token in self.unpack(word)
+        ]
+
+    def unpack(self, word: str) -> list[str]:
+        """The moves packed in one word without spaces (``f5d6c3``: three), or the word itself
+        when it is one move or no packing reads it (its error then names it whole)."""
+        try:
+            self.parse_move(word)
+            return [word]
+        except ArenaError:
+            pieces = PACKED.findall(word)
+            return pieces if pieces and "".join(pieces) == word else [word]
 
     def play_moves(self, moves: Sequence[int], state: State | None = None) -> State:
         """Play ``moves`` from ``state`` (default: the initial state)."""

@@ -441,10 +441,10 @@ class Colosseum(Game):
         return (r * self.stride + c) * 4 + d
 
     def parse_moves(self, text: str | Iterable[str]) -> list[int]:
-        """Moves separated by spaces (the commas belong to each move)."""
-        if isinstance(text, str):
-            text = re.sub(r"\s*,\s*", ",", text).split()
-        return [self.parse_move(t) for t in text]
+        """Moves separated by spaces (the commas belong to each move); a list's items are
+        read the same way."""
+        items = [text] if isinstance(text, str) else list(text)
+        return [self.parse_move(t) for item in items for t in re.sub(r"\s*,\s*", ",", item).split()]
 
     def playout(self, state: State, rng: random.Random, moves: list[int] | None = None) -> Returns:
         assert isinstance(state, ColosseumState)

@@ -101,12 +101,9 @@ class ConnectFour(KInARowGame):
             raise MoveSyntaxError(f"{t!r} is not a column number 1..{self.cols}")
         return int(t) - 1
 
-    def parse_moves(self, text: str | list[str]) -> list[int]:
-        """Columns separated by spaces, or packed digits (``4453``) on boards of <= 9 columns."""
-        tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-        if self.cols <= 9:
-            tokens = [ch for t in tokens for ch in (t if is_digits(t) else [t])]
-        return [self.parse_move(t) for t in tokens]
+    def unpack(self, word: str) -> list[str]:
+        """Packed digits (``4453``) are columns on boards of <= 9 columns."""
+        return list(word) if self.cols <= 9 and is_digits(word) else [word]
 
     def playout(self, state: State, rng: random.Random, moves: list[int] | None = None) -> Returns:
         assert isinstance(state, ConnectFourState)
