@@ -179,6 +179,7 @@ def test_finish_a_tic_tac_toe_game(server: str, page: Any) -> None:
         wait_ply(page, n)
     page.wait_for_selector("#result:not([hidden])")
     assert "X wins" in page.inner_text("#result")
+    assert page.locator("#board .win-mark").count() == 3  # the winning line, a1 a2 a3
     # The game analysis evaluates every position for the graph (0.5 s each).
     page.click("#sweep")
     page.wait_for_function("document.querySelector('#sweep').disabled === true")
@@ -382,3 +383,28 @@ def test_with_programs_the_page_needs_the_printed_token(
     wait_ply(page, 1)
     assert page.locator("#moves span").all_inner_texts() == ["a1"]
     context.close()
+
+
+def test_connect_four_ghosts_stack_in_their_column(server: str, page: Any) -> None:
+    open_board(page, server, "game=connect4&moves=44")
+    page.click("#analyze")
+    page.wait_for_selector("#board .stat")
+    page.click("#stop")
+    page.wait_for_function("document.body.dataset.thinking === ''")
+    # A principal variation that plays column 4 three times, then 5: four distinct cells.
+    cells = page.evaluate(
+        """async () => {
+            const { drawPv } = await import('/static/board.js');
+            const svg = document.getElementById('board');
+            drawPv(svg, window.arenaView, ['4', '4', '4', '5']);
+            return [...svg.querySelectorAll('.pv circle')].map(
+                (c) => [c.cx.baseVal.value, c.cy.baseVal.value]);
+        }"""
+    )
+    assert len(cells) == 4 and len({tuple(c) for c in cells}) == 4
+    xs = [c[0] for c in cells]
+    assert xs[0] == xs[1] == xs[2] != xs[3]
+    ys = [c[1] for c in cells[:3]]
+    assert ys[0] > ys[1] > ys[2]  # each above the last
+    # While the variation shows, the statistics step aside.
+    assert page.locator("#board .stat").first.is_hidden()

@@ -68,3 +68,31 @@ def test_star_points() -> None:
     assert star_points(6) == [] and len(star_points(8)) == 4
     gomoku = board_view(arena.load_game("gomoku").initial_state())
     assert gomoku["kind"] == "go" and len(gomoku["stars"]) == 5
+
+
+@pytest.mark.parametrize(
+    ("spec", "moves", "line"),
+    [
+        ("tictactoe", "a1 b1 b2 c1 c3", [[0, 0], [1, 1], [2, 2]]),  # the diagonal
+        ("connect4", "4455667", [[5, 3], [5, 4], [5, 5], [5, 6]]),  # the bottom row
+        ("gomoku:overline=win", "H8 H9 J8 J9 K8 K9 L8 L9 G8", None),
+    ],
+)
+def test_the_winning_line_is_marked(spec: str, moves: str, line: list | None) -> None:
+    game = arena.load_game(spec)
+    state = game.play_moves(game.parse_moves(moves))
+    view = board_view(state)
+    assert view["terminal"]
+    win = view["win"]
+    if line is not None:
+        assert win == line
+    else:  # five in a row on Gomoku's row 8
+        assert len(win) == 5 and len({r for r, _ in win}) == 1
+    assert all(any(s[:2] == cell for s in view["stones"]) for cell in win)
+    assert "win" not in board_view(game.play_moves(game.parse_moves(moves)[:-1]))
+
+
+def test_a_draw_marks_no_line() -> None:
+    game = arena.load_game("tictactoe")
+    view = board_view(game.play_moves(game.parse_moves("a1 b2 c3 b1 b3 a3 c1 c2 a2")))
+    assert view["terminal"] and "win" not in view

@@ -62,7 +62,31 @@ def board_view(state: State, last: int | None = None) -> dict[str, Any]:
         _columns(state, view, legal, last)
     else:
         _grid(state, view, legal, last)
+    k = getattr(game, "k", None)
+    if k is not None and view["terminal"] and max(state.returns()) > 0:
+        view["win"] = winning_cells(view["stones"], k, bool(getattr(game, "exact", False)))
     return view
+
+
+def winning_cells(stones: list[list[int]], k: int, exact: bool = False) -> list[list[int]]:
+    """The cells of every line of ``k`` or more stones of one side (exactly ``k`` when
+    ``exact``), in the view's ``[row, column]``, for the board to mark a win.
+
+    >>> winning_cells([[0, 0, 0], [1, 1, 0], [2, 2, 0], [0, 1, 1]], 3)
+    [[0, 0], [1, 1], [2, 2]]
+    """
+    owner = {(r, c): who for r, c, who in stones}
+    found: set[tuple[int, int]] = set()
+    for (r, c), who in owner.items():
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            if owner.get((r - dr, c - dc)) == who:
+                continue  # not where this run starts
+            run = [(r, c)]
+            while owner.get((run[-1][0] + dr, run[-1][1] + dc)) == who:
+                run.append((run[-1][0] + dr, run[-1][1] + dc))
+            if len(run) == k or (len(run) > k and not exact):
+                found.update(run)
+    return [list(cell) for cell in sorted(found)]
 
 
 def _grid_cells(game: Game) -> tuple[int, int, list[str], list[str]]:

@@ -189,6 +189,7 @@ function render() {
   const mover = state.players[view.toMove];
   const interactive = !view.terminal && (mover === PERSON || state.ply < state.moves.length || state.paused);
   const shown = search && search.ply === state.ply ? search : null;
+  window.arenaView = view;  // the position drawn, for the browser tests and the console
   drawBoard($("board"), view, {
     interactive,
     search: shown,

@@ -23,7 +23,14 @@ function centre(view, r, c) {
 }
 
 export function cellOfText(view, text, heights) {
-  // The cell a move names (also for moves deeper in a PV): [r, c] or null.
+  // The cell a move names (also for moves deeper in a PV): [r, c] or null. In a PV a
+  // column's second stone lands above its first: columns are counted before the legal cells.
+  if (view.kind === "columns" && heights) {
+    const c = parseInt(text, 10) - 1;
+    if (!(c >= 0 && c < view.cols)) return null;
+    const h = heights[c]++;
+    return h < view.rows ? [view.rows - 1 - h, c] : null;
+  }
   if (view.cells[text]) return view.cells[text];
   if (view.kind === "colosseum") {
     const m = /^(\d+),(\d+),([urdl])$/.exec(text);
@@ -170,6 +177,7 @@ function overlay(svg, view, search) {
 
 export function drawPv(svg, view, pv) {
   svg.querySelectorAll(".pv").forEach((n) => n.remove());
+  svg.classList.toggle("showing-pv", !!pv);  // the statistics step aside for the numbered stones
   if (!pv) return;
   const heights = view.kind === "columns" ? columnHeights(view) : null;
   const g = el("g", { class: "pv" }, svg);
@@ -211,6 +219,10 @@ export function drawBoard(svg, view, opts) {
     walls(svg, view);
   }
   for (const [r, c, who] of view.stones) stone(svg, view, r, c, who);
+  for (const [r, c] of view.win || []) {
+    const [x, y] = centre(view, r, c);
+    el("circle", { cx: x, cy: y, r: S * 0.42, class: "win-mark" }, svg);
+  }
   if (view.last) {
     const [x, y] = centre(view, view.last[0], view.last[1]);
     if (view.kind === "colosseum" || view.game === "tictactoe") {
