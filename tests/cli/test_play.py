@@ -28,6 +28,13 @@ def test_the_board_has_a_legend_and_the_result_names_the_agent() -> None:
     assert "Red (you) loses: resign" in proc.stdout
 
 
+def test_colosseum_names_each_side_once() -> None:
+    proc = play("colosseum:size=6", "random:seed=1", "random:seed=2", "--seed", "1")
+    assert proc.returncode == 0
+    assert "A (random:seed=1)  B (random:seed=2)" in proc.stdout
+    assert "A A" not in proc.stdout
+
+
 def test_go_results_show_the_area_count_and_komi() -> None:
     proc = play("go:size=5", "random:seed=1", "random:seed=2", "--seed", "1")
     last = proc.stdout.strip().splitlines()[-1]

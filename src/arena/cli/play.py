@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     humans = [isinstance(a, HumanAgent) for a in agents]
     sides = side_labels(game, [a.spec for a in agents], humans)
     print(f"{game.spec}: {sides[0]} vs {sides[1]}")
-    legend = "  ".join(f"{mark} {side}" for mark, side in zip(game.marks, sides))
+    legend = legend_text(game.marks, sides)
     played: list[int] = list(opening)
     seconds: list[float] = [0.0] * len(opening)
 
@@ -135,6 +135,20 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(state.result_text(sides))
     return 0
+
+
+def legend_text(marks: Sequence[str], sides: Sequence[str]) -> str:
+    """What each mark on the board stands for; a side named by its own mark (Colosseum's
+    ``A``) is not named twice.
+
+    >>> legend_text(["X", "O"], ["Red (you)", "Yellow (mcts)"])
+    'X Red (you)  O Yellow (mcts)'
+    >>> legend_text(["A", "B"], ["A (you)", "B (random)"])
+    'A (you)  B (random)'
+    """
+    return "  ".join(
+        side if side.split(" ")[0] == mark else f"{mark} {side}" for mark, side in zip(marks, sides)
+    )
 
 
 def side_labels(game: Game, specs: Sequence[str], humans: Sequence[bool]) -> list[str]:
