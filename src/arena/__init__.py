@@ -11,7 +11,7 @@ from arena.core.numba_dir import use_versioned_cache
 use_versioned_cache()  # before any module of the package imports numba
 
 from arena.agents import load_agent  # noqa: E402
-from arena.core.agent import Agent  # noqa: E402
+from arena.core.agent import Agent, SearchInfo  # noqa: E402
 from arena.core.errors import ArenaError, IllegalMove, MoveSyntaxError, SpecError  # noqa: E402
 from arena.core.game import Game, State  # noqa: E402
 from arena.core.limit import Limit  # noqa: E402
@@ -29,6 +29,7 @@ __all__ = [
     "IllegalMove",
     "Limit",
     "MoveSyntaxError",
+    "SearchInfo",
     "SpecError",
     "State",
     "__version__",

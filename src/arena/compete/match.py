@@ -18,15 +18,16 @@ Tests: tests/compete/test_match.py
 from __future__ import annotations
 
 import logging
+import operator
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.agents import load_agent
 from arena.compete.timecontrol import TimeControl
-from arena.core.agent import Resign, Undo, end_game, start_game
+from arena.core.agent import Resign, Undo, answer_problem, end_game, start_game
 from arena.core.crash import crash_text
-from arena.core.errors import AgentFailure, ArenaError, SpecError
+from arena.core.errors import AgentFailure, SpecError
 from arena.core.game import Game, State, returns_of_margin
 from arena.core.limit import DEFAULT_GRACE
 from arena.formats.record import GameRecord
@@ -176,6 +177,7 @@ def _play(
         wrong = answer_problem(state, move)
         if wrong:
             return forfeit(mover, "illegal", wrong)
+        move = operator.index(move)  # a numpy integer is a move too; the record keeps ints
         info = getattr(agent, "last_search", None)
         record.moves.append(game.format_move(move))
         record.seconds.append(round(spent, 6))
@@ -213,42 +215,6 @@ def _overrun(control: TimeControl, remaining: float | None, spent: float, grace:
     if remaining is not None and spent > remaining + grace:
         return f"{spent:.3f} s with {remaining:.3f} s on the clock"
     return ""
-
-
-def answer_problem(state: State, move: Any) -> str:
-    """What is wrong with ``move`` as an answer of ``choose(state, ...)``; "" when nothing.
-
-    A move is one of ``state.legal_moves()``, an int; text is the most common slip
-    in users' classes, and the game's notation is not what the referee takes:
-
-    >>> import arena
-    >>> state = arena.load_game("connect4").initial_state()
-    >>> answer_problem(state, 3)
-    ''
-    >>> answer_problem(state, "4")  # doctest: +NORMALIZE_WHITESPACE
-    "choose() must return one of state.legal_moves(), an int; it returned a str ('4'):
-    use state.game.parse_move('4') to read a move written in the game's notation"
-    >>> answer_problem(state, 9)
-    'illegal move 9: no such column (1..7)'
-    """
-    if isinstance(move, int) and not isinstance(move, bool):
-        if move in state.legal_moves():
-            return ""
-        try:
-            state.play(move)
-        except ArenaError as exc:
-            return f"illegal move {move!r}: {getattr(exc, 'reason', str(exc))}"
-        return f"illegal move {move!r}: not among the legal moves"
-    kind = type(move).__name__
-    hint = (
-        f": use state.game.parse_move({move!r}) to read a move written in the game's notation"
-        if isinstance(move, str)
-        else ""
-    )
-    return (
-        f"choose() must return one of state.legal_moves(), an int; "
-        f"it returned a {kind} ({move!r}){hint}"
-    )
 
 
 def _adjudicate(record: GameRecord, state: State) -> GameRecord:

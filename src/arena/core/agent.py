@@ -16,12 +16,14 @@ Tests: tests/agents/test_agent_api.py
 from __future__ import annotations
 
 import inspect
+import operator
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from arena.core.errors import ArenaError
 from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.spec import Param, bind_params, format_spec
@@ -83,6 +85,15 @@ class Agent(ABC):
     listener: Listener | None = None
     progress_every: float = 0.1
     _next_report: float = 0.0
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # A user's subclass may declare nothing: it is then named after itself.
+        super().__init_subclass__(**kwargs)
+        if not hasattr(cls, "name"):
+            cls.name = cls.__name__
+        if not hasattr(cls, "summary"):
+            doc = inspect.cleandoc(cls.__dict__.get("__doc__") or "")
+            cls.summary = doc.splitlines()[0] if doc else cls.__name__
 
     def __init__(self, **params: Any) -> None:
         self.config: dict[str, Any] = bind_params(self.name, self.params, params)
@@ -150,6 +161,96 @@ def start_game(agent: Any, game: Game, **context: Any) -> None:
         return
     takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
     reset(game, **{k: v for k, v in context.items() if takes_any or k in params})
+
+
+def choose_problem(cls: type) -> str:
+    """What is wrong with a user's class as an agent ("" when nothing): no ``choose``, or
+    a ``choose`` that cannot be called as the referee calls it, ``choose(state, limit)``.
+    Named at the user's own ``def`` line, since the call that would fail is the referee's.
+
+    >>> class Mine:
+    ...     def choose(self, state):
+    ...         return 0
+    >>> choose_problem(Mine)  # doctest: +ELLIPSIS
+    'Mine.choose(self, state) at ...: the referee calls choose(state, limit); add the limit...'
+    """
+    choose = getattr(cls, "choose", None)
+    if not callable(choose):
+        return f"class {cls.__name__} has no choose(state, limit) method"
+    try:
+        signature = inspect.signature(choose)
+    except (TypeError, ValueError):
+        return ""
+    static = isinstance(inspect.getattr_static(cls, "choose", None), staticmethod)
+    try:
+        signature.bind(*[None] * (2 if static else 3))  # (self,) state, limit
+    except TypeError:
+        pass
+    else:
+        return ""
+    where = _where(choose)
+    return (
+        f"{cls.__name__}.choose{signature} at {where}: the referee calls choose(state, limit); "
+        "add the limit (an arena.Limit: time, clock, depth... for this move)"
+    )
+
+
+def _where(function: Any) -> str:
+    """``mine.py:12``: where a function is defined (its file's name and the line)."""
+    try:
+        path = inspect.getsourcefile(function) or "?"
+        line = inspect.getsourcelines(function)[1]
+    except (OSError, TypeError):
+        return "?"
+    return f"{path.rsplit('/', 1)[-1]}:{line}"
+
+
+def answer_problem(state: State, move: Any) -> str:
+    """What is wrong with ``move`` as an answer of ``choose(state, ...)``; "" when nothing.
+
+    A move is one of ``state.legal_moves()``, an int (or any integer, such as numpy's:
+    what ``operator.index`` takes); text is the most common slip in users' classes,
+    and the game's notation is not what the referee takes:
+
+    >>> import arena
+    >>> state = arena.load_game("connect4").initial_state()
+    >>> answer_problem(state, 3)
+    ''
+    >>> answer_problem(state, "4")  # doctest: +NORMALIZE_WHITESPACE
+    "choose() must return one of state.legal_moves(), an int; it returned a str ('4'):
+    use state.game.parse_move('4') to read a move written in the game's notation"
+    >>> import numpy
+    >>> answer_problem(state, numpy.int64(3))
+    ''
+    >>> answer_problem(state, 9)
+    'illegal move 9: no such column (1..7)'
+    """
+    index = None if isinstance(move, bool) else _integer(move)
+    if index is not None:
+        if index in state.legal_moves():
+            return ""
+        try:
+            state.play(index)
+        except ArenaError as exc:
+            return f"illegal move {index!r}: {getattr(exc, 'reason', str(exc))}"
+        return f"illegal move {index!r}: not among the legal moves"
+    kind = type(move).__name__
+    hint = (
+        f": use state.game.parse_move({move!r}) to read a move written in the game's notation"
+        if isinstance(move, str)
+        else ""
+    )
+    return (
+        f"choose() must return one of state.legal_moves(), an int; "
+        f"it returned a {kind} ({move!r}){hint}"
+    )
+
+
+def _integer(move: Any) -> int | None:
+    try:
+        return operator.index(move)
+    except TypeError:
+        return None
 
 
 def end_game(agent: Any) -> None:
