@@ -163,6 +163,27 @@ def test_a_crash_keeps_the_last_lines_of_stderr_in_the_record(tmp_path: Path) ->
     spec = serve_script(
         tmp_path,
         """
+        import sys
+
+        class Broken:
+            def choose(self, state, limit):
+                print("thinking", file=sys.stderr)
+                raise RuntimeError("my heuristic divided by zero")
+
+        print("arena 1", flush=True)  # not the protocol: the arena passes over it
+        Broken().choose(None, None)
+        """,
+    )
+    record = play_game(C4, [spec, "random:seed=1"], FAST)
+    assert (record.reason, record.loser) == ("crash", 0)
+    assert "RuntimeError: my heuristic divided by zero" in record.detail
+    assert "exit status 1" in record.detail
+
+
+def test_a_served_agent_that_raises_is_named_at_its_own_line(tmp_path: Path) -> None:
+    spec = serve_script(
+        tmp_path,
+        """
         from arena.remote.serve import serve
 
         class Broken:
@@ -174,8 +195,8 @@ def test_a_crash_keeps_the_last_lines_of_stderr_in_the_record(tmp_path: Path) ->
     )
     record = play_game(C4, [spec, "random:seed=1"], FAST)
     assert (record.reason, record.loser) == ("crash", 0)
-    assert "RuntimeError: my heuristic divided by zero" in record.detail
-    assert "exit status 1" in record.detail
+    assert record.detail.startswith("RuntimeError: my heuristic divided by zero at ")
+    assert record.detail.endswith("served.py:6 in choose")
 
 
 def test_a_program_that_never_says_ready_loses_before_the_game(tmp_path: Path) -> None:

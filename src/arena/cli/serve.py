@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 
 from arena.agents import load_agent
-from arena.remote.serve import serve
+from arena.remote.serve import protocol_stdout, serve
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,4 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return serve(load_agent(args.agent))
+    # The protocol's stdout first: what the agent's file prints as it is imported (a
+    # greeting, pygame's banner) then goes to stderr, not to the arena.
+    out = protocol_stdout()
+    return serve(load_agent(args.agent), stdout=out)

@@ -4,6 +4,8 @@
 >>> agent = load_agent("cmd:memory=512:sh my_agent.sh --fast")
 >>> agent.label, agent.argv[1:], agent.config["memory"]
 ('cmd:sh my_agent.sh', ['my_agent.sh', '--fast'], 512)
+>>> load_agent("cmd:python my_agent.py").argv[0] == sys.executable  # arena's own Python
+True
 >>> print(isolated("mcts:rollouts=100"))  # doctest: +ELLIPSIS
 cmd:... -m arena serve mcts:rollouts=100
 >>> load_agent("cmd:speed=9:sh my_agent.sh")  # doctest: +ELLIPSIS
@@ -18,12 +20,17 @@ from __future__ import annotations
 
 import shlex
 import sys
+import time
 from typing import Any
 
 from arena.core.game import Game, State
 from arena.core.limit import Limit
-from arena.remote.external import PROGRAM_PREFIXES, ExternalAgent
+from arena.remote.external import PROGRAM_PREFIXES, ExternalAgent, find_program
+from arena.remote.process import split_command
 from arena.remote.protocol import ProtocolError, format_hello, format_turn, parse_answer
+
+MAX_CHATTER = 100
+"""Lines a program may print before its 'ready' (banners, a module's prints)."""
 
 
 class CommandAgent(ExternalAgent):
@@ -39,11 +46,20 @@ class CommandAgent(ExternalAgent):
     def greet(self, game: Game, player: int, seed: Any) -> None:
         assert self.process is not None
         self.process.send(format_hello(game.spec, player, seed))
-        with self.starting():
-            answer = self.process.read_line(self.config["startup"], "'ready'")
-        if answer.split()[:1] != ["ready"]:
-            raise self._failure("illegal", f"answered {answer[:60]!r} to the hello, not 'ready'")
-        self.greeted = True
+        # A Python program may print before serve() takes stdout for the protocol (a
+        # module-level print, pygame's banner): lines before 'ready' are passed over.
+        deadline = time.perf_counter() + self.config["startup"]
+        for _ in range(MAX_CHATTER):
+            left = max(deadline - time.perf_counter(), 0.0)
+            with self.starting():
+                answer = self.process.read_line(left, "'ready'")
+            if answer.split()[:1] == ["ready"]:
+                self.greeted = True
+                return
+        raise self._failure(
+            "illegal",
+            f"answered {answer[:60]!r} to the hello (and {MAX_CHATTER} lines), not 'ready'",
+        )
 
     def choose(self, state: State, limit: Limit) -> int:
         game = state.game
@@ -58,10 +74,27 @@ class CommandAgent(ExternalAgent):
         except ProtocolError as exc:
             raise self._failure("illegal", str(exc)) from None
 
+    def command(self, body: str) -> list[str]:
+        """The argv; ``python`` (or ``python3``) is the Python arena runs under, as if its
+        virtual environment were active, so ``cmd:python my_agent.py`` can import arena."""
+        argv = split_command(body)
+        if argv[0] in PYTHONS:
+            return [sys.executable, *argv[1:]]
+        return find_program(argv)
+
+
+PYTHONS = ("python", "python3")
+"""Command names that mean arena's own Python in a ``cmd:`` line (a path names another)."""
+
+
+def serve_argv(spec: str) -> str:
+    """The command line that serves ``spec`` over the protocol with this Python."""
+    return shlex.join([sys.executable, "-m", "arena", "serve", spec])
+
 
 def isolated(spec: str) -> str:
     """The spec of an agent run in its own process under the ``cmd:`` rules (``--isolate``):
     ``arena serve SPEC`` with this Python. Programs already are their own process."""
     if spec.strip().lower().startswith(PROGRAM_PREFIXES):
         return spec
-    return "cmd:" + shlex.join([sys.executable, "-m", "arena", "serve", spec])
+    return "cmd:" + serve_argv(spec)

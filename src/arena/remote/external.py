@@ -75,6 +75,9 @@ class ExternalAgent(Agent):
     cwd: str | None = None
     """The program's working directory (None: the arena's)."""
 
+    title: str | None = None
+    """How errors name the agent when not by its command (a ``py:`` agent in its own process)."""
+
     def command(self, body: str) -> list[str]:
         """The argv to run for the spec's text after the options (and ``self.config``)."""
         return find_program(split_command(body))
@@ -82,6 +85,8 @@ class ExternalAgent(Agent):
     @property
     def label(self) -> str:
         """The program as errors name it: ``cmd:python my_agent.py``."""
+        if self.title is not None:
+            return self.title
         shown = [os.path.basename(word) for word in self.argv[:2]]
         return f"{self.prefix}:{' '.join(shown)}"
 

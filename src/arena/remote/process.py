@@ -19,6 +19,7 @@ Tests: tests/remote/test_subprocess.py
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import resource
 import select
@@ -31,6 +32,9 @@ from pathlib import Path
 
 from arena.core.errors import AgentFailure, SpecError
 from arena.remote import reaper
+from arena.remote.protocol import parse_forfeit
+
+logger = logging.getLogger(__name__)
 
 MAX_LINE = 1 << 16
 """Bytes an answer line may have; a program that writes more without a newline floods."""
@@ -175,6 +179,12 @@ class AgentProcess:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=0.5)
         self.kill()
+        told = self.forfeit_told()
+        if told is not None:  # it said why it lost (arena serve: an exception, a non-move)
+            logger.debug(
+                "%s: %s; its log %s:\n%s", self.label, told[1], self.log_path, self.log_text()
+            )
+            return AgentFailure(*told)
         code = self.proc.returncode
         if code is None:
             status = "still running"
@@ -195,15 +205,24 @@ class AgentProcess:
             return f" (memory limit {self.memory_mb} MB)"
         return ""
 
-    def stderr_tail(self, lines: int = STDERR_TAIL) -> str:
-        """The last non-empty lines of the program's stderr, joined with `` | ``."""
+    def forfeit_told(self) -> tuple[str, str] | None:
+        """The reason and detail of the program's own forfeit line, if its stderr ends so."""
+        last = self.stderr_tail(1)
+        return parse_forfeit(last) if last else None
+
+    def log_text(self, size: int = 8192) -> str:
+        """The last ``size`` bytes of the program's stderr log."""
         try:
-            with open(self.log_path, "rb") as log:
-                log.seek(0, os.SEEK_END)
-                log.seek(max(0, log.tell() - 8192))
-                text = log.read().decode("utf-8", "replace")
+            with open(self.log_path, "rb") as file:
+                file.seek(0, os.SEEK_END)
+                file.seek(max(0, file.tell() - size))
+                return file.read().decode("utf-8", "replace")
         except OSError:
             return ""
+
+    def stderr_tail(self, lines: int = STDERR_TAIL) -> str:
+        """The last non-empty lines of the program's stderr, joined with `` | ``."""
+        text = self.log_text()
         kept = [line.strip() for line in text.splitlines() if line.strip()][-lines:]
         return " | ".join(kept)
 

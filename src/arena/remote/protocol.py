@@ -29,6 +29,10 @@ program's log. The whole exchange for one game::
 ``quit``
     The game is over; the program should exit (it is killed soon after).
 
+A program that loses by its own doing may say why as its last line on stderr
+before it exits: ``arena serve: forfeit crash: DETAIL`` (or ``forfeit illegal:``);
+the record then gives that reason and detail (``serve`` does this for Python agents).
+
 :func:`arena.remote.serve.serve` runs this loop for any Python agent.
 
 >>> format_turn(Limit(time=0.5), ["4", "4"])
@@ -139,6 +143,32 @@ def parse_answer(game: Game, line: str) -> int:
         return game.parse_move(words[0])
     except MoveSyntaxError as exc:
         raise ProtocolError(f"answer {_show(line)} is not a move: {exc}") from None
+
+
+FORFEIT = "arena serve: forfeit "
+"""How a served agent's last stderr line starts when it lost the game by its own doing."""
+
+
+def forfeit_line(reason: str, detail: str) -> str:
+    """``arena serve: forfeit crash: ValueError: oops at mine.py:8 in choose``."""
+    return f"{FORFEIT}{reason}: {' '.join(detail.split())}"
+
+
+def parse_forfeit(line: str) -> tuple[str, str] | None:
+    """The reason and detail of a :func:`forfeit_line` (None for any other line); a
+    program may only forfeit itself by a crash or an illegal answer.
+
+    >>> parse_forfeit(forfeit_line("crash", "KeyError: 'x' at mine.py:3 in choose"))
+    ('crash', "KeyError: 'x' at mine.py:3 in choose")
+    >>> parse_forfeit("arena serve: forfeit normal: I win") is None
+    True
+    """
+    if not line.startswith(FORFEIT):
+        return None
+    reason, sep, detail = line[len(FORFEIT) :].partition(": ")
+    if not sep or reason not in ("crash", "illegal"):
+        return None
+    return reason, detail
 
 
 def _number(value: float | int) -> str:

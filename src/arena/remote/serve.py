@@ -9,22 +9,33 @@ Two lines make a user's agent class a program the arena can run as
 ``serve`` takes the process's real stdout for the protocol and points file
 descriptor 1 (and ``sys.stdout``) at stderr, so a stray ``print`` in the agent
 lands in its log instead of corrupting an answer. ``arena serve AGENT`` does the
-same for any agent spec; it is what ``--isolate`` runs.
+same for any agent spec; it is what ``--isolate`` runs, and how the referee
+plays ``py:`` agents.
+
+When the agent raises (in ``choose``, ``reset`` or ``observe``) or answers
+something that is not a move, ``serve`` writes one line to stderr,
+``arena serve: forfeit crash: ValueError: oops at mine.py:8 in choose`` (the
+exception at the user's own frame, after the whole traceback), and exits with
+status 3; the referee's side reads that line as the forfeit's reason and
+detail, so a served agent's errors read as they would in arena's process.
 
 Tests: tests/remote/test_line_protocol.py, tests/remote/test_subprocess.py
 """
 
 from __future__ import annotations
 
+import operator
 import os
 import sys
+import traceback
 from typing import IO, Any
 
-from arena.core.agent import start_game
+from arena.core.agent import answer_problem, start_game
+from arena.core.crash import crash_text
 from arena.core.errors import ArenaError
 from arena.core.game import Game, State
 from arena.games import load_game
-from arena.remote.protocol import ProtocolError, parse_hello, parse_turn
+from arena.remote.protocol import ProtocolError, forfeit_line, parse_hello, parse_turn
 
 
 def serve(agent: Any, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
@@ -38,10 +49,21 @@ def serve(agent: Any, stdin: IO[str] | None = None, stdout: IO[str] | None = Non
     inp = stdin if stdin is not None else sys.stdin
     try:
         _Session(agent, out).run(inp)
+    except Forfeit as exc:
+        print(forfeit_line(exc.reason, exc.detail), file=sys.stderr, flush=True)
+        return 3
     except ArenaError as exc:
         print(f"arena serve: error: {exc}", file=sys.stderr, flush=True)
         return 2
     return 0
+
+
+class Forfeit(ArenaError):
+    """The served agent raised or answered a non-move: it loses, for ``reason``."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.reason, self.detail = reason, detail
 
 
 def protocol_stdout() -> IO[str]:
@@ -93,8 +115,16 @@ class _Session:
 
     def restart(self) -> None:
         assert self.game is not None
-        start_game(self.agent, self.game, **self.context)
+        self.users(start_game, self.agent, self.game, **self.context)
         self.state, self.seen = self.initial, []
+
+    def users(self, call: Any, *args: Any, **kwargs: Any) -> Any:
+        """``call(...)`` into the agent's code: what it raises is its forfeit."""
+        try:
+            return call(*args, **kwargs)
+        except Exception as exc:
+            traceback.print_exc()  # the whole story in the agent's log
+            raise Forfeit("crash", crash_text(exc)) from None
 
     def turn(self, line: str) -> None:
         if self.game is None:
@@ -105,8 +135,11 @@ class _Session:
         for text in moves[len(self.seen) :]:
             self.advance(text)
         assert self.state is not None
-        move = self.agent.choose(self.state, limit)
-        self.send(self.game.format_move(move))
+        move = self.users(self.agent.choose, self.state, limit)
+        wrong = answer_problem(self.state, move)
+        if wrong:  # the referee's own words, as in arena's process
+            raise Forfeit("illegal", wrong)
+        self.send(self.game.format_move(operator.index(move)))
 
     def advance(self, text: str) -> None:
         assert self.game is not None and self.state is not None
@@ -117,6 +150,6 @@ class _Session:
             raise ProtocolError(f"move {len(self.seen) + 1} of the turn: {exc}") from None
         observe = getattr(self.agent, "observe", None)
         if observe is not None:
-            observe(self.state, move)
+            self.users(observe, self.state, move)
         self.state = after
         self.seen.append(text)
