@@ -72,9 +72,9 @@ def test_a_users_class_from_a_file(tmp_path: Path) -> None:
     assert last.choose(game.initial_state(), arena.Limit()) == 6
     deep = arena.load_agent(f"py:{source}:Deep:depth=3")
     assert deep.config == {"depth": 3}
-    with pytest.raises(SpecError, match="no class 'nope'"):
+    with pytest.raises(SpecError, match="no class 'Nope'"):
         arena.load_agent(f"py:{source}:Nope")
-    with pytest.raises(SpecError, match="takes no parameters"):
+    with pytest.raises(SpecError, match="unknown parameter 'x'; valid: none"):
         arena.load_agent(f"py:{source}:LastMove:x=1")
     broken = tmp_path / "broken.py"
     broken.write_text("import nonexistent_module_xyz\n")

@@ -69,6 +69,21 @@ def agent_class(name: str) -> type[Agent]:
     return _resolve(_WHERE[name])  # type: ignore[no-any-return]
 
 
+def _file_hint(text: str) -> str:
+    """For a spec that names a Python file without ``py:``: the spec meant ("" otherwise).
+
+    >>> _file_hint("MyAlphaBeta.py:MyAlphaBeta")
+    "'MyAlphaBeta.py:MyAlphaBeta' names a Python file: did you mean py:MyAlphaBeta.py:MyAlphaBeta?"
+    >>> _file_hint("mine.py")
+    "'mine.py' names a Python file: did you mean py:mine.py:CLASS?"
+    """
+    path, sep, rest = text.partition(".py")
+    if not sep or not path or (rest and not rest.startswith(":")):
+        return ""
+    meant = f"py:{text}" if rest[1:].strip() else f"py:{path}.py:CLASS"
+    return f"{text!r} names a Python file: did you mean {meant}?"
+
+
 def load_agent(spec: str | Agent) -> Agent:
     """The agent a spec string names: ``name[:key=value,...]``, ``py:…``, ``cmd:…`` or ``gtp:…``."""
     if isinstance(spec, Agent):
@@ -77,6 +92,9 @@ def load_agent(spec: str | Agent) -> Agent:
     for prefix, where in _PREFIXED.items():
         if text[: len(prefix)].lower() == prefix:
             return _resolve(where)(text)  # type: ignore[no-any-return]
+    hint = _file_hint(text)
+    if hint:
+        raise SpecError(hint)
     name, raw = split_spec(spec)
     if name not in _WHERE:
         valid = ", ".join(

@@ -31,7 +31,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"{name}: {cls.summary}")
         for param in cls.params:
             print(f"    {param.describe()}")
-    print("py:FILE.py:CLASS: your own class with a choose(state, limit) method")
+    print(
+        "py:FILE.py:CLASS[:key=value,...]: your own class with a choose(state, limit) method "
+        "(key=value go to its __init__; it plays in a process of its own)"
+    )
     for program in (CommandAgent, GTPAgent):
         print(f"{program.prefix}:[OPTIONS:]COMMAND: {program.summary}")
     print("    options (e.g. cmd:memory=512,cpu=60:python my_agent.py):")

@@ -90,11 +90,19 @@ def _common(p: argparse.ArgumentParser) -> None:
         help="end longer games by adjudication on the game's score",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of positions and agents (default 0)")
-    p.add_argument(
+    placement = p.add_mutually_exclusive_group()
+    placement.add_argument(
         "--isolate",
         action="store_true",
         help="run every built-in or py: agent in its own process under the cmd: rules: a hard "
-        "deadline (killed past the clock plus the grace), memory limit, crash = forfeit",
+        "deadline (killed past the clock plus the grace), memory limit, crash = forfeit "
+        "(py: agents always have a process of their own and the hard deadline)",
+    )
+    placement.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run py: agents in arena's own process (for a debugger); a choose() that never "
+        "returns then hangs the match",
     )
     p.add_argument(
         "--db",
@@ -245,6 +253,7 @@ def _run(
         max_plies=args.max_plies,
         seed=args.seed,
         isolate=args.isolate,
+        in_process=args.in_process,
     )
     err = sys.stderr
     out = err if args.json else sys.stdout

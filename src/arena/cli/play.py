@@ -20,6 +20,7 @@ from arena.cli.common import (
     start_moves,
 )
 from arena.compete.match import play_game
+from arena.compete.runner import placed, prefixed_py
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
 from arena.core.game import Game
@@ -56,6 +57,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_position_option(p)
     p.add_argument("--boards", action="store_true", help="print the board after every move")
     p.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run py: agents in arena's own process (for a debugger); by default each has a "
+        "process of its own and loses on time past the move time plus the grace",
+    )
+    p.add_argument(
         "--show-search",
         action="store_true",
         help="after each move, print the agent's search table (why that move)",
@@ -75,7 +82,12 @@ def run(args: argparse.Namespace) -> int:
         start = position_from(game, [], args.seed, args.position)
         if start.is_terminal():
             raise ArenaError(f"the game is over in that position: {start.result_text()}")
-    agents = [load_agent(args.first), load_agent(args.second)]
+    agents = [load_agent(args.first), load_agent(args.second)]  # bad specs fail here, at once
+    # A py: agent plays in a process of its own (it cannot hang the game), or here in its folder.
+    agents = [
+        placed(spec, in_process_py=args.in_process) if prefixed_py(spec) else agent
+        for spec, agent in zip((args.first, args.second), agents, strict=True)
+    ]
     humans = [isinstance(a, HumanAgent) for a in agents]
     sides = side_labels(game, [a.spec for a in agents], humans)
     print(f"{game.spec}: {sides[0]} vs {sides[1]}")

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from multiprocessing import active_children, get_context
 from typing import Any
 
+from arena.agents.pyclass import PREFIX as PY
+from arena.agents.pyclass import in_process, own_process
 from arena.compete.match import MoveHook, play_game
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
@@ -47,6 +49,8 @@ class Job:
     max_plies: int | None
     isolate: bool = False
     """Run built-in and py: agents in their own processes (``arena serve``)."""
+    in_process: bool = False
+    """Run py: agents in this process (by default each has a process of its own)."""
 
 
 Watch = Callable[[Job], MoveHook]
@@ -59,7 +63,7 @@ def play_job(job: Job, on_move: MoveHook | None = None) -> str:
     specs = [job.first_spec, job.second_spec]
     record = play_game(
         game,
-        [isolated(spec) for spec in specs] if job.isolate else specs,
+        [placed(spec, job.isolate, job.in_process) for spec in specs],
         job.control,
         seed=job.seed,
         opening=job.opening,
@@ -70,6 +74,20 @@ def play_job(job: Job, on_move: MoveHook | None = None) -> str:
     )
     record.game_id = job.game_id
     return record.to_json()
+
+
+def placed(spec: str, isolate: bool = False, in_process_py: bool = False) -> Any:
+    """What the referee plays for ``spec``: a ``py:`` agent in a process of its own (so a
+    ``choose`` that never returns loses on time), unless ``in_process_py``; with ``isolate``
+    every built-in and ``py:`` agent runs under the ``cmd:`` rules (``arena serve``)."""
+    if prefixed_py(spec):
+        return in_process(spec) if in_process_py and not isolate else own_process(spec, isolate)
+    return isolated(spec) if isolate else spec
+
+
+def prefixed_py(spec: str) -> bool:
+    """Whether ``spec`` names a user's class in a file (``py:``)."""
+    return spec.strip().lower().startswith(PY)
 
 
 Stop = Callable[[], bool]

@@ -57,6 +57,8 @@ class Settings:
     seed: int = 0
     isolate: bool = False
     """Every agent in its own process (how games run, not what they are)."""
+    in_process: bool = False
+    """``py:`` agents in the referee's process (by default each has its own)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.game, str):
@@ -152,6 +154,7 @@ def jobs_for(settings: Settings, planned: list[PlannedGame]) -> list[Job]:
                 grace=settings.grace,
                 max_plies=settings.max_plies,
                 isolate=settings.isolate,
+                in_process=settings.in_process,
             )
         )
     return out
