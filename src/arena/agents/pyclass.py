@@ -156,7 +156,7 @@ def in_folder(folder: Path, keep_path: bool = False) -> Iterator[None]:
     """Run the user's code as when they run their file: ``folder`` is the working
     directory and first on the import path (left there with ``keep_path``)."""
     text = str(folder)
-    before_path, before_cwd = list(sys.path), os.getcwd()
+    before_path, before_cwd, modules = list(sys.path), os.getcwd(), len(sys.modules)
     sys.path.insert(0, text)
     os.chdir(folder)
     try:
@@ -165,6 +165,7 @@ def in_folder(folder: Path, keep_path: bool = False) -> Iterator[None]:
         os.chdir(before_cwd)
         if not keep_path:
             sys.path[:] = before_path
+        if not keep_path and len(sys.modules) != modules:
             # A file of the folder named as a standard module (statistics.py) must not
             # stand in for it when arena imports that module later.
             for module_name in sys.stdlib_module_names & sys.modules.keys():
