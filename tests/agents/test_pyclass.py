@@ -19,6 +19,7 @@ import arena
 from arena.agents import load_agent
 from arena.cli.main import main
 from arena.compete.match import play_game
+from arena.compete.runner import placed
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import SpecError
 
@@ -344,3 +345,14 @@ def test_a_helper_named_as_a_standard_module_stays_the_students(
     import colorsys  # arena's later imports get the standard module, not the student's
 
     assert hasattr(colorsys, "rgb_to_hsv") and str(tmp_path) not in sys.path
+
+
+def test_input_in_its_own_process_ends_at_once_and_leaves_the_protocol_alone(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "asks.py").write_text(
+        "class Asks:\n    def choose(self, state, limit):\n        return int(input('move? '))\n"
+    )
+    record = play_game(C4, [placed(f"py:{tmp_path}/asks.py:Asks"), "random"], TimeControl())
+    assert (record.reason, record.loser) == ("crash", 0)
+    assert record.detail == "EOFError: EOF when reading a line at asks.py:3 in choose"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 
 from arena.agents import load_agent
-from arena.remote.serve import protocol_stdout, serve
+from arena.remote.serve import protocol_stdin, protocol_stdout, serve
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,5 +28,5 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     # The protocol's stdout first: what the agent's file prints as it is imported (a
     # greeting, pygame's banner) then goes to stderr, not to the arena.
-    out = protocol_stdout()
-    return serve(load_agent(args.agent), stdout=out)
+    out, inp = protocol_stdout(), protocol_stdin()
+    return serve(load_agent(args.agent), stdin=inp, stdout=out)

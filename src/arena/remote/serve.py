@@ -46,7 +46,7 @@ def serve(agent: Any, stdin: IO[str] | None = None, stdout: IO[str] | None = Non
     ``choose(state, limit)`` (``arena serve SPEC`` loads it from a spec).
     """
     out = stdout if stdout is not None else protocol_stdout()
-    inp = stdin if stdin is not None else sys.stdin
+    inp = stdin if stdin is not None else protocol_stdin()
     try:
         _Session(agent, out).run(inp)
     except Forfeit as exc:
@@ -73,6 +73,17 @@ def protocol_stdout() -> IO[str]:
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    return protocol
+
+
+def protocol_stdin() -> IO[str]:
+    """The protocol's own copy of stdin; fd 0 and sys.stdin then read nothing, so an
+    ``input()`` in the agent ends at once (EOFError) instead of eating the arena's lines."""
+    protocol = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    empty = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(empty, 0)
+    os.close(empty)
+    sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (for the process's life)
     return protocol
 
 
