@@ -356,3 +356,14 @@ def test_input_in_its_own_process_ends_at_once_and_leaves_the_protocol_alone(
     record = play_game(C4, [placed(f"py:{tmp_path}/asks.py:Asks"), "random"], TimeControl())
     assert (record.reason, record.loser) == ("crash", 0)
     assert record.detail == "EOFError: EOF when reading a line at asks.py:3 in choose"
+
+
+def test_an_object_with_a_wrong_choose_is_named_at_its_def_in_a_game() -> None:
+    class Mine:
+        def choose(self, state):
+            return state.legal_moves()[0]
+
+    record = play_game(C4, [Mine(), "random"], TimeControl())
+    assert (record.reason, record.loser) == ("crash", 0)
+    assert record.detail.startswith("Mine.choose(self, state) at test_pyclass.py:")
+    assert "the referee calls choose(state, limit)" in record.detail

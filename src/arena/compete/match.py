@@ -25,7 +25,14 @@ from typing import Any
 
 from arena.agents import load_agent
 from arena.compete.timecontrol import TimeControl
-from arena.core.agent import Resign, Undo, answer_problem, end_game, start_game
+from arena.core.agent import (
+    Resign,
+    Undo,
+    answer_problem,
+    choose_problem,
+    end_game,
+    start_game,
+)
 from arena.core.crash import crash_text
 from arena.core.errors import AgentFailure, SpecError
 from arena.core.game import Game, State, returns_of_margin
@@ -138,7 +145,10 @@ def _play(
     def crashed(seat: int, player: Any, exc: Exception) -> GameRecord:
         # One line at the user's own frame; the whole traceback with `arena --debug`.
         log.debug("%s crashed", _spec(player), exc_info=True)
-        return forfeit(seat, "crash", crash_text(exc))
+        # A choose(self, state) fails in the referee's call: name the user's def instead.
+        kind = type(player)
+        signature = isinstance(exc, TypeError) and callable(getattr(kind, "choose", None))
+        return forfeit(seat, "crash", (signature and choose_problem(kind)) or crash_text(exc))
 
     failed = rejoin()
     if failed is not None:
