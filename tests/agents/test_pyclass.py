@@ -314,6 +314,15 @@ def test_what_a_file_prints_as_it_loads_stays_off_the_protocol(tmp_path: Path) -
     )
     assert proc.stdout.splitlines() == [f"ready py:{tmp_path}/banner.py:Mine", "1"]
     assert "pygame community" in proc.stderr
+    gtp = subprocess.run(
+        [sys.executable, "-m", "arena", "gtp", "othello", f"py:{tmp_path}/banner.py:Mine"],
+        input="protocol_version\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    assert gtp.stdout == "= 2\n\n=\n\n" and "pygame community" in gtp.stderr
 
 
 def test_analyze_advises_what_arena_exports(

@@ -55,11 +55,12 @@ def run(args: argparse.Namespace) -> int:
     if args.time is not None and not args.time > 0:
         raise ArenaError(f"--time must be > 0, not {args.time}")
     game = load_game(args.game)
+    # The protocol's stdout first: what a py: file prints as it loads goes to stderr.
+    out = protocol_stdout()
     agent = load_agent(args.agent)
     # A controller's stray bytes must cost a '?' reply, not a decoding crash.
     reconfigure = getattr(sys.stdin, "reconfigure", None)
     if reconfigure is not None:
         reconfigure(errors="replace")
-    out = protocol_stdout()
     out.reconfigure(errors="replace")  # type: ignore[attr-defined]
     return serve(game, agent, sys.stdin, out, move_time=args.time)
