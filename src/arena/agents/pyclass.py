@@ -12,7 +12,8 @@ subclass of :class:`arena.Agent` that declares ``params`` is bound by them.
 
 The referee runs a ``py:`` agent in a process of its own (:func:`own_process`),
 where the working directory stays its folder for the whole game, so a
-``choose`` that never returns loses on time instead of hanging the match.
+``choose`` that never returns loses on time instead of hanging the match;
+``--in-process`` runs it here, each call in its folder (:class:`InFolder`).
 
 >>> split_py_spec("py:my agent/mine.py:Mine:depth=3")
 ('my agent/mine.py', 'Mine', 'depth=3')

@@ -129,6 +129,8 @@ class ExternalAgent(Agent):
             hint = (
                 f"; it had startup={self.config['startup']:g} s: a program that needs longer "
                 f"to start can be given it with {self.prefix}:startup=SECONDS:COMMAND"
+                if self.title is None
+                else f"; it had {self.config['startup']:g} s to import its file and start"
             )
             raise AgentFailure("time", failure.detail + hint) from None
 
