@@ -190,3 +190,17 @@ def test_only_go_othello_and_gomoku() -> None:
         to_sgf(GameRecord(game="connect4", players=("a", "b"), moves=["4"]))
     with pytest.raises(ArenaError, match="move 2: 'z99' is"):
         to_sgf(GameRecord(game="go", players=("a", "b"), moves=["E5", "z99"]))
+
+
+def test_handicap_round_trips_as_ha_and_ab() -> None:
+    record = GameRecord(
+        game="go:size=9,handicap=2,komi=0.5", players=("a", "b"),
+        moves=["E5", "D4", "pass", "pass"], returns=(1, -1), score=3,
+    )  # fmt: skip
+    text = to_sgf(record)
+    assert "HA[2]" in text and "AB[gc][cg]" in text and ";W[ee];B[df]" in text
+    assert from_sgf(text) == ("go:komi=0.5,handicap=2", ["E5", "D4", "pass", "pass"])
+    # Another program's handicap game: HA and AB on the fixed points, White first.
+    assert from_sgf("(;GM[1]SZ[9]HA[2]AB[cg][gc];W[ee])") == ("go:handicap=2", ["E5"])
+    with pytest.raises(ArenaError, match="setup stones"):
+        from_sgf("(;GM[1]SZ[9]HA[2]AB[aa][gc];W[ee])")  # not the fixed points

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import arena
 from arena.core.errors import IllegalMove, MoveSyntaxError, SpecError
-from arena.games.go.rules import Go, GoState
+from arena.games.go.rules import Go, GoState, handicap_points
 from helpers import first_move_chi2
 
 # --- a slow, obviously-correct reference -----------------------------------------------
@@ -651,7 +651,10 @@ def test_illegal_moves_say_why() -> None:
         ("go:komi=inf", "komi=inf is out of range"),
         ("go:ko=super", "ko=super is not one of simple|positional"),
         ("go:maxlen=-1", "maxlen=-1 is out of range"),
-        ("go:handicap=2", "unknown parameter 'handicap'"),
+        ("go:handicap=1", "9x9 takes 2..9 fixed handicap stones, not 1"),
+        ("go:size=6,handicap=2", "6x6 takes no fixed handicap"),
+        ("go:size=8,handicap=5", "8x8 takes 2..4 fixed handicap stones, not 5"),
+        ("go:bogus=2", "unknown parameter 'bogus'"),
     ],
 )
 def test_bad_specs(spec: str, message: str) -> None:
@@ -670,3 +673,27 @@ def test_render_shows_coordinates_stones_and_the_last_move() -> None:
     assert play(game.initial_state(), "pass").render().endswith("last move: pass (Black)")
     big = arena.load_game("go:size=19").initial_state().render().splitlines()
     assert big[0] == "   A B C D E F G H J K L M N O P Q R S T" and big[1].startswith("19 .")
+
+
+def test_handicap_starts_with_black_stones_and_white_to_move() -> None:
+    game = arena.load_game("go:size=19,handicap=4,komi=0.5")
+    start = game.initial_state()
+    stones = sorted(game.format_move(p) for p in game.handicap_stones)
+    assert stones == ["D16", "D4", "Q16", "Q4"]
+    assert start.to_move == 1 and start.white == 0 and not start.is_terminal()
+    # White's first move, then Black's: the game goes on as usual from there.
+    after = start.play(game.parse_move("K10")).play(game.parse_move("C3"))
+    assert after.to_move == 1 and after.black.bit_count() == 5
+    assert [game.format_move(p) for p in handicap_points(19, 9)][-1] == "K10"
+    nine = arena.load_game("go:size=9")
+    assert [nine.format_move(p) for p in handicap_points(9, 2)] == ["C3", "G7"]
+
+
+def test_free_handicap_state() -> None:
+    game = arena.load_game("go:size=9")
+    state = game.handicap_state([game.parse_move("E5"), game.parse_move("A1")])
+    assert state.to_move == 1 and state.black.bit_count() == 2
+    with pytest.raises(ValueError, match="named twice"):
+        game.handicap_state([3, 3])
+    with pytest.raises(ValueError, match=r"2\.\.80 stones, not 1"):
+        game.handicap_state([3])

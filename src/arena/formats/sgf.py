@@ -15,6 +15,8 @@ What goes where
 * ``PB``/``PW`` are the agent specs (player 0 is Black), ``RE`` the result
   (:func:`sgf_result`) and the root's ``C`` how the game ended, e.g.
   ``time: 1.204 s for a 1 s move``. Times per move stay in the JSON record.
+* Go's handicap (``go:handicap=N``) is ``HA[N]`` with the stones as ``AB`` in the
+  root, and White's move first; reading accepts setup stones only as that.
 * A point is two letters, column then row, counted from the TOP-left corner;
   a pass is ``[]`` (Go also reads FF[3]'s ``[tt]``). Gomoku has no pass.
 
@@ -98,6 +100,8 @@ def to_sgf(record: GameRecord) -> str:
     ]
     if game.name == "go":
         header.append(("KM", _number(game.config["komi"])))
+        if game.config["handicap"]:  # the stones as setup, White moves first
+            header.append(("HA", str(game.config["handicap"])))
     header += [("RU", game.spec), ("PB", record.players[0]), ("PW", record.players[1])]
     ending = (
         [
@@ -113,8 +117,13 @@ def to_sgf(record: GameRecord) -> str:
         ending.append(("GN", record.game_id))
     # The root on two lines (the game and players, then how it ended): each stays readable.
     root = "\n".join("".join(f"{k}[{_escape(v)}]" for k, v in part) for part in (header, ending))
+    first = game.initial_state().to_move
+    if first:  # a handicap: the black stones are setup (AB) in the root
+        stones = [game.format_move(p) for p in _handicap_stones(game)]
+        root += "AB" + "".join(f"[{_point(game, text, 0)}]" for text in stones)
     nodes = [
-        f";{'BW'[ply % 2]}[{_point(game, text, ply + 1)}]" for ply, text in enumerate(record.moves)
+        f";{'BW'[(ply + first) % 2]}[{_point(game, text, ply + 1)}]"
+        for ply, text in enumerate(record.moves)
     ]
     lines = ["".join(nodes[i : i + _MOVES_PER_LINE]) for i in range(0, len(nodes), _MOVES_PER_LINE)]
     return "\n".join([f"(;{root}", *lines]) + ")"
@@ -165,6 +174,11 @@ def _point(game: Game, text: str, number: int) -> str:
     return _LETTERS[col] + _LETTERS[row]
 
 
+def _handicap_stones(game: Game) -> tuple[int, ...]:
+    """Go's handicap stones (the black stones of its initial position)."""
+    return tuple(getattr(game, "handicap_stones", ()))
+
+
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
@@ -204,10 +218,14 @@ def _read_game(nodes: list[Node]) -> SgfGame:
     root = nodes[0]
     game = _game_of_root(root)
     moves: list[str] = []
-    for node in nodes:
-        if any(key in node for key in _SETUP):
+    first = game.initial_state().to_move
+    for index, node in enumerate(nodes):
+        if any(key in node for key in _SETUP) and not (
+            index == 0 and _is_handicap_setup(game, node)
+        ):
             raise ArenaError(
-                "setup stones (AB/AW/AE) are not supported: games start from the initial position"
+                "setup stones (AB/AW/AE) are not supported: games start from the initial "
+                "position (Go's handicap stones, HA with AB on the fixed points, excepted)"
             )
         colours = [c for c in "BW" if c in node]
         if not colours:
@@ -215,7 +233,7 @@ def _read_game(nodes: list[Node]) -> SgfGame:
         number = len(moves) + 1
         if len(colours) == 2:
             raise ArenaError(f"move {number}: B and W in one node")
-        colour, turn = colours[0], "BW"[len(moves) % 2]
+        colour, turn = colours[0], "BW"[(len(moves) + first) % 2]
         if colour != turn:
             raise ArenaError(f"move {number}: {colour} moves, but it is {turn}'s turn")
         values = node[colour]
@@ -229,6 +247,17 @@ def _read_game(nodes: list[Node]) -> SgfGame:
         result=_simple(root, "RE"),
         comment=root.get("C", [""])[0],
     )
+
+
+def _is_handicap_setup(game: Game, root: Node) -> bool:
+    """Whether the root's setup is exactly the game's handicap: AB on its stones only."""
+    if set(root) & {"AW", "AE"} or "AB" not in root:
+        return False
+    try:
+        points = {game.parse_move(_move_of_point(game, "AB", v.strip(), 0)) for v in root["AB"]}
+    except ArenaError:
+        return False
+    return bool(points) and points == set(_handicap_stones(game))
 
 
 def _game_of_root(root: Node) -> Game:
@@ -253,6 +282,11 @@ def _game_of_root(root: Node) -> Game:
         params["size"] = columns.strip()
     elif name == "go" and "size" not in params:
         params["size"] = "19"  # SGF's default size for Go (arena's is 9)
+    handicap = _simple(root, "HA")
+    if name == "go" and handicap not in ("", "0", "1") and "AB" in root:
+        if not is_digits(handicap):
+            raise ArenaError(f"HA[{handicap}] is not a number of stones")
+        params["handicap"] = handicap
     if name == "go" and "KM" in root:
         komi = _simple(root, "KM")
         try:

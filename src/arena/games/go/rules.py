@@ -16,6 +16,13 @@ Rules as implemented
 * Score (Tromp-Taylor area): stones plus empty regions that reach stones of
   one colour only; ``score() = Black area - White area - komi``, its sign gives
   the returns. A zero margin (integral komi) is a draw.
+* ``handicap=N`` (2..9; 0 for none): the game starts with N black stones on the
+  fixed points GTP's ``fixed_handicap`` names (:func:`handicap_points`) and
+  White to move. Komi stays what ``komi`` says (handicap games usually give
+  ``komi=0.5``); the handicap stones count in the area like any other.
+  :meth:`Go.handicap_state` starts from stones placed anywhere (GTP's free
+  handicap). A handicap start has ply 1, so the player to move is still
+  ``ply & 1``; ``maxlen`` counts that ply.
 
 Moves and notation
 ------------------
@@ -107,16 +114,24 @@ class Go(Game):
         Param("komi", float, 7.5, "points added to White's area", low=-400.0, high=400.0),
         Param("ko", str, "positional", "ko rule", choices=("simple", "positional")),
         Param("maxlen", int, 0, "plies before the game is scored (0: 2*size^2)", low=0, high=10**6),
-    )
+        Param("handicap", int, 0, "black stones on the fixed handicap points, White moves first "
+              "(2..9; 0: none)", low=0, high=9),
+    )  # fmt: skip
     player_names = ("Black", "White")
     notation = (
         "a point: its column letter (there is no I), then its row number counted from the "
         "bottom (D4); or 'pass'"
     )
 
-    def _setup(self, size: int, komi: float, ko: str, maxlen: int) -> None:  # type: ignore[override]
+    def _setup(  # type: ignore[override]
+        self, size: int, komi: float, ko: str, maxlen: int, handicap: int
+    ) -> None:
         if not math.isfinite(komi):
             raise SpecError(f"go: komi={komi} is not a finite number")
+        try:
+            fixed = handicap_points(size, handicap) if handicap else ()
+        except ValueError as err:
+            raise SpecError(f"go: handicap={handicap}: {err}") from None
         n = size * size
         self.size = size
         self.komi = komi
@@ -139,9 +154,36 @@ class Go(Game):
             tuple(1 << (p + n) for p in range(n)),
         )
         self._initial = GoState._make(self, 0, 0, 0, 0, -1, frozenset(), (0,), -1)
+        if fixed:
+            self._initial = self.handicap_state(fixed)
 
     def initial_state(self, seed: int | None = None) -> GoState:
         return self._initial
+
+    def handicap_state(self, points: tuple[int, ...] | list[int]) -> GoState:
+        """The empty board with black stones on ``points`` and White to move (a free
+        handicap: GTP's ``set_free_handicap``); ply 1, no move before it.
+
+        >>> game = Go(size=9)
+        >>> state = game.handicap_state([game.parse_move(v) for v in ("C3", "G7")])
+        >>> state.to_move, state.black.bit_count(), state.ply
+        (1, 2, 1)
+        """
+        black = 0
+        for p in points:
+            if not isinstance(p, int) or not 0 <= p < self.points:
+                raise ValueError(f"{p!r} is not a point of {self.spec}")
+            if black >> p & 1:
+                raise ValueError(f"{self.format_move(p)} is named twice")
+            black |= 1 << p
+        if not 2 <= black.bit_count() < self.points:
+            raise ValueError(f"a handicap is 2..{self.points - 1} stones, not {len(points)}")
+        return GoState._make(self, 1, black, 0, 0, -1, frozenset(), (black,), -1)
+
+    @property
+    def handicap_stones(self) -> tuple[int, ...]:
+        """The black stones of the initial position (the handicap; empty without one)."""
+        return tuple(iter_bits(self._initial.black))
 
     def format_move(self, move: int) -> str:
         if move == self.pass_move:
@@ -386,6 +428,47 @@ class Go(Game):
         if single and not self.superko and len(stones) == 1 and len(libs) == 1:
             return captured[0][0]
         return -1
+
+
+def handicap_points(size: int, stones: int) -> tuple[int, ...]:
+    """The fixed handicap points of GTP's ``fixed_handicap`` (spec 4.1.1): the corners on
+    the 3-3 points (4-4 from 13x13), then the sides' and the centre's middle points.
+    Boards of 7x7 and even sizes have at most 4, odd sizes from 9x9 at most 9; below
+    7x7 none. Points are ``row * size + col`` with row 0 the top row.
+
+    >>> game = Go(size=19)
+    >>> [game.format_move(p) for p in handicap_points(19, 5)]
+    ['D4', 'Q16', 'D16', 'Q4', 'K10']
+    >>> handicap_points(8, 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: 8x8 takes 2..4 fixed handicap stones, not 5
+    """
+    most = 0 if size < 7 else 4 if size == 7 or size % 2 == 0 else 9
+    if not 2 <= stones <= most:
+        if most == 0:
+            raise ValueError(f"{size}x{size} takes no fixed handicap (7x7 and up do)")
+        raise ValueError(f"{size}x{size} takes 2..{most} fixed handicap stones, not {stones}")
+    near, far = (2, size - 3) if size < 13 else (3, size - 4)
+    mid = size // 2
+
+    def point(col: int, row_from_bottom: int) -> int:
+        return (size - 1 - row_from_bottom) * size + col
+
+    corners = [point(near, near), point(far, far), point(near, far), point(far, near)]
+    sides = [point(near, mid), point(far, mid), point(mid, near), point(mid, far)]
+    centre = [point(mid, mid)]
+    layout = {
+        2: corners[:2],
+        3: corners[:3],
+        4: corners,
+        5: corners + centre,
+        6: corners + sides[:2],
+        7: corners + sides[:2] + centre,
+        8: corners + sides,
+        9: corners + sides + centre,
+    }
+    return tuple(layout[stones])
 
 
 class GoState(State):
