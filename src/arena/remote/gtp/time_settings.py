@@ -17,6 +17,13 @@ Limit(time=3.0, clock=30.0)
 >>> clock.settings(0, 10, 5)  # byo-yomi only: 10 s for every 5 moves
 >>> clock.limit(1, 40)
 Limit(time=1.6, clock=10.0, moves_to_go=5)
+>>> clock.settings(0, 1e300, 1)  # absurd: no limit, the engine's default time
+>>> clock.limit(0, 40) is None
+True
+
+A clock of more than :data:`NO_LIMIT` seconds (a day) is taken as no limit: the
+agent searches its default time, never for centuries (``time_settings 0 1e300 1``
+or ``100000000 0 0`` would otherwise leave ``genmove`` unanswered).
 
 Tests: tests/remote/gtp/test_server.py
 """
@@ -32,6 +39,8 @@ from arena.core.limit import Limit
 _BYO_SHARE = 0.8
 _MIN_MOVES_LEFT = 10
 _FLOOR = 0.001
+NO_LIMIT = 86_400.0
+"""Clocks beyond a day of thinking are no limit (the engine's default time)."""
 
 
 @dataclass
@@ -102,6 +111,8 @@ class GTPClock:
         if not self.timed:
             return None
         side = self.sides[player]
+        if max(side.main, side.period, self.byo) > NO_LIMIT:
+            return None
         togo = None
         if side.stones == 0:
             share = side.main / max(_MIN_MOVES_LEFT, moves_left)
