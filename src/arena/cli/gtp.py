@@ -6,6 +6,7 @@ Tests: tests/remote/gtp/test_engines.py
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from arena.agents import load_agent
@@ -26,7 +27,10 @@ player without a move passes by itself (arena inserts that pass when the other
 colour plays or is asked to move). Other games use their own move notation.
 Black is the first player, white the second. The search time per move follows
 the controller's time_settings / time_left; without them it is --time, or the
-agent's own budget (e.g. mcts:rollouts=2000). See docs/gtp.md."""
+agent's own budget (e.g. mcts:rollouts=2000). Go handicap: go:handicap=N, or the
+controller's fixed_handicap / set_free_handicap. Sabaki and Lizzie show the live
+search through lz-analyze / kata-analyze, GoGui through its Analyze menu.
+loadsgf reads only from the --sgf-dir folders. See docs/gtp.md."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,12 +52,23 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="S",
         help="seconds per move when the controller sets no time (default: the agent's budget)",
     )
+    p.add_argument(
+        "--sgf-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder loadsgf may read SGF files from (repeat for several); without it "
+        "loadsgf is refused, so a controller can never make the engine read other files",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.time is not None and not args.time > 0:
         raise ArenaError(f"--time must be > 0, not {args.time}")
+    for folder in args.sgf_dir:
+        if not os.path.isdir(folder):
+            raise ArenaError(f"--sgf-dir {folder}: not a folder")
     game = load_game(args.game)
     # The protocol's stdout first: what a py: file prints as it loads goes to stderr.
     out = protocol_stdout()
@@ -63,4 +78,4 @@ def run(args: argparse.Namespace) -> int:
     if reconfigure is not None:
         reconfigure(errors="replace")
     out.reconfigure(errors="replace")  # type: ignore[attr-defined]
-    return serve(game, agent, sys.stdin, out, move_time=args.time)
+    return serve(game, agent, sys.stdin, out, move_time=args.time, sgf_dirs=args.sgf_dir)

@@ -169,3 +169,40 @@ def test_bench_engines_bad_input(
     assert main(["bench", "engines", *args]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and words in err[0]
+
+
+def test_a_handicap_game_sends_the_stones_and_white_moves_first(tmp_path: Path) -> None:
+    log = tmp_path / "commands.txt"
+    engine = tmp_path / "engine.py"
+    engine.write_text(
+        textwrap.dedent(f"""
+            import sys
+            with open({str(log)!r}, "a") as log:
+                for line in sys.stdin:
+                    log.write(line)
+                    log.flush()
+                    name = line.split()[0] if line.split() else ""
+                    print("= pass" if name == "genmove" else "=", end="\\n\\n", flush=True)
+                    if name == "quit":
+                        break
+        """)
+    )
+    game = load_game("go:size=9,handicap=2,komi=0.5")
+    record = play_game(
+        game, ["random:seed=1", f"gtp:{PY} {engine}"], TimeControl.parse("move:10"), max_plies=4
+    )
+    assert record.reason in ("normal", "adjudication"), record.detail
+    sent = log.read_text().splitlines()
+    assert sent.index("set_free_handicap G7 C3") > sent.index("clear_board")
+    # The engine plays White, who moves first: genmove white comes before any play.
+    first_play = next(line for line in sent if line.startswith(("play", "genmove")))
+    assert first_play.split()[1] == "white"
+
+
+def test_gnugo_plays_a_handicap_game() -> None:
+    gnugo = find_engine("gnugo")
+    spec = f"gtp:{gnugo} --mode gtp --level 1 --chinese-rules --capture-all-dead"
+    game = load_game("go:size=7,handicap=2,komi=0.5")
+    record = play_game(game, [spec, "random:seed=2"], TimeControl.parse("move:10"), max_plies=12)
+    assert record.reason in ("normal", "adjudication", "resign"), record.detail
+    assert replayed(game.spec, record.moves).ply == len(record.moves) + 1  # ply 1: the stones

@@ -2,7 +2,8 @@
 
 For Go (``gtp:gnugo --mode gtp --level 10``) and Othello 8x8 (GRhino's
 ``gtp:gtp-rhino``). At the start of a game the engine gets ``boardsize``,
-``clear_board`` and, for Go, ``komi``. Before each of its moves it is told the
+``clear_board`` and, for Go, ``komi`` and the handicap stones of
+``go:handicap=N`` (``set_free_handicap``). Before each of its moves it is told the
 moves it has not seen with ``play``, its clock with ``time_left`` (and once
 ``time_settings``), then asked ``genmove``. ``resign`` is a resignation; an
 error reply, an unreadable vertex or the engine's death lose the game.
@@ -56,6 +57,12 @@ class GTPAgent(ExternalAgent):
         self.ask("clear_board", deadline)
         if "komi" in game.config:
             self.ask(f"komi {game.config['komi']:g}", deadline)
+        stones = tuple(getattr(game, "handicap_stones", ()))  # Go's handicap
+        if stones:
+            # The exact stones arena placed (set_free_handicap), so the engine's board
+            # is ours whatever its own fixed layout would be.
+            vertices = " ".join(to_vertex(game, p) for p in stones)
+            self.ask(f"set_free_handicap {vertices}", deadline)
         self.told = []
 
     def ask(self, command: str, deadline: float, required: bool = True) -> tuple[bool, str]:
