@@ -17,10 +17,12 @@ starting with ``info``:
 
 What arena's agents give: MCTS its root statistics (visits, win rate, the
 principal variation of the best move); alpha-beta and iterative deepening the
-root values the web board shows (a searched move's value as a win rate by a
-logistic of the evaluation, won and lost positions as 1 and 0; the search's
-nodes shared over the moves for visits, since alpha-beta counts no visits per
-move). None has a move policy, so ``prior`` is uniform over the legal moves. Agents that
+root values the web board shows (a move's evaluation, which lies in
+[-1000, 1000], mapped linearly onto a win rate in [0, 1], won and lost
+positions 1 and 0; Go's evaluation is a margin in points scaled by
+1000 / (points + komi), so its score lead is that margin; the search's nodes
+shared over the moves for visits, since alpha-beta counts no visits per move).
+None has a move policy, so ``prior`` is uniform over the legal moves. Agents that
 do not report while they search (minimax, alpha-beta, the simple agents) search
 one second and their final report is repeated at the interval.
 Values are for the player the analysis is for.
@@ -50,6 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.core.agent import Agent, SearchInfo
+from arena.core.evaluation import SCALE
 from arena.core.game import State
 from arena.core.limit import Limit
 from arena.remote.gtp.protocol import GTPError, parse_colour, to_vertex
@@ -171,11 +174,12 @@ def _rows(info: SearchInfo, state: State) -> list[_Move]:
             )
     else:  # alpha-beta's root values
         share = max(1, info.nodes // max(1, len(rows)))
+        points = game.config.get("size", 0) ** 2 + abs(game.config.get("komi", 0.0))
         for row in rows:
             value = float(row.get("value", 0.0))
-            rate = _value_rate(value, is_go)
+            rate = _value_rate(value)
             exact = abs(value) >= _PROVEN or row.get("bound", "=") == "="
-            score = value if is_go and abs(value) < _PROVEN else None
+            score = value * points / SCALE if is_go and abs(value) < _PROVEN else None
             lcb = rate if exact else max(0.0, rate - 0.05)
             out.append(_Move(row["move"], share, rate, lcb, score, row.get("pv", [])))
     moves = []
@@ -186,15 +190,18 @@ def _rows(info: SearchInfo, state: State) -> list[_Move]:
     return moves
 
 
-def _value_rate(value: float, points: bool) -> float:
-    """A search value as a win rate: won and lost games 1 and 0, estimates by a logistic
-    (Go's evaluation is in points: 10 points ahead is about 73%)."""
+def _value_rate(value: float) -> float:
+    """A search value as a win rate: won and lost games 1 and 0, an evaluation in
+    [-SCALE, SCALE] linearly (0 is even).
+
+    >>> _value_rate(0.0), _value_rate(500.0), _value_rate(999_990.0)
+    (0.5, 0.75, 1.0)
+    """
     if value >= _PROVEN:
         return 1.0
     if value <= -_PROVEN:
         return 0.0
-    scale = 10.0 if points else 100.0
-    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, value / scale))))
+    return (1.0 + max(-SCALE, min(SCALE, value)) / SCALE) / 2
 
 
 def info_line(

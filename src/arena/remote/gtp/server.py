@@ -77,6 +77,10 @@ _ANALYSES = (
     "plist/Seki stones/final_status_list seki",
 )
 """What ``gogui-analyze_commands`` offers: GoGui's ``type/label/command`` lines."""
+_NO_ARGUMENTS = frozenset(
+    ("protocol_version", "name", "version", "list_commands", "clear_board", "undo"),
+) | frozenset(("showboard", "final_score", "quit", "gogui-analyze_commands"))
+"""Commands that take no arguments: an argument is a syntax error, never silently ignored."""
 
 
 class _Failure(Exception):
@@ -183,6 +187,10 @@ class GTPServer:
         action = self._commands.get(command.name)
         if action is None:
             return format_reply(command.id, False, "unknown command")
+        if command.args and command.name in _NO_ARGUMENTS:
+            return format_reply(
+                command.id, False, f"syntax error: {command.name} takes no arguments"
+            )
         try:
             text = action(command.args)
             if text is _OPEN:
