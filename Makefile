@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-test engines browser web lint bench clean
+.PHONY: run test install install-test engines browser sabaki web lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ engines:
 browser:
 	scripts/install-browser
 
+# Sabaki's GTP library (npm) for the tests in which it drives `arena gtp`.
+sabaki:
+	scripts/install-sabaki
+
 # The web board on http://127.0.0.1:8000/ with the results of `make run`.
 web: install-test
 	$(BIN)/arena web --db arena.db
@@ -46,7 +50,7 @@ lint: install-test
 # The whole suite, slow tests included (CI runs exactly this), on both cores. The fast kernels
 # are compiled once first (or loaded from numba's disk cache), so the two test workers load
 # them instead of both compiling the same code.
-test: lint engines browser
+test: lint engines browser sabaki
 	$(BIN)/arena warmup
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 

@@ -12,6 +12,7 @@ import sys
 from arena.agents import load_agent
 from arena.cli.common import add_game_argument
 from arena.core.errors import ArenaError
+from arena.formats.sgf import from_sgf
 from arena.games import load_game
 from arena.remote.gtp.server import serve
 from arena.remote.serve import protocol_stdout
@@ -78,4 +79,6 @@ def run(args: argparse.Namespace) -> int:
     if reconfigure is not None:
         reconfigure(errors="replace")
     out.reconfigure(errors="replace")  # type: ignore[attr-defined]
-    return serve(game, agent, sys.stdin, out, move_time=args.time, sgf_dirs=args.sgf_dir)
+    return serve(
+        game, agent, sys.stdin, out, move_time=args.time, sgf_dirs=args.sgf_dir, read_sgf=from_sgf
+    )

@@ -17,6 +17,7 @@ from arena.agents import load_agent
 from arena.core.agent import Agent
 from arena.core.game import State
 from arena.core.limit import Limit
+from arena.formats.sgf import from_sgf
 from arena.games import load_game
 from arena.remote.gtp.server import GTPServer
 
@@ -153,7 +154,9 @@ def test_loadsgf_reads_only_inside_the_allowed_folders(tmp_path: Path) -> None:
     (allowed / "link.sgf").symlink_to(tmp_path / "secret.sgf")
     off = go()
     assert "loadsgf is off" in fails(off, "loadsgf g.sgf")
-    server = GTPServer(load_game("go:size=9"), load_agent("random"), sgf_dirs=[allowed])
+    server = GTPServer(
+        load_game("go:size=9"), load_agent("random"), sgf_dirs=[allowed], read_sgf=from_sgf
+    )
     assert ok(server, "loadsgf g.sgf") == "white"
     assert server.game.config["komi"] == 6.5 and server.state.ply == 3
     assert ok(server, "loadsgf g.sgf 2") == "white"  # the position before move 2

@@ -34,13 +34,13 @@ Values are for the player the analysis is for.
 ...     {"move": "E5", "visits": 20, "win_rate": 0.6, "pv": ["E5", "D4"]},
 ...     {"move": "D4", "visits": 10, "win_rate": 0.5}])
 >>> print(info_line("lz", info, state).replace(" info", "\\n  info"))  # one line, really
-info move E5 visits 20 winrate 6000 prior 122 lcb 3853 order 0 pv E5 D4
-  info move D4 visits 10 winrate 5000 prior 122 lcb 1901 order 1 pv D4
+info move E5 visits 20 winrate 6000 prior 122 lcb 3866 order 0 pv E5 D4
+  info move D4 visits 10 winrate 5000 prior 122 lcb 2366 order 1 pv D4
 >>> print(info_line("kata", info, state, max_moves=1).replace(" prior", "\\n  prior"))
 info move E5 visits 20 utility 0.2 winrate 0.6
-  prior 0.0121951 lcb 0.385293 utilityLcb -0.229414 order 0 pv E5 D4
+  prior 0.0121951 lcb 0.386578 utilityLcb -0.226844 order 0 pv E5 D4
 
-Tests: tests/remote/gtp/test_analysis.py, tests/remote/gtp/sabaki/test_sabaki.py
+Tests: tests/remote/gtp/test_gui_commands.py, tests/remote/gtp/sabaki/test_sabaki.py
 """
 
 from __future__ import annotations
@@ -168,10 +168,7 @@ def _rows(info: SearchInfo, state: State) -> list[_Move]:
             n = int(row["visits"] or 0)
             rate = row.get("win_rate")
             rate = 0.0 if rate is None else float(rate)
-            spread = _Z * math.sqrt(max(rate * (1 - rate), 1e-9) / n) if n else 1.0
-            out.append(
-                _Move(row["move"], n, rate, max(0.0, rate - spread), None, row.get("pv", []))
-            )
+            out.append(_Move(row["move"], n, rate, _wilson(rate, n), None, row.get("pv", [])))
     else:  # alpha-beta's root values
         share = max(1, info.nodes // max(1, len(rows)))
         points = game.config.get("size", 0) ** 2 + abs(game.config.get("komi", 0.0))
@@ -190,6 +187,21 @@ def _rows(info: SearchInfo, state: State) -> list[_Move]:
     return moves
 
 
+def _wilson(rate: float, n: int) -> float:
+    """The lower bound of the Wilson interval of a win rate seen over ``n`` visits (0 for
+    none): a move won once in one visit is not sure to win.
+
+    >>> round(_wilson(1.0, 1), 3), round(_wilson(0.6, 1000), 3)
+    (0.207, 0.569)
+    """
+    if n <= 0:
+        return 0.0
+    z2 = _Z * _Z
+    centre = rate + z2 / (2 * n)
+    spread = _Z * math.sqrt(rate * (1 - rate) / n + z2 / (4 * n * n))
+    return max(0.0, (centre - spread) / (1 + z2 / n))
+
+
 def _value_rate(value: float) -> float:
     """A search value as a win rate: won and lost games 1 and 0, an evaluation in
     [-SCALE, SCALE] linearly (0 is even).
@@ -205,14 +217,22 @@ def _value_rate(value: float) -> float:
 
 
 def info_line(
-    kind: str, info: SearchInfo, state: State, max_moves: int | None = None, flip: bool = False
+    kind: str,
+    info: SearchInfo,
+    state: State,
+    max_moves: int | None = None,
+    flip: bool = False,
+    min_moves: int = 0,
 ) -> str:
     """One analysis line of ``kind`` (``lz`` or ``kata``) from a search report of ``state``;
     ``flip`` gives the values for the other player (an analysis for the colour not to move)."""
     legal = max(1, len(state.legal_moves()))
     prior = 1.0 / legal
     parts = []
-    for order, move in enumerate(_rows(info, state)[:max_moves]):
+    rows = _rows(info, state)
+    # Moves the search has not visited yet say nothing (KataGo leaves them out too).
+    rows = [m for i, m in enumerate(rows) if m.visits > 0 or i < min_moves]
+    for order, move in enumerate(rows[:max_moves]):
         rate, lcb, score = move.win_rate, move.lcb, move.score
         if flip:
             rate, lcb = 1.0 - rate, max(0.0, 1.0 - rate - (rate - lcb))
@@ -277,7 +297,10 @@ class Analysis:
     def _emit(self, info: SearchInfo) -> None:
         if not info.root or self._stopped.is_set():
             return
-        line = info_line(self.kind, info, self.state, self.request.max_moves, self.flip)
+        request = self.request
+        line = info_line(
+            self.kind, info, self.state, request.max_moves, self.flip, request.min_moves
+        )
         if line:
             self.write(line + "\n")
 

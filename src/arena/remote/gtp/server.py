@@ -24,7 +24,9 @@ player 1, in every game.
 >>> server.handle("quit"), server.finished
 ('=\\n\\n', True)
 
-Tests: tests/remote/gtp/test_server.py, tests/remote/gtp/test_engines.py
+Tests: tests/remote/gtp/test_server.py, tests/remote/gtp/test_engines.py,
+tests/remote/gtp/test_gui_commands.py, tests/remote/gtp/test_spec_commands.py,
+tests/remote/gtp/sabaki/test_sabaki.py
 """
 
 from __future__ import annotations
@@ -46,7 +48,6 @@ from arena.core.errors import ArenaError, IllegalMove
 from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.version import VERSION
-from arena.formats.sgf import from_sgf
 from arena.games import load_game
 from arena.games.go.rules import Go, handicap_points
 from arena.games.go.status import STATUSES, final_status
@@ -83,6 +84,10 @@ _NO_ARGUMENTS = frozenset(
 """Commands that take no arguments: an argument is a syntax error, never silently ignored."""
 
 
+SgfReader = Callable[[str], tuple[str, list[str]]]
+"""Reads the one game of an SGF text: its game spec and moves in arena's notation."""
+
+
 class _Failure(Exception):
     """A command failed: its text is the reply after ``?``."""
 
@@ -117,6 +122,7 @@ class GTPServer:
         log: IO[str] | None = None,
         sgf_dirs: Sequence[str | os.PathLike[str]] = (),
         write: Callable[[str], None] | None = None,
+        read_sgf: SgfReader | None = None,
     ) -> None:
         self.game = game
         self.agent = agent
@@ -125,6 +131,8 @@ class GTPServer:
         self.log = log
         self.sgf_dirs = tuple(Path(d).resolve() for d in sgf_dirs)
         """The folders ``loadsgf`` may read from (none: loadsgf is off)."""
+        self.read_sgf = read_sgf
+        """SGF text to a game spec and its moves (``formats.sgf.from_sgf``, a layer above)."""
         self.write = write
         """Where analysis lines go while the reply is open (None: no analysis commands)."""
         self.analysis: Analysis | None = None
@@ -482,7 +490,7 @@ class GTPServer:
         MOVE_NUMBER (all of it by default), only from a folder the server was given."""
         if not 1 <= len(args) <= 2:
             raise _Failure("syntax error: expected loadsgf FILENAME [MOVE_NUMBER]")
-        if not self.sgf_dirs:
+        if not self.sgf_dirs or self.read_sgf is None:
             raise _Failure("cannot load file: loadsgf is off (start arena gtp with --sgf-dir DIR)")
         stop = None
         if len(args) == 2:
@@ -495,7 +503,7 @@ class GTPServer:
                 data = handle.read(_SGF_LIMIT + 1)
             if len(data) > _SGF_LIMIT:
                 raise ArenaError(f"larger than {_SGF_LIMIT // 1024} KB")
-            spec, texts = from_sgf(data.decode("utf-8", errors="replace"))
+            spec, texts = self.read_sgf(data.decode("utf-8", errors="replace"))
             game = load_game(spec)
             if game.name != self.game.name:
                 raise ArenaError(f"it holds {game.name}, and this engine plays {self.game.name}")
@@ -609,6 +617,7 @@ def serve(
     stdout: IO[str],
     move_time: float | None = None,
     sgf_dirs: Sequence[str | os.PathLike[str]] = (),
+    read_sgf: SgfReader | None = None,
 ) -> int:
     """Answer GTP commands from ``stdin`` on ``stdout`` until ``quit`` or end of input.
 
@@ -622,7 +631,9 @@ def serve(
             stdout.write(text)
             stdout.flush()
 
-    server = GTPServer(game, agent, move_time=move_time, sgf_dirs=sgf_dirs, write=write)
+    server = GTPServer(
+        game, agent, move_time=move_time, sgf_dirs=sgf_dirs, write=write, read_sgf=read_sgf
+    )
     # Whatever an agent prints would corrupt the replies: it goes to stderr.
     with contextlib.redirect_stdout(sys.stderr):
         try:
