@@ -45,3 +45,17 @@ def test_standings_count_as_the_tally_does_and_list_forfeits_not_resignations() 
 def test_the_anchor_is_random_when_it_plays() -> None:
     assert anchor_of(["ids", "random:seed=3"]) == "random:seed=3"
     assert anchor_of(["ids", "randomized"]) is None
+
+
+def test_move_times_of_a_handicap_game_go_to_the_player_who_made_them() -> None:
+    from arena.formats.record import GameRecord
+    from arena.stats.standings import standings
+
+    # go:handicap=2: White (players[1]) makes the first move.
+    record = GameRecord(
+        "go:size=9,handicap=2", ("black", "white"), moves=["E5", "D4", "pass", "pass"],
+        returns=(1, -1), seconds=[3.0, 1.0, 3.0, 1.0],
+    )  # fmt: skip
+    table = standings([record], ["black", "white"])
+    assert table.agents["white"].move_seconds == [3.0, 3.0]
+    assert table.agents["black"].move_seconds == [1.0, 1.0]

@@ -35,7 +35,8 @@ class GameRecord:
     game: str
     """The game's spec."""
     players: tuple[str, str]
-    """Agent specs: ``players[0]`` moved first."""
+    """Agent specs: ``players[0]`` is the first player (Black; Go with a handicap starts
+    with White to move)."""
     moves: list[str] = field(default_factory=list)
     """Every move in notation, the opening's included."""
     seconds: list[float] = field(default_factory=list)

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
+from arena.core.errors import ArenaError
 from arena.formats.record import GameRecord
+from arena.games import load_game
 from arena.stats.ratings import elo_difference, fit
 from arena.stats.tally import Tally
 
@@ -81,6 +84,20 @@ def anchor_of(names: list[str]) -> str | None:
     return next((n for n in names if n.split(":")[0] == "random"), None)
 
 
+@cache
+def first_mover(spec: str) -> int:
+    """The seat that makes a game's first move: 0, or 1 where the start says so (Go with
+    a handicap); 0 for a spec this arena cannot load.
+
+    >>> first_mover("go:size=9"), first_mover("go:size=9,handicap=2")
+    (0, 1)
+    """
+    try:
+        return load_game(spec).initial_state().to_move
+    except ArenaError:
+        return 0
+
+
 def standings(records: list[GameRecord], names: list[str], anchor: str | None = None) -> Standings:
     """Tally ``records`` for the agents ``names`` and fit Elo ratings.
 
@@ -104,8 +121,9 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
             cell = h2h.setdefault(name, {}).setdefault(other, [0.0, 0])
             cell[0] += record.points(seat)
             cell[1] += 1
+        opener = first_mover(record.game)  # 1 in Go with a handicap: White moves first
         for ply in range(record.opening_plies, len(record.moves)):
-            line = lines[record.players[ply % 2]]
+            line = lines[record.players[(ply + opener) % 2]]
             line.move_seconds.append(record.seconds[ply])
             nodes = record.nodes[ply] if ply < len(record.nodes) else None
             if nodes is not None:
