@@ -107,7 +107,8 @@ def test_pages_and_static_files_are_served_from_a_table(client: TestClient) -> N
 def test_the_api_lists_every_game_and_agent_with_parameters(client: TestClient) -> None:
     games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
     assert set(games) == {"tictactoe", "connect4", "othello", "gomoku", "go", "colosseum"}
-    assert [p["name"] for p in games["go"]["params"]] == ["size", "komi", "ko", "maxlen"]
+    go_params = [p["name"] for p in games["go"]["params"]]
+    assert go_params == ["size", "komi", "ko", "maxlen", "handicap"]
     meta = client.get("/api/agents").json()
     names = [a["name"] for a in meta["agents"]]
     assert "mcts" in names and "ids" in names and "human" not in names
@@ -524,3 +525,13 @@ def test_the_record_of_a_branch_holds_the_line_shown(board: Board) -> None:
         "5",
         "3",
     ]
+
+
+def test_a_go_handicap_game_starts_with_the_stones_and_white_to_move(board: Board) -> None:
+    start = new(board, "go:size=9,handicap=2,komi=0.5")
+    stones = [s for s in start["view"]["stones"] if s[-1] == 0]
+    assert len(stones) == 2 and start["view"]["toMove"] == 1
+    assert "White" in start["status"]
+    board.send(type="play", move="E5")
+    after = board.state(ply=1, thinking=None)
+    assert after["moves"] == ["E5"] and after["view"]["toMove"] == 0
