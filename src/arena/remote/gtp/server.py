@@ -110,7 +110,11 @@ class GTPServer:
 
     ``move_time`` is the per-move search time when the controller sets no
     time (None: the agent's own default budget). ``log`` receives what the
-    agent's failures say (stderr by default), never stdout.
+    agent's failures say (stderr by default), never stdout. ``sgf_dirs`` are
+    the folders ``loadsgf`` may read, with ``read_sgf`` to parse what it reads
+    (the SGF reader lives in a layer above). ``write`` takes the text of an
+    analysis reply while it streams (``serve`` gives it; without it the
+    analysis commands are refused).
     """
 
     def __init__(
