@@ -111,6 +111,8 @@ def compare_games(spec: str, games: int, choose: Choose, seed: int = 0) -> GoSta
         ("go:size=9,maxlen=120", 5, 0.01),
         ("go:size=13,maxlen=90", 2, 0.01),
         ("go:size=19,ko=simple,maxlen=60", 1, 0.0),
+        ("go:size=9,handicap=3,komi=0.5,maxlen=120", 5, 0.01),  # White first, from ply 1
+        ("go:size=7,handicap=4,ko=simple", 10, 0.01),
     ],
 )
 def test_kernel_plays_as_the_rules(spec: str, games: int, chance: float) -> None:
@@ -267,7 +269,13 @@ def replay(k: Kernel, start: GoState, function: str) -> list[int]:
 
 @pytest.mark.parametrize(
     ("spec", "runs"),
-    [("go:size=5", 60), ("go:size=5,ko=simple", 60), ("go:size=9,komi=0", 10), ("go:size=19", 1)],
+    [
+        ("go:size=5", 60),
+        ("go:size=5,ko=simple", 60),
+        ("go:size=9,komi=0", 10),
+        ("go:size=19", 1),
+        ("go:size=9,handicap=2,komi=0.5", 10),
+    ],
 )
 @pytest.mark.parametrize("function", ["playout", "rollout"])
 def test_playouts_replay_through_the_rules(spec: str, runs: int, function: str) -> None:
