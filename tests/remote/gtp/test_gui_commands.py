@@ -287,3 +287,23 @@ def test_an_empty_line_stops_the_analysis_and_quit_works() -> None:
         assert engine.process.wait(timeout=20) == 0
     finally:
         engine.close()
+
+
+def test_every_gogui_analysis_answers_in_its_type() -> None:
+    server = go("go:size=9", "mcts:rollouts=300,seed=1")
+    ok(server, "play b E5")
+    menu = ok(server, "gogui-analyze_commands").split("\n")
+    assert len(menu) == 5
+    for entry in menu:
+        kind, label, command = entry.split("/")
+        assert label and kind in ("gfx", "var", "string", "plist")
+        text = ok(server, command)
+        if kind == "gfx":
+            assert [line.split()[0] for line in text.split("\n")] == ["LABEL", "VAR", "TEXT"]
+        elif kind == "var":
+            assert text and all(re.fullmatch(r"[A-HJ]\d|pass", v) for v in text.split())
+        elif kind == "plist":
+            assert all(re.fullmatch(r"[A-HJ]\d", v) for v in text.split())
+        else:
+            assert "white to move" in text
+    assert server.state.ply == 1  # analyses never play

@@ -268,6 +268,31 @@ def info_line(
     return " ".join(parts)
 
 
+def gogui_gfx(info: SearchInfo, state: State, count: int = 5) -> str:
+    """GoGui's ``gfx`` drawing of a search: the best ``count`` moves labelled with their
+    win rates, the principal variation as numbered stones, a line of text.
+
+    >>> import arena
+    >>> state = arena.load_game("go:size=9").initial_state()
+    >>> print(gogui_gfx(SearchInfo(nodes=30, root=[
+    ...     {"move": "E5", "visits": 20, "win_rate": 0.6, "pv": ["E5", "D4"]},
+    ...     {"move": "D4", "visits": 10, "win_rate": 0.5}]), state))
+    LABEL E5 60% D4 50%
+    VAR b E5 w D4
+    TEXT black to move: E5, win rate 60.0% (20 visits)
+    """
+    rows = [m for m in _rows(info, state) if m.visits > 0][:count]
+    if not rows:
+        return "TEXT no search"
+    labels = " ".join(f"{m.vertex} {round(m.win_rate * 100)}%" for m in rows)
+    colours = ["b", "w"] if state.to_move == 0 else ["w", "b"]
+    var = " ".join(f"{colours[i % 2]} {v}" for i, v in enumerate(rows[0].pv))
+    best = rows[0]
+    mover = "black" if state.to_move == 0 else "white"
+    text = f"{mover} to move: {best.vertex}, win rate {best.win_rate:.1%} ({best.visits} visits)"
+    return f"LABEL {labels}\nVAR {var}\nTEXT {text}"
+
+
 def _g(x: float) -> str:
     return f"{x + 0.0:.6g}"
 

@@ -51,7 +51,7 @@ from arena.core.version import VERSION
 from arena.games import load_game
 from arena.games.go.rules import Go, handicap_points
 from arena.games.go.status import STATUSES, final_status
-from arena.remote.gtp.analysis import KINDS, Analysis, parse_request
+from arena.remote.gtp.analysis import KINDS, Analysis, gogui_gfx, parse_request
 from arena.remote.gtp.protocol import (
     Command,
     GTPError,
@@ -71,8 +71,8 @@ _SIZE_PARAMS = ("size", "m", "cols")
 _SGF_LIMIT = 1 << 20
 """loadsgf reads files up to this many bytes (a game record is a few kilobytes)."""
 _ANALYSES = (
-    "gfx/Best moves (lz-analyze)/lz-analyze %p 50",
-    "string/Principal variation/arena-pv",
+    "gfx/Best moves/arena-best_moves",
+    "var/Principal variation/arena-pv",
     "string/Evaluation/arena-evaluation",
     "plist/Dead stones/final_status_list dead",
     "plist/Seki stones/final_status_list seki",
@@ -80,7 +80,7 @@ _ANALYSES = (
 """What ``gogui-analyze_commands`` offers: GoGui's ``type/label/command`` lines."""
 _NO_ARGUMENTS = frozenset(
     ("protocol_version", "name", "version", "list_commands", "clear_board", "undo"),
-) | frozenset(("showboard", "final_score", "quit", "gogui-analyze_commands"))
+) | frozenset(("showboard", "final_score", "quit", "gogui-analyze_commands", "arena-best_moves"))
 """Commands that take no arguments: an argument is a syntax error, never silently ignored."""
 
 
@@ -172,6 +172,7 @@ class GTPServer:
             "lz-analyze": self._lz_analyze,
             "kata-analyze": self._kata_analyze,
             "gogui-analyze_commands": self._analyze_commands,
+            "arena-best_moves": self._best_moves,
             "arena-pv": self._principal_variation,
             "arena-evaluation": self._evaluation,
             "quit": self._quit,
@@ -572,6 +573,9 @@ class GTPServer:
         if info is None or not info.root:
             raise _Failure("the agent reports no search")
         return info
+
+    def _best_moves(self, args: tuple[str, ...]) -> str:
+        return gogui_gfx(self._search_once(), self.state)
 
     def _principal_variation(self, args: tuple[str, ...]) -> str:
         info = self._search_once()
