@@ -307,3 +307,21 @@ def test_every_gogui_analysis_answers_in_its_type() -> None:
         else:
             assert "white to move" in text
     assert server.state.ply == 1  # analyses never play
+
+
+def test_genmove_analyze_streams_then_plays() -> None:
+    engine = Process("go:size=9", "mcts:time=0.5,seed=1")
+    try:
+        engine.send("1 play b E5")
+        engine.send("2 lz-genmove_analyze w 5")
+        engine.wait_for(lambda lines: any(x.startswith("play ") for x in lines))
+        engine.send("3 showboard")
+        engine.wait_for(lambda lines: any(x.startswith("=3") for x in lines))
+        reply = engine.lines[engine.lines.index("=2") :]
+        end = next(i for i, x in enumerate(reply) if x.startswith("play "))
+        assert reply[end + 1] == "" and reply[end + 2] == "=3 Black to move"
+        assert re.fullmatch(r"play ([A-HJ]\d|pass)", reply[end])
+        for line in reply[1:end]:
+            assert all(LZ_MOVE.fullmatch(t) for t in re.split(r" (?=info )", line)), line
+    finally:
+        engine.close()

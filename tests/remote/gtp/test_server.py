@@ -24,6 +24,7 @@ COMMANDS = [
     *("clear_board", "komi", "play", "genmove", "undo", "showboard", "time_settings"),
     *("time_left", "final_score", "final_status_list", "fixed_handicap", "place_free_handicap"),
     *("set_free_handicap", "loadsgf", "reg_genmove", "kgs-genmove_cleanup", "lz-analyze"),
+    *("lz-genmove_analyze", "kata-genmove_analyze"),
     *(
         "kata-analyze",
         "gogui-analyze_commands",

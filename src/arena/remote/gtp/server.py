@@ -51,7 +51,7 @@ from arena.core.version import VERSION
 from arena.games import load_game
 from arena.games.go.rules import Go, handicap_points
 from arena.games.go.status import STATUSES, final_status
-from arena.remote.gtp.analysis import KINDS, Analysis, gogui_gfx, parse_request
+from arena.remote.gtp.analysis import KINDS, Analysis, gogui_gfx, info_line, parse_request
 from arena.remote.gtp.protocol import (
     Command,
     GTPError,
@@ -94,6 +94,8 @@ class _Failure(Exception):
 
 _OPEN = "<an analysis reply, left open>"
 """What an analysis command returns (by identity) instead of its reply's text."""
+_WRITTEN = "<a reply already written>"
+"""What a command that wrote its whole reply through ``write`` returns (by identity)."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,7 @@ class GTPServer:
         self.write = write
         """Where analysis lines go while the reply is open (None: no analysis commands)."""
         self.analysis: Analysis | None = None
+        self._command_id: int | None = None
         self.clock = GTPClock()
         self.handicap: tuple[int, ...] | None = None
         """Stones a handicap command placed on the empty board (None: the game's own start)."""
@@ -171,6 +174,8 @@ class GTPServer:
             "kgs-genmove_cleanup": self._genmove,
             "lz-analyze": self._lz_analyze,
             "kata-analyze": self._kata_analyze,
+            "lz-genmove_analyze": self._lz_genmove_analyze,
+            "kata-genmove_analyze": self._kata_genmove_analyze,
             "gogui-analyze_commands": self._analyze_commands,
             "arena-best_moves": self._best_moves,
             "arena-pv": self._principal_variation,
@@ -205,9 +210,12 @@ class GTPServer:
                 command.id, False, f"syntax error: {command.name} takes no arguments"
             )
         try:
+            self._command_id = command.id
             text = action(command.args)
             if text is _OPEN:
                 return self._open(command.id)
+            if text is _WRITTEN:
+                return ""
             return format_reply(command.id, True, text)
         except _Failure as failure:
             return format_reply(command.id, False, str(failure))
@@ -365,8 +373,15 @@ class GTPServer:
         (colour,) = _arguments(args, 1, "reg_genmove COLOR")
         return self._generate(_colour(colour), play=False)
 
-    def _generate(self, player: int, play: bool) -> str:
-        """The agent's move for ``player``; played (and the passes before it) when ``play``."""
+    def _generate(
+        self,
+        player: int,
+        play: bool,
+        watch: Callable[[State], Callable[[Any], bool]] | None = None,
+        interval: float = 1.0,
+    ) -> str:
+        """The agent's move for ``player``; played (and the passes before it) when ``play``.
+        ``watch(state)`` gives a listener for the search's reports every ``interval`` s."""
         if self.state.is_terminal():
             if self.game.name == "go":
                 return "pass"
@@ -376,12 +391,17 @@ class GTPServer:
         if play:
             self._commit(passes)
         limit = self.clock.limit(player, len(state.legal_moves()) // 2) or self.default_limit
+        agent = self.agent
+        saved = agent.listener, agent.progress_every
+        if watch is not None:
+            agent.listener, agent.progress_every = watch(state), interval
         started = time.perf_counter()
         try:
-            move = self.agent.choose(state, limit)
+            move = agent.choose(state, limit)
         except Resign:
             return "resign"
         finally:
+            agent.listener, agent.progress_every = saved
             if play:
                 self.clock.spend(player, time.perf_counter() - started)
         try:
@@ -561,6 +581,44 @@ class GTPServer:
             state = passes[-1].state.play(passes[-1].move) if passes else state
         self.analysis = Analysis(kind, self.agent, state, request, self.write)
         return _OPEN
+
+    def _lz_genmove_analyze(self, args: tuple[str, ...]) -> str:
+        return self._genmove_analyze("lz", args)
+
+    def _kata_genmove_analyze(self, args: tuple[str, ...]) -> str:
+        return self._genmove_analyze("kata", args)
+
+    def _genmove_analyze(self, kind: str, args: tuple[str, ...]) -> str:
+        """``genmove`` that prints analysis lines while it searches, then ``play VERTEX``
+        (Sabaki uses it to show the engine's thinking while it plays)."""
+        if self.write is None:
+            raise _Failure("analysis needs a stream: run arena gtp")
+        try:
+            request = parse_request(args)
+        except GTPError as err:
+            raise _Failure(f"syntax error: {err}") from None
+        player = self.state.to_move if request.player is None else request.player
+        if not self.state.is_terminal():
+            self._forced_passes(player, "")  # fails here, before the reply starts
+        write = self.write
+        write(("=" if self._command_id is None else f"={self._command_id}") + "\n")
+
+        def watch(state: State) -> Callable[[Any], bool]:
+            def listen(info: Any) -> bool:
+                line = info_line(kind, info, state, request.max_moves, False, request.min_moves)
+                if line:
+                    write(line + "\n")
+                return False
+
+            return listen
+
+        try:
+            vertex = self._generate(player, play=True, watch=watch, interval=request.interval)
+        except (_Failure, ArenaError) as err:
+            self._say(f"{kind}-genmove_analyze: {err}")
+            vertex = "resign"
+        write(f"play {vertex}\n\n")
+        return _WRITTEN
 
     def _analyze_commands(self, args: tuple[str, ...]) -> str:
         return "\n".join(_ANALYSES)
