@@ -113,7 +113,20 @@ async function status() {
   }
 }
 
-const scenarios = {handicap, setup, analysis, status}
+async function thinking() {
+  // Sabaki playing against the engine with its thinking shown: lz-genmove_analyze,
+  // whose final 'play VERTEX' line the tracker reads into its history.
+  await tracker.sync({komi: 7.5, boardsize: [9, 9], history: [play('B', 'E5')]})
+  const lines = []
+  const response = await tracker.queueCommand(
+    {name: 'lz-genmove_analyze', args: ['W', '10']},
+    ({line}) => lines.push(line)
+  )
+  await new Promise(resolve => setTimeout(resolve, 100)) // the tracker reads the reply
+  return {lines, error: response.error, history: tracker.state.history, board: await board()}
+}
+
+const scenarios = {handicap, setup, analysis, status, thinking}
 
 async function main() {
   controller.start()

@@ -112,6 +112,19 @@ def test_lz_analyze_and_kata_analyze_stream_parseable_lines(agent: str) -> None:
             assert "E5" not in {m["move"] for m in moves}  # occupied: never analysed
 
 
+def test_genmove_analyze_is_read_by_the_tracker() -> None:
+    result = drive("thinking", "go:size=9", "mcts:time=0.5,seed=1")["result"]
+    lines = result["lines"]
+    assert not result["error"] and lines[0] == "=" and lines[-1] == ""
+    played = lines[-2].removeprefix("play ")
+    assert re.fullmatch(VERTEX, played)
+    for line in lines[1:-2]:
+        for text in split_moves(line):
+            parse_lz(text)
+    assert result["history"][-1] == {"name": "play", "args": ["W", played]}
+    assert played in result["board"]["O"]
+
+
 def test_final_status_list_dead_on_a_finished_game() -> None:
     result = drive("status", "go:size=5", "random:seed=1")["result"]
     assert result["dead"] == {"error": False, "content": "E3"}
