@@ -38,3 +38,15 @@ def test_an_unknown_status_is_refused() -> None:
     _, state = position("go:size=5", "c3")
     with pytest.raises(ValueError, match="zombie"):
         final_status(state, "zombie")
+
+
+def test_a_seki_is_found() -> None:
+    # Black's inner group (A2 B2 B1, an eye at A1) and White's (A3..E2, an eye at E1) share
+    # the liberty C1: whoever fills it is captured, so neither does.
+    black = ["B5", "C5", "E5", "A4", "B4", "C4", "D4", "E4", "D3", "E3", "A2", "B2", "B1"]
+    white = ["A3", "B3", "C3", "C2", "D2", "D1", "E2"]
+    moves = [m for i, b in enumerate(black) for m in (b, white[i] if i < len(white) else "pass")]
+    game, state = position("go:size=5", " ".join(moves[:-1]))
+    inner = ["A2", "A3", "B1", "B2", "B3", "C2", "C3", "D1", "D2", "E2"]
+    assert names(game, final_status(state, "seki")) == inner
+    assert len(final_status(state, "alive")) == 10 and final_status(state, "dead") == ()
