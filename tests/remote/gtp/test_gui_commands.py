@@ -325,3 +325,23 @@ def test_genmove_analyze_streams_then_plays() -> None:
             assert all(LZ_MOVE.fullmatch(t) for t in re.split(r" (?=info )", line)), line
     finally:
         engine.close()
+
+
+class Plain:
+    """A user's class: choose() only, no Agent base (no listener, no stop, no report)."""
+
+    def choose(self, state: State, limit: Limit) -> int:
+        return state.legal_moves()[0]
+
+
+def test_analysis_and_genmove_analyze_with_a_plain_class() -> None:
+    written: list[str] = []
+    server = GTPServer(load_game("go:size=5"), Plain(), write=written.append)  # type: ignore[arg-type]
+    assert server.handle("1 lz-analyze 10") == ""
+    time.sleep(0.3)
+    assert server.handle("2 name") == "=2 arena\n\n"
+    assert "".join(written) == "=1\n\n"  # no report: an empty analysis, closed
+    written.clear()
+    assert server.handle("3 kata-genmove_analyze b 10") == ""
+    assert "".join(written) == "=3\nplay A5\n\n"
+    assert server.state.ply == 1

@@ -336,7 +336,8 @@ class Analysis:
 
     def _run(self) -> None:
         agent = self.agent
-        saved = agent.listener, agent.progress_every
+        # Users' py: classes may have neither attribute (they then report nothing).
+        saved = getattr(agent, "listener", None), getattr(agent, "progress_every", 0.1)
         agent.listener, agent.progress_every = self._listen, self.request.interval
         try:
             long = getattr(agent, "name", "") in _STREAMING
@@ -347,12 +348,14 @@ class Analysis:
             agent.listener, agent.progress_every = saved
         # The search ended by itself (a solved position, its own budget): its last
         # report stands, repeated at the interval as the engines do, until stopped.
-        final = agent.last_search if agent.last_search is not None else self._last
+        final = getattr(agent, "last_search", None) or self._last
         while final is not None and not self._stopped.wait(self.request.interval):
             self._emit(final)
 
     def stop(self) -> None:
         """End the analysis and wait for its thread (the search is asked to stop)."""
         self._stopped.set()
-        self.agent.stop()
+        stop = getattr(self.agent, "stop", None)
+        if callable(stop):
+            stop()
         self._thread.join()

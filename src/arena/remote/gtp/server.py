@@ -79,8 +79,9 @@ _ANALYSES = (
 )
 """What ``gogui-analyze_commands`` offers: GoGui's ``type/label/command`` lines."""
 _NO_ARGUMENTS = frozenset(
-    ("protocol_version", "name", "version", "list_commands", "clear_board", "undo"),
-) | frozenset(("showboard", "final_score", "quit", "gogui-analyze_commands", "arena-best_moves"))
+    ("protocol_version", "name", "version", "list_commands", "clear_board", "undo", "showboard")
+) | frozenset(("final_score", "quit", "gogui-analyze_commands"))
+_NO_ARGUMENTS |= {"arena-best_moves", "arena-pv", "arena-evaluation"}
 """Commands that take no arguments: an argument is a syntax error, never silently ignored."""
 
 
@@ -392,8 +393,9 @@ class GTPServer:
             self._commit(passes)
         limit = self.clock.limit(player, len(state.legal_moves()) // 2) or self.default_limit
         agent = self.agent
-        saved = agent.listener, agent.progress_every
-        if watch is not None:
+        saved = None
+        if watch is not None:  # users' py: classes may lack both: getattr
+            saved = getattr(agent, "listener", None), getattr(agent, "progress_every", 0.1)
             agent.listener, agent.progress_every = watch(state), interval
         started = time.perf_counter()
         try:
@@ -401,7 +403,8 @@ class GTPServer:
         except Resign:
             return "resign"
         finally:
-            agent.listener, agent.progress_every = saved
+            if saved is not None:
+                agent.listener, agent.progress_every = saved
             if play:
                 self.clock.spend(player, time.perf_counter() - started)
         try:
@@ -461,7 +464,7 @@ class GTPServer:
 
     # --- handicap ---------------------------------------------------------------
 
-    def _handicap_board(self, usage: str) -> Go:
+    def _handicap_board(self) -> Go:
         """The Go game a handicap command may place stones in: only before any move."""
         if not isinstance(self.game, Go):
             raise _Failure(f"handicap stones are for Go, not {self.game.name}")
@@ -478,7 +481,7 @@ class GTPServer:
         usage = "fixed_handicap NUMBER_OF_STONES"
         (text,) = _arguments(args, 1, usage)
         stones = _number(text, int, usage)
-        game = self._handicap_board(usage)
+        game = self._handicap_board()
         try:
             points = handicap_points(game.size, stones)
         except ValueError as err:
@@ -493,7 +496,7 @@ class GTPServer:
     def _set_free_handicap(self, args: tuple[str, ...]) -> str:
         if len(args) < 2:
             raise _Failure("syntax error: expected set_free_handicap VERTEX VERTEX ...")
-        game = self._handicap_board("set_free_handicap VERTEX ...")
+        game = self._handicap_board()
         points = []
         for vertex in args:
             try:
