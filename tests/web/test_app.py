@@ -388,6 +388,7 @@ BAD_MESSAGES: list[tuple[Any, str]] = [
     ({"type": "new", "game": "tictactoe", "clock": "abc"}, "INITIAL+INCREMENT"),
     ({"type": "new", "game": "tictactoe", "clock": "move:5"}, "INITIAL+INCREMENT"),
     ({"type": "new", "game": "tictactoe", "clock": "rollouts=5"}, "INITIAL+INCREMENT"),
+    ({"type": "new", "game": "tictactoe", "clock": "60+1,first:30"}, "no first-move allowance"),
     ({"type": "new", "game": "tictactoe", "clock": 60}, "INITIAL+INCREMENT"),
     ({"type": "new", "game": "tictactoe", "clock": "9000+1"}, "at most 7200"),
     ({"type": "play", "move": "b2"}, "no game yet"),

@@ -2,8 +2,9 @@
 
 Built-in agents (here and in :mod:`arena.search`) are named ``name[:key=value,...]``;
 the kinds that run users' code are named by a prefix: ``py:`` (a class in a file),
-``cmd:`` and ``gtp:`` (programs, :mod:`arena.remote`), ``othello-ai:`` and
-``colosseum-agent:`` (course assignments' agents, ``docs/course-agents.md``). Tests:
+``cmd:`` and ``gtp:`` (programs, :mod:`arena.remote`), ``othello-ai:``,
+``colosseum-agent:``, ``cs410-agent:`` and ``mcts-lab:`` (course assignments' agents,
+``docs/course-agents.md``). Tests:
 ``tests/agents/test_agent_api.py``.
 
 
@@ -47,6 +48,8 @@ _PREFIXED = {
     "openspiel:": "arena.agents.openspiel:load_openspiel_agent",
     "othello-ai:": "arena.remote.othello_ai:OthelloAIAgent",
     "colosseum-agent:": "arena.remote.colosseum_agent:ColosseumAgent",
+    "cs410-agent:": "arena.remote.cs410_agent:CS410Agent",
+    "mcts-lab:": "arena.remote.mcts_lab:MCTSLabAgent",
 }
 """Agents named by a prefix and the rest of the spec; each is built from the whole spec."""
 
@@ -102,6 +105,7 @@ def load_agent(spec: str | Agent) -> Agent:
                 *_WHERE,
                 *("py:FILE.py:CLASS", "cmd:COMMAND", "gtp:COMMAND", "openspiel:mcts"),
                 *("othello-ai:PATH/agent.py", "colosseum-agent:PATH/student_agent.py"),
+                *("cs410-agent:PATH/agents.py", "mcts-lab:PATH/MCTS.py"),
             ]
         )
         raise SpecError(f"unknown agent {name!r}; valid: {valid}")

@@ -1,6 +1,7 @@
 """``arena agents``: every agent with its parameters and defaults.
 
-Tests: tests/cli/test_cli.py, tests/remote/course/test_colosseum_agent.py
+Tests: tests/cli/test_cli.py, tests/remote/course/test_colosseum_agent.py,
+tests/remote/course/test_cs410_agent.py
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ import argparse
 from arena.agents.registry import agent_class, agent_names
 from arena.remote.colosseum_agent import ColosseumAgent
 from arena.remote.command import CommandAgent
+from arena.remote.cs410_agent import CS410Agent
 from arena.remote.gtp.client import GTPAgent
+from arena.remote.mcts_lab import MCTSLabAgent
 from arena.remote.othello_ai import OthelloAIAgent
 
 
@@ -40,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     print("    options (e.g. cmd:memory=512,cpu=60:python my_agent.py):")
     for param in CommandAgent.params:
         print(f"    {param.describe()}")
-    for course in (OthelloAIAgent, ColosseumAgent):
+    for course in (OthelloAIAgent, ColosseumAgent, CS410Agent, MCTSLabAgent):
         print(f"{course.usage}: {course.summary}")
         print("    options (and the cmd: options above; see docs/course-agents.md):")
         for param in course.params[: -len(CommandAgent.params)]:

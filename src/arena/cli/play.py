@@ -1,11 +1,12 @@
 """``arena play GAME A B``: one game between two agents, move by move.
 
-Tests: tests/cli/test_cli.py
+Tests: tests/cli/test_cli.py, tests/cli/test_play.py
 """
 
 from __future__ import annotations
 
 import argparse
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -21,10 +22,10 @@ from arena.cli.common import (
 )
 from arena.compete.match import play_game
 from arena.compete.runner import placed, prefixed_py
-from arena.compete.timecontrol import TimeControl
-from arena.core.errors import ArenaError
+from arena.compete.timecontrol import Clock, TimeControl
+from arena.core.errors import AgentFailure, ArenaError
 from arena.core.game import Game
-from arena.core.limit import Limit
+from arena.core.limit import DEFAULT_GRACE, Limit
 from arena.formats.record import GameRecord
 from arena.formats.sgf import to_sgf
 from arena.games import load_game
@@ -45,12 +46,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_game_argument(p)
     p.add_argument("first", metavar="A", help="agent spec of the first player, e.g. human")
     p.add_argument("second", metavar="B", help="agent spec of the second player")
-    p.add_argument(
+    clock = p.add_mutually_exclusive_group()
+    clock.add_argument(
         "--move-time",
         type=float,
-        default=1.0,
+        default=None,
         metavar="S",
         help="seconds each agent may think per move (default 1)",
+    )
+    clock.add_argument(
+        "--time",
+        default=None,
+        metavar="CONTROL",
+        help="the agents' time control instead: a Fischer clock (15+1), move:SECONDS, and a "
+        "first-move allowance (move:2,first:30: the Colosseum course's rule); a person is "
+        "never timed",
     )
     p.add_argument("--seed", type=int, default=None, help="seed of the initial position")
     add_start_arguments(p)
@@ -72,8 +82,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     game = load_game(args.game)
-    if args.move_time <= 0:
+    if args.move_time is not None and args.move_time <= 0:
         raise ArenaError(f"--move-time must be > 0, not {args.move_time}")
+    given = (
+        TimeControl.parse(args.time)
+        if args.time is not None
+        else TimeControl.moving(args.move_time or 1.0)
+    )
+    if not given.timed:
+        raise ArenaError(f"--time {args.time}: play takes a clock or a move time, not a budget")
     opening = start_moves(game, args.moves, args.sgf)
     start = None
     if args.position is not None:
@@ -118,13 +135,13 @@ def run(args: argparse.Namespace) -> int:
         return save_record(record, path, f"arena play {game.spec} {args.first} {args.second}")
 
     # A person is not held to the clock; agents get the move time as their limit.
-    control = TimeControl.moving(1e6 if any(humans) else args.move_time)
+    control = TimeControl.moving(1e6) if any(humans) else given
     for i, agent in enumerate(agents):
         if isinstance(agent, HumanAgent):
             agent.legend = legend
             agent.saver = save
         elif any(humans):
-            agents[i] = _Limited(agent, args.move_time)
+            agents[i] = _Limited(agent, given)
     record = play_game(
         game,
         agents,
@@ -191,14 +208,19 @@ def save_record(record: GameRecord, path: str, command: str) -> str:
 
 
 class _Limited:
-    """An agent held to its own move time while a person, untimed, plays it."""
+    """An agent held to its own clock while a person, untimed, plays it."""
 
-    def __init__(self, agent, seconds: float) -> None:  # type: ignore[no-untyped-def]
-        self.agent, self.seconds = agent, seconds
+    def __init__(self, agent, control: TimeControl) -> None:  # type: ignore[no-untyped-def]
+        self.agent, self.clock = agent, Clock.start(control)
         self.spec = agent.spec
 
     def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
         return getattr(self.agent, name)
 
-    def choose(self, state, limit):  # type: ignore[no-untyped-def]
-        return self.agent.choose(state, Limit(time=self.seconds))
+    def choose(self, state, limit: Limit):  # type: ignore[no-untyped-def]
+        started = time.perf_counter()
+        move = self.agent.choose(state, self.clock.limit())
+        over = self.clock.charge(time.perf_counter() - started, DEFAULT_GRACE)
+        if over:
+            raise AgentFailure("time", over)
+        return move

@@ -6,7 +6,7 @@ player runs out of time (beyond the grace), answers an illegal move, or
 raises. Every such end is recorded with its reason.
 
 >>> import arena
->>> from arena.compete.timecontrol import TimeControl
+>>> from arena.compete.timecontrol import Clock, TimeControl
 >>> record = play_game(arena.load_game("tictactoe"), ["random:seed=1", "alphabeta:depth=9"],
 ...                    TimeControl.parse("rollouts=1"))
 >>> record.reason, record.winner in (None, 1)
@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.agents import load_agent
-from arena.compete.timecontrol import TimeControl
+from arena.compete.timecontrol import Clock, TimeControl
 from arena.core.agent import (
     Resign,
     Undo,
@@ -153,13 +153,13 @@ def _play(
     failed = rejoin()
     if failed is not None:
         return failed
-    clock = [control.start(), control.start()]
+    clocks = [Clock.start(control), Clock.start(control)]
 
     while not state.is_terminal():
         if max_plies is not None and state.ply >= max_plies:
             return _adjudicate(record, state)
         mover = state.to_move
-        limit = control.allotment(clock[mover])
+        limit = clocks[mover].limit()
         agent = players[mover]
         started = time.perf_counter()
         try:
@@ -179,11 +179,9 @@ def _play(
         except Exception as exc:  # any failure of the agent is its loss, never the arena's
             return crashed(mover, agent, exc)
         spent = time.perf_counter() - started
-        over = _overrun(control, clock[mover], spent, grace)
+        over = clocks[mover].charge(spent, grace)
         if over:
             return forfeit(mover, "time", over)
-        if clock[mover] is not None:
-            clock[mover] = clock[mover] - spent + control.increment  # type: ignore[operator]
         wrong = answer_problem(state, move)
         if wrong:
             return forfeit(mover, "illegal", wrong)
@@ -217,14 +215,6 @@ def _told(record: GameRecord, players: list[Any]) -> GameRecord:
     for player in players:
         record.notes.extend(getattr(player, "record_notes", ()))
     return record
-
-
-def _overrun(control: TimeControl, remaining: float | None, spent: float, grace: float) -> str:
-    if control.per_move is not None and spent > control.per_move + grace:
-        return f"{spent:.3f} s for a {control.per_move:g} s move"
-    if remaining is not None and spent > remaining + grace:
-        return f"{spent:.3f} s with {remaining:.3f} s on the clock"
-    return ""
 
 
 def _adjudicate(record: GameRecord, state: State) -> GameRecord:

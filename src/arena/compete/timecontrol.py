@@ -2,16 +2,21 @@
 
 ``15+1``      Fischer: 15 s on the clock, 1 s added after each move (the default).
 ``move:10``   a fixed 10 s per move (the Othello assignment's rule).
+``move:2,first:30``  2 s a move, but 30 s for each player's first move (the Colosseum
+              course's rule); ``first:`` goes with a Fischer clock too (``15+1,first:30``).
 ``rollouts=100`` (or ``depth=4``, ``nodes=5000``) a fixed budget of work and no clock.
 
 >>> TimeControl.parse("15+1")
-TimeControl(initial=15.0, increment=1.0, per_move=None, budget=None)
+TimeControl(initial=15.0, increment=1.0, per_move=None, budget=None, first=None)
 >>> TimeControl.parse("move:10").describe()
 '10 s per move'
 >>> TimeControl.parse("rollouts=100").budget
 Limit(rollouts=100)
 >>> str(TimeControl.parse("2.50+0.10")), str(TimeControl.moving(10)), str(TimeControl())
 ('2.5+0.1', 'move:10', '15+1')
+>>> control = TimeControl.parse("move:2,first:30")
+>>> str(control), control.describe()
+('move:2,first:30', '2 s per move, 30 s for each first move')
 >>> TimeControl.parse("15")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -22,7 +27,7 @@ Tests: tests/compete/test_match.py
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from arena.core.errors import SpecError
 from arena.core.limit import Limit
@@ -40,6 +45,8 @@ class TimeControl:
     increment: float = 1.0
     per_move: float | None = None
     budget: Limit | None = None
+    first: float | None = None
+    """Seconds for each player's first move, timed on its own, off the clock (None: none)."""
 
     @classmethod
     def moving(cls, seconds: float) -> TimeControl:
@@ -73,11 +80,44 @@ class TimeControl:
         arena.core.errors.SpecError: time control '-5+1': the initial time must be > 0, not -5
         """
         t = text.strip().lower()
+        base, comma, extra = t.partition(",first:")
+        if comma:
+            return cls._parse_first(text, cls.parse(base), extra)
         if t.startswith("move:"):
             return cls._parse_moving(text, t[5:])
         if "=" in t:
             return cls._parse_budget(text, t)
         return cls._parse_fischer(text, t)
+
+    @classmethod
+    def _parse_first(cls, text: str, base: TimeControl, seconds: str) -> TimeControl:
+        """``BASE,first:SECONDS``: a first-move allowance on a clock or a move time.
+
+        >>> TimeControl.parse("rollouts=10,first:30")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        arena.core.errors.SpecError: time control 'rollouts=10,first:30': first: goes after ...)
+        >>> TimeControl.parse("move:2,first:0")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        arena.core.errors.SpecError: time control 'move:2,first:0': the first move's time ...
+        """
+        if base.budget is not None or base.first is not None:
+            raise SpecError(
+                f"time control {text!r}: first: goes after a clock or a move time counted in "
+                "seconds (move:2,first:30 or 15+1,first:30)"
+            )
+        try:
+            value = float(seconds)
+        except ValueError:
+            raise SpecError(
+                f"time control {text!r}: expected first:SECONDS, e.g. move:2,first:30"
+            ) from None
+        if not value > 0 or value != value:
+            raise SpecError(
+                f"time control {text!r}: the first move's time must be > 0, not {seconds}"
+            )
+        return replace(base, first=value)
 
     @classmethod
     def _parse_moving(cls, text: str, seconds: str) -> TimeControl:
@@ -131,6 +171,8 @@ class TimeControl:
         return cls(initial=initial, increment=increment)
 
     def __str__(self) -> str:
+        if self.first is not None:
+            return f"{replace(self, first=None)},first:{_number(self.first)}"
         if self.budget is not None:
             return ",".join(
                 f"{key}={getattr(self.budget, key)}"
@@ -146,6 +188,8 @@ class TimeControl:
         return self.budget is None
 
     def describe(self) -> str:
+        if self.first is not None:
+            return f"{replace(self, first=None).describe()}, {self.first:g} s for each first move"
         if self.budget is not None:
             return f"budget {self}"
         if self.per_move is not None:
@@ -156,8 +200,13 @@ class TimeControl:
         """Time on each clock at the start (None: no clock)."""
         return self.initial if self.budget is None and self.per_move is None else None
 
-    def allotment(self, remaining: float | None, plies_left_estimate: int = 30) -> Limit:
+    def allotment(
+        self, remaining: float | None, plies_left_estimate: int = 30, *, first_move: bool = False
+    ) -> Limit:
         """The limit one move is searched with.
+
+        A player's first move under ``first:`` has that allowance as its move time, off
+        the clock.
 
         A fixed move time or budget gives itself. On a Fischer clock the mover
         spends a share of what is left plus most of the increment, never more
@@ -171,6 +220,8 @@ class TimeControl:
         """
         if self.budget is not None:
             return self.budget
+        if first_move and self.first is not None:
+            return Limit(time=self.first)
         if self.per_move is not None:
             return Limit(time=self.per_move)
         assert remaining is not None
@@ -181,6 +232,72 @@ class TimeControl:
             clock=max(remaining, 0.001),
             increment=self.increment or None,
         )
+
+    def overrun(
+        self, remaining: float | None, spent: float, grace: float, *, first_move: bool = False
+    ) -> str:
+        """Why a move of ``spent`` seconds loses on time ("" when it does not).
+
+        >>> TimeControl.parse("move:2,first:30").overrun(None, 25.0, 0.05, first_move=True)
+        ''
+        >>> TimeControl.parse("move:2,first:30").overrun(None, 25.0, 0.05)
+        '25.000 s for a 2 s move'
+        """
+        if first_move and self.first is not None:
+            if spent > self.first + grace:
+                return f"{spent:.3f} s for a {self.first:g} s first move"
+            return ""
+        if self.per_move is not None and spent > self.per_move + grace:
+            return f"{spent:.3f} s for a {self.per_move:g} s move"
+        if remaining is not None and spent > remaining + grace:
+            return f"{spent:.3f} s with {remaining:.3f} s on the clock"
+        return ""
+
+
+@dataclass
+class Clock:
+    """One player's time in a game under ``control``: the limit of each move and its charge.
+
+    >>> clock = Clock.start(TimeControl.parse("10+1,first:30"))
+    >>> clock.limit(), clock.charge(25.0, grace=0.05), clock.remaining
+    (Limit(time=30.0), '', 10.0)
+    >>> clock.limit().clock, clock.charge(4.0, grace=0.05), clock.remaining
+    (10.0, '', 7.0)
+    >>> clock.charge(7.5, grace=0.05)
+    '7.500 s with 7.000 s on the clock'
+    """
+
+    control: TimeControl
+    remaining: float | None
+    """Seconds on the clock (None: no clock)."""
+    moves: int = 0
+    """Moves this player has made in the game."""
+
+    @classmethod
+    def start(cls, control: TimeControl) -> Clock:
+        return cls(control, control.start())
+
+    @property
+    def first_move(self) -> bool:
+        """Whether the next move is the player's first under a ``first:`` allowance."""
+        return self.control.first is not None and self.moves == 0
+
+    def limit(self, plies_left_estimate: int = 30) -> Limit:
+        """The limit of the player's next move."""
+        return self.control.allotment(
+            self.remaining, plies_left_estimate, first_move=self.first_move
+        )
+
+    def charge(self, spent: float, grace: float) -> str:
+        """Charge a move of ``spent`` seconds: why it lost on time, or "" (then the clock
+        loses ``spent`` and gains the increment; a first move under ``first:`` is free)."""
+        over = self.control.overrun(self.remaining, spent, grace, first_move=self.first_move)
+        if over:
+            return over
+        if self.remaining is not None and not self.first_move:
+            self.remaining = self.remaining - spent + self.control.increment
+        self.moves += 1
+        return ""
 
 
 def _number(seconds: float | None) -> str:

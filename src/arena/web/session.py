@@ -711,6 +711,12 @@ def check_clock(text: Any) -> TimeControl | None:
     if not isinstance(text, str) or len(text) > 30:
         raise BadMessage("'clock' is INITIAL+INCREMENT in seconds, e.g. '60+1'")
     control = TimeControl.parse(text)
+    if control.first is not None:
+        # The board's clock charges every move: it would silently drop the allowance.
+        raise BadMessage(
+            "the board's clock has no first-move allowance (first:): use INITIAL+INCREMENT, "
+            "or arena match/play --time for a course clock"
+        )
     if control.initial is None or control.budget is not None or control.per_move is not None:
         raise BadMessage("'clock' is INITIAL+INCREMENT in seconds, e.g. '60+1'")
     if control.initial > MAX_CLOCK or control.increment > MAX_SECONDS:
