@@ -6,6 +6,7 @@ import os
 import random
 import shutil
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -102,3 +103,17 @@ def find_engine(name: str) -> str:
             pytest.fail(f"{message}; CI must run this test")
         pytest.skip(message)
     return path
+
+
+def running(folder: Path) -> list[str]:
+    """Command lines of live processes that name ``folder``."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            line = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            status = (proc / "status").read_text()
+        except OSError:
+            continue
+        if str(folder) in line and "State:\tZ" not in status:
+            found.append(line)
+    return found

@@ -19,6 +19,7 @@ from arena.compete.timecontrol import TimeControl
 from arena.core.errors import SpecError
 from arena.formats.record import GameRecord
 from arena.remote.cs410_agent import to_action
+from helpers import running
 
 GO = "go:size=5,komi=0.5,ko=simple"
 """The stencil's rules: 5x5, komi 0.5 (its choice for 5x5), OpenSpiel's simple ko."""
@@ -82,20 +83,6 @@ def test_bad_agents_lose_with_the_reason(
     assert (record.reason, record.loser) == (reason, 0), record.detail
     assert detail in record.detail
     assert not running(cs410_dir)  # the host, hung or not, is gone with its game
-
-
-def running(folder: Path) -> list[str]:
-    """Command lines of live processes that name ``folder``."""
-    found = []
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            line = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            status = (proc / "status").read_text()
-        except OSError:
-            continue
-        if str(folder) in line and "State:\tZ" not in status:
-            found.append(line)
-    return found
 
 
 def test_a_missing_package_is_named_in_one_line(
