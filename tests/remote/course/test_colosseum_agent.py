@@ -303,3 +303,26 @@ def test_class_names_a_class_of_the_file_not_another_registered_agent(colosseum_
     )
     spec = f"colosseum-agent:class=wall_hugger:{colosseum_dir}/project/agents/wall_hugger.py"
     assert both_colours(SMALL, spec)[0].reason == "normal"
+
+
+def test_the_course_clock_gives_the_first_move_its_allowance(
+    colosseum_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The course allows 30 s for an agent's first move and 2 s for the others (scaled
+    down: first:3 and 0.5 s): an agent written for it plays whole games, and loses its
+    first move on a plain move time."""
+    spec = f"colosseum-agent:{colosseum_dir}/lone/first_slow.py"
+    for record in both_colours(SMALL, spec, control="move:0.5,first:3"):
+        assert record.reason == "normal", record.detail
+    record = both_colours(SMALL, spec, control="move:0.5")[0]
+    assert (record.reason, record.loser, len(record.moves)) == ("time", 0, 0), record.detail
+    # A Fischer clock with the allowance: the first move is off the clock.
+    record = play_game(load_game(SMALL), [spec, "random"], TimeControl.parse("1+0.1,first:3"))
+    assert record.reason == "normal", record.detail
+    argv = ["match", SMALL, spec, "random", "--games", "1", "--time", "move:0.5,first:3"]
+    assert main([*argv, "--json", "--quiet"]) == 0
+    result = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert all(not line["forfeits"] for line in result["agents"].values()), result
+    # arena play holds the agent to the same clock against a person (here: random).
+    assert main(["play", SMALL, "random:seed=1", spec, "--time", "move:0.5,first:3"]) == 0
+    assert "loses:" not in capsys.readouterr().out

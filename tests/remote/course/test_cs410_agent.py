@@ -155,3 +155,16 @@ def test_a_person_plays_their_own_agent(
     assert main(["play", GO, "human", agent, "--time", "15+1"]) == 0
     out = capsys.readouterr().out
     assert "loses:" not in out and "C3" in out and "Black (you) wins" in out, out
+
+
+def test_arena_agents_lists_the_course_kinds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["agents"]) == 0
+    out = capsys.readouterr().out
+    for words in (
+        "cs410-agent:[OPTIONS:]PATH/agents.py",
+        "class=MCTSAgent",
+        "mcts-lab:[OPTIONS:]PATH/MCTS.py",
+        "rollouts=100",
+        "ucb=the file's own",
+    ):
+        assert words in out, words
