@@ -95,11 +95,12 @@ class CS410Agent(ExternalAgent):
         """Refuse a game whose rules are not the stencil's (every game would be scored or
         ended differently from the course's): a one-line SpecError naming the spec to use."""
         n: int = game.config["size"]
-        wanted = {"size": str(n), "ko": "simple"}
+        wanted = {"size": str(n)}
         differs = size != str(n) or game.config["ko"] != "simple"
         if komi != "?":
             wanted["komi"] = f"{float(komi):g}"
             differs = differs or float(komi) != game.config["komi"]
+        wanted["ko"] = "simple"
         if maxlen != "?" and int(maxlen) != 2 * n * n:
             wanted["maxlen"] = maxlen
         if maxlen != "?":

@@ -98,7 +98,7 @@ def test_a_missing_package_is_named_in_one_line(
 
 def test_another_rule_set_is_refused_with_the_spec_to_use(cs410_dir: Path) -> None:
     for game in ("go:size=5", "go:size=5,komi=0.5", "go:size=5,ko=simple"):
-        with pytest.raises(SpecError, match=r"use go:size=5,ko=simple,komi=0.5$"):
+        with pytest.raises(SpecError, match=r"use go:size=5,komi=0.5,ko=simple$"):
             both_colours(spec(cs410_dir), game=game)
     record = both_colours(spec(cs410_dir), game="connect4")[0]
     assert record.reason == "crash" and "agent cannot play connect4" in record.detail

@@ -1,7 +1,8 @@
 """Every row of the README's "From the assignments" table runs, in an assignment folder.
 
 Each command runs as written from a copy of the course-style folders in this directory
-(the Othello assignment's, and a Colosseum Survival project), scaled down to stay
+(the Othello assignment's, a Colosseum Survival project, a Go final project and a
+Connect Four MCTS lab), scaled down to stay
 quick: fewer games and rounds, a short move time, a shallower depth limit, and a
 random player standing in for the person at the keyboard.
 """
@@ -24,6 +25,9 @@ SCALE = {"--games": "2", "--rounds": "1", "--move-time": "0.2"}
 process scheduling cannot overrun; built-in agents less)."""
 
 
+COURSE_KINDS = ("othello-ai:", "colosseum-agent:", "cs410-agent:", "mcts-lab:")
+
+
 def table_commands() -> list[str]:
     text = README.read_text()
     section = text[text.index("### From the assignments") :]
@@ -39,7 +43,7 @@ def table_commands() -> list[str]:
 
 
 def scaled(command: str) -> list[str]:
-    programs = "othello-ai:" in command or "colosseum-agent:" in command
+    programs = any(kind in command for kind in COURSE_KINDS)
     scale = {**SCALE, "--move-time": SCALE["--move-time"] if programs else "0.05"}
     words = shlex.split(command)[1:]
     out: list[str] = []
@@ -70,6 +74,9 @@ def test_the_table_has_every_assignment() -> None:
     assert len(commands) >= 11
     assert sum("othello-ai:" in c for c in commands) >= 3
     assert sum("colosseum-agent:" in c for c in commands) >= 3
+    assert sum("cs410-agent:" in c for c in commands) >= 4
+    assert sum("mcts-lab:" in c for c in commands) >= 3
+    assert sum("first:30" in c for c in commands) >= 2  # the Colosseum course's clock
     assert not any(" py:" in c for c in commands)  # course agents are not arena classes
 
 
@@ -79,6 +86,8 @@ def test_every_row_runs(
     command: str,
     othello_dir: Path,
     colosseum_dir: Path,
+    cs410_dir: Path,
+    lab_dir: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -87,6 +96,10 @@ def test_every_row_runs(
         monkeypatch.chdir(othello_dir)
     elif "colosseum-agent:" in command:
         monkeypatch.chdir(colosseum_dir / "project")
+    elif "cs410-agent:" in command:
+        monkeypatch.chdir(cs410_dir)
+    elif "mcts-lab:" in command:
+        monkeypatch.chdir(lab_dir)
     else:
         monkeypatch.chdir(tmp_path)
     argv = scaled(command)

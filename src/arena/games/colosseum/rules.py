@@ -16,7 +16,9 @@ Rules as implemented
   must start connected; otherwise the whole set-up is drawn again from the
   same stream. ``setup=course`` draws the course simulator's boards instead:
   M from 6..11 (its ``np.random.randint(6, 12)`` excludes 12) and (M + 1) // 2
-  wall pairs, so results compare with what students measured there.
+  wall pairs, so results compare with what students measured there (under the
+  course's clock, 30 s for a player's first move and 2 s for each other:
+  ``--time move:2,first:30``).
   ``size`` is 3..20; ``walls`` is at most a quarter of the inner
   edges, ``M * (M - 1) // 4`` pairs (7 when the size is drawn, for M = 6), so
   redraws stay rare. :meth:`Colosseum.position` builds any other position.
@@ -326,7 +328,7 @@ class Colosseum(Game):
             str,
             "arena",
             "arena: M drawn from 6..12, M//2 wall pairs; course: the simulator's boards, "
-            "M from 6..11, (M+1)//2 pairs",
+            "M from 6..11, (M+1)//2 pairs (the course's clock: --time move:2,first:30)",
             choices=("arena", "course"),
         ),
     )
