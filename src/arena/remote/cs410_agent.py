@@ -66,6 +66,8 @@ class CS410Agent(ExternalAgent):
         self.program_name: str | None = None
         self.told = 0
         """How many of the game's moves the host has been told."""
+        self.record_notes: list[str] = []
+        """What the record should say: moves passed because the stencil's game had ended."""
         python = interpreter(self.config["python"])
         return [python, "-u", str(HOST), str(self.path), self.config["class"]]
 
@@ -78,6 +80,7 @@ class CS410Agent(ExternalAgent):
             raise self._failure("crash", f"a Go final project agent cannot play {game.name}")
         assert self.process is not None
         self.told = 0
+        self.record_notes = []
         size: int = game.config["size"]
         with self.starting():
             self.process.send(f"new {size}")
@@ -125,6 +128,8 @@ class CS410Agent(ExternalAgent):
         process.send(f"go {self.config['timeout'] if seconds is None else seconds:.6f}")
         answer = process.read_line(self.move_timeout(limit), "move")
         word, _, rest = answer.partition(" ")
+        if word == "over":
+            return self.stencil_over(state, rest)
         if word == "refused":
             action, _, why = rest.partition(" ")
             raise self._failure(
@@ -155,3 +160,18 @@ class CS410Agent(ExternalAgent):
             shown = state.game.format_move(move) if move < size * size else "pass"
             raise self._failure("illegal", f"get_move returned {action} ({shown}): {why}")
         return move
+
+    def stencil_over(self, state: State, returns: str) -> int:
+        """The stencil's rules ended its game and arena's did not: OpenSpiel's Go ends a game
+        as a draw when a stone move repeats an earlier board (its superko), which arena's
+        ``ko=simple`` allows. The agent cannot be asked (its state is terminal): it passes,
+        noted in the record, and arena's rules finish the game."""
+        size: int = state.game.config["size"]
+        if not self.record_notes:
+            mover = state.game.player_names[state.to_move]
+            self.record_notes.append(
+                f"{mover} ply {state.ply + 1}: the stencil's game is over (returns {returns}: "
+                "OpenSpiel's Go ends a game as a draw when a stone move repeats an earlier "
+                "board); arena's rules play on, and the agent passes"
+            )
+        return size * size

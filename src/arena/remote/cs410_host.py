@@ -20,6 +20,9 @@ in the course. Messages, one line each:
   as the course's ``game_runner.py`` does, and answers ``move A``; ``raised TEXT``
   when it raised (the traceback goes to stderr, the agent's log); ``invalid TEXT``
   when it returned something that is not an action index;
+* host -> arena: ``over RETURNS`` instead of calling ``get_move`` when the stencil's
+  own rules ended its game while arena's go on (OpenSpiel's Go ends a game as a draw
+  when a stone move repeats an earlier board); later ``play`` lines are then ignored;
 * arena -> host: ``quit``.
 
 Tests: tests/remote/course/test_cs410_agent.py
@@ -93,6 +96,15 @@ def rules(state: Any) -> tuple[str, str]:
     return komi, maxlen
 
 
+def ended(state: Any) -> bool:
+    """Whether the stencil's own rules ended its game (OpenSpiel's Go also ends it, as a
+    draw, when a stone move repeats an earlier board)."""
+    try:
+        return bool(state.is_terminal_state())
+    except Exception:  # a stencil without the method: its agent will say
+        return False
+
+
 def new_problem(size: int) -> tuple[Any, Any]:
     """The stencil's ``GoProblem(size)`` and its start state."""
     stencil = importlib.import_module("go_search_problem")
@@ -131,12 +143,17 @@ def serve(file: Path, wanted: str, out: IO[str]) -> int:
             name = str(getattr(agent, "name", "") or cls.__name__).split()
             send(f"ready {getattr(state, 'size', words[1])} {komi} {maxlen} {' '.join(name)[:80]}")
         elif words[0] == "play":
+            if ended(state):
+                continue  # the stencil's game is over: its state stays as it ended
             try:
                 state = problem.transition(state, int(words[1]))
             except BaseException as exc:
                 traceback.print_exc()
                 send(f"refused {words[1]} {course_host.one_line(exc)}")
         elif words[0] == "go":
+            if ended(state):
+                send(f"over {' '.join(str(v) for v in state.terminal_value())}")
+                continue
             try:
                 result = agent.get_move(state.clone(), float(words[1]))
             except KeyboardInterrupt:

@@ -168,3 +168,14 @@ def test_arena_agents_lists_the_course_kinds(capsys: pytest.CaptureFixture[str])
         "ucb=the file's own",
     ):
         assert words in out, words
+
+
+def test_when_the_stencils_game_ends_first_the_agent_passes_with_a_note(cs410_dir: Path) -> None:
+    # These two repeat a board at ply 49: OpenSpiel's Go (the stencil's) ends the game there
+    # as a draw; arena's ko=simple plays on. The agent is not blamed: it passes, noted.
+    if "pyspiel" not in sys.modules:
+        pytest.importorskip("pyspiel")
+    agents = [spec(cs410_dir), spec(cs410_dir, "IterativeDeepeningAgent")]
+    record = play_game(arena.load_game(GO), agents, TimeControl.parse("move:5"))
+    assert record.reason == "normal", record.detail
+    assert any("the stencil's game is over" in note for note in record.notes), record.notes
