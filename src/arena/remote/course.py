@@ -1,7 +1,8 @@
 """What the adapters for course frameworks share (``othello-ai:``, ``colosseum-agent:``):
 the student's file named in the spec and the Python that runs it.
 
-Tests: tests/remote/course/test_othello_ai.py, tests/remote/course/test_colosseum_agent.py
+Tests: tests/remote/course/test_othello_ai.py, tests/remote/course/test_colosseum_agent.py,
+tests/remote/course/test_cs410_agent.py
 
 >>> short_path(Path("/home/me/project/agents/student_agent.py"))
 'agents/student_agent.py'
@@ -64,3 +65,24 @@ def program_file(prefix: str, body: str, example: str) -> Path:
 def short_path(file: Path) -> str:
     """The file with its folder, as labels show it: ``agents/student_agent.py``."""
     return f"{file.parent.name}/{file.name}" if file.parent.name else file.name
+
+
+MISSING = "(this Python lacks "
+"""How a host's load error says a package is missing (``course_host.load_error``)."""
+
+
+def missing_package(label: str, error: str, python: str) -> SpecError | None:
+    """The one-line error that stops a match when the student's Python lacks a package:
+    every game would fail the same way, so it is not a forfeit per game.
+
+    >>> error = missing_package("cs410-agent:p/agents.py", "loading agents.py: "
+    ...     "ModuleNotFoundError: No module named 'torch' (this Python lacks torch: "
+    ...     "pip install torch, or pass python=...)", "/usr/bin/python3")
+    >>> "(/usr/bin/python3 lacks torch: pip install torch" in str(error)
+    True
+    >>> missing_package("x", "loading agents.py: SyntaxError: ...", "python") is None
+    True
+    """
+    if MISSING not in error:
+        return None
+    return SpecError(f"{label}: {error.replace(MISSING, f'({python} lacks ', 1)}")

@@ -33,7 +33,7 @@ from arena.core.errors import SpecError
 from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.spec import Param
-from arena.remote.course import PYTHON, interpreter, name, program_file, short_path
+from arena.remote.course import PYTHON, interpreter, missing_package, name, program_file, short_path
 from arena.remote.external import OPTIONS, ExternalAgent
 
 HOST = Path(__file__).resolve().with_name("cs410_host.py")
@@ -87,6 +87,10 @@ class CS410Agent(ExternalAgent):
             line = self.process.read_line(self.config["startup"], "'ready'")
         word, _, rest = line.partition(" ")
         if word == "error":
+            missing = missing_package(self.label, rest, self.argv[0])
+            if missing is not None:
+                self.close()
+                raise missing
             raise self._failure("crash", f"{rest}; log {self.process.log_path}")
         words = rest.split()
         if word != "ready" or len(words) < 3:
