@@ -382,6 +382,11 @@ BAD_MESSAGES: list[tuple[Any, str]] = [
     ({"type": "new", "game": "tictactoe", "players": ["person", "cmd:ls"]}, "allow-programs"),
     ({"type": "new", "game": "tictactoe", "players": ["person", "GTP:gnugo"]}, "allow-programs"),
     ({"type": "new", "game": "othello", "players": ["othello-ai:x", "person"]}, "allow-programs"),
+    ({"type": "new", "game": "go", "players": ["person", "cs410-agent:x.py"]}, "allow-programs"),
+    (
+        {"type": "new", "game": "connect4", "players": ["mcts-lab:MCTS.py", "person"]},
+        "allow-programs",
+    ),
     ({"type": "new", "game": "tictactoe", "time": 61}, "0.01..60"),
     ({"type": "new", "game": "tictactoe", "time": "1"}, "0.01..60"),
     ({"type": "new", "game": "tictactoe", "time": True}, "0.01..60"),
@@ -488,6 +493,15 @@ def test_programs_run_only_when_allowed(tmp_path: Path) -> None:
         board = Board(ws)
         board.send(type="new", game="tictactoe", players=[f"py:{source}:First", "person"])
         assert board.state(ply=1, thinking=None)["moves"] == ["a1"]
+
+
+def test_course_agents_play_on_the_board_when_programs_are_allowed() -> None:
+    lab = Path(__file__).parents[1] / "remote" / "course" / "mcts_lab" / "MCTS.py"
+    with TestClient(create_app(allow_programs=True)) as c, c.websocket_connect("/ws") as ws:
+        board = Board(ws)
+        agent = f"mcts-lab:rollouts=20:{lab}"
+        board.send(type="new", game="connect4:rows=6,cols=5", players=[agent, "person"])
+        assert len(board.state(ply=1, thinking=None)["moves"]) == 1
 
 
 def test_boards_per_client_are_capped(client: TestClient) -> None:
