@@ -98,6 +98,8 @@ def test_random_is_deterministic_by_seed() -> None:
         (["perft", "connect4", "-1"], "DEPTH must be >= 0"),
         (["play", "connect4", "random", "alphabet"], "unknown agent 'alphabet'"),
         (["play", "connect4", "random", "random", "--move-time", "0"], "--move-time must be > 0"),
+        (["play", "connect4", "random", "random", "--time", "rollouts=5"], "not a budget"),
+        (["play", "connect4", "random", "random", "--time", "move:1,first:x"], "first:SECONDS"),
         (["analyze", "tictactoe", "a1 a1", "random"], "move 2: illegal move a1"),
         (["analyze", "tictactoe", "a1 b1 a2 b2 a3", "ids"], "the game is over"),
         (["analyze", "connect4", "", "mcts:rollouts=10", "--top", "0"], "--top must be >= 1"),

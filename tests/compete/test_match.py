@@ -156,7 +156,18 @@ def test_a_budget_is_described_in_its_own_notation() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["15+1", "2.5+0.1", "0.2+0", "move:10", "move:0.05", "rollouts=100", "depth=2,nodes=50"]
+    "text",
+    [
+        "15+1",
+        "2.5+0.1",
+        "0.2+0",
+        "move:10",
+        "move:0.05",
+        "rollouts=100",
+        "depth=2,nodes=50",
+        "move:2,first:30",
+        "15+1,first:30.5",
+    ],
 )
 def test_a_time_control_reads_back_from_its_canonical_text(text: str) -> None:
     control = TimeControl.parse(text)
@@ -244,3 +255,49 @@ def test_a_spec_that_cannot_play_the_game_stops_the_match_with_its_error() -> No
         play_game(
             arena.load_game("othello"), ["mcts:rave=100", "random"], TimeControl.parse("rollouts=1")
         )
+
+
+class _FirstSlow:
+    """Thinks ``first`` seconds on its first move of a game, ``then`` seconds after."""
+
+    spec = "first-slow"
+
+    def __init__(self, first: float, then: float) -> None:
+        self.first, self.then, self.moves = first, then, 0
+        self.limits: list[object] = []
+
+    def reset(self, game=None) -> None:  # type: ignore[no-untyped-def]
+        self.moves = 0
+
+    def choose(self, state, limit):  # type: ignore[no-untyped-def]
+        self.limits.append(limit)
+        time.sleep(self.first if self.moves == 0 else self.then)
+        self.moves += 1
+        return state.legal_moves()[0]
+
+
+@pytest.mark.parametrize("control", ["move:0.2,first:1", "0.5+0.1,first:1"])
+def test_a_first_move_allowance_lets_a_long_first_move_through(control: str) -> None:
+    agent = _FirstSlow(0.4, 0.02)
+    game = arena.load_game("tictactoe")
+    record = play_game(game, [agent, "random:seed=1"], TimeControl.parse(control))
+    assert record.reason == "normal", record.detail
+    # The first move is told its allowance; the later ones the move time or the clock.
+    assert agent.limits[0].time == 1.0 and agent.limits[0].clock is None
+    assert agent.limits[1].time < 1.0
+
+
+def test_without_the_allowance_the_long_first_move_loses_on_time() -> None:
+    for control, detail in (("move:0.2", "s for a 0.2 s move"), ("0.3+0.1", "on the clock")):
+        record = play_game(
+            arena.load_game("tictactoe"),
+            [_FirstSlow(0.4, 0.02), "random"],
+            TimeControl.parse(control),
+        )
+        assert (record.reason, record.loser) == ("time", 0) and detail in record.detail
+    record = play_game(
+        arena.load_game("tictactoe"),
+        [_FirstSlow(0.4, 0.4), "random"],
+        TimeControl.parse("move:0.2,first:1"),
+    )
+    assert (record.reason, len(record.moves)) == ("time", 2)  # its second move is a 0.2 s move
