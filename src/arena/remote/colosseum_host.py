@@ -2,8 +2,9 @@
 and answers the arena's questions with its ``step``.
 
 Run as a file by the student's Python (``python colosseum_host.py FILE [CLASS]``),
-so it imports nothing from arena -- only the standard library and numpy, which
-the simulator's agents use anyway. Messages, one line each:
+so it imports nothing from arena -- only the standard library, :mod:`course_host`
+beside it (what the hosts share), and numpy, which the simulator's agents use anyway.
+Messages, one line each:
 
 * host -> arena, once: ``ready NAME`` (the agent's ``name``) or ``error TEXT``;
 * arena -> host: ``step M K AR AC BR BC WALLS``: board side M, ``max_step`` K,
@@ -41,12 +42,16 @@ import importlib
 import importlib.util
 import inspect
 import operator
-import os
 import sys
 import traceback
 import types
 from pathlib import Path
 from typing import IO, Any
+
+if __package__:  # imported by arena (its adapter, tests, doctests)
+    from arena.remote import course_host
+else:  # run as a script by the student's Python: the file beside this one
+    import course_host
 
 SIDE_BITS = (1, 2, 4, 8)
 """The hex digit bits of up, right, down and left (the simulator's order)."""
@@ -175,25 +180,17 @@ def find_class(module: types.ModuleType, wanted: str) -> type:
     return next(iter(found.values()))
 
 
-def _one_line(exc: BaseException) -> str:
-    text = traceback.format_exception_only(type(exc), exc)[-1].strip()
-    return " ".join(text.split())[:300]
-
-
 def serve(file: Path, wanted: str, out: IO[str]) -> int:
     """Load the agent, say ``ready``, answer ``step`` lines until ``quit``."""
 
-    def send(line: str) -> None:
-        out.write(line + "\n")
-        out.flush()
-
+    send = course_host.sender(out)
     try:
         walls_array(1, "f")  # imports numpy now, before 'ready': off the clock
         module = load_module(file)
         agent = find_class(module, wanted)()
     except BaseException as exc:  # the student's import or constructor: report, then leave
         traceback.print_exc()
-        send(f"error loading {file.name}: {_one_line(exc)}")
+        send(f"error loading {file.name}: {course_host.one_line(exc)}")
         return 1
     send(f"ready {str(getattr(agent, 'name', '') or type(agent).__name__)[:80]}")
     for line in sys.stdin:
@@ -210,7 +207,7 @@ def serve(file: Path, wanted: str, out: IO[str]) -> int:
             raise
         except BaseException as exc:  # SystemExit in student code is a failure too
             traceback.print_exc()
-            send(f"raised {_one_line(exc)}")
+            send(f"raised {course_host.one_line(exc)}")
             continue
         try:
             row, col, side = unpack(result)
@@ -222,13 +219,8 @@ def serve(file: Path, wanted: str, out: IO[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    here = str(Path(__file__).resolve().parent)
-    sys.path[:] = [p for p in sys.path if p and Path(p).resolve() != Path(here)]
     # The protocol keeps its own copy of stdout; prints of the agent go to stderr (its log).
-    sys.stdout.flush()
-    out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
+    out = course_host.protocol_out()
     file = Path(argv[1]).resolve()
     return serve(file, argv[2] if len(argv) > 2 else "", out)
 

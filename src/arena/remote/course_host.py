@@ -1,4 +1,5 @@
-"""What the host processes of course agents share (``cs410_host.py``, ``mcts_lab_host.py``):
+"""What the host processes of course agents share (``colosseum_host.py``, ``cs410_host.py``,
+``mcts_lab_host.py``):
 the protocol's own copy of stdout, the student's folder on the import path, one-line errors
 and the package a missing import asks for.
 
@@ -6,7 +7,8 @@ A host runs as a script under the student's Python, so this module imports nothi
 arena either (the hosts import it as the file beside them); arena imports it only for its
 tests and doctests.
 
-Tests: tests/remote/course/test_cs410_agent.py, tests/remote/course/test_mcts_lab.py
+Tests: tests/remote/course/test_cs410_agent.py, tests/remote/course/test_mcts_lab.py,
+tests/remote/course/test_colosseum_agent.py
 
 >>> missing_package(ModuleNotFoundError("No module named 'pyspiel'", name="pyspiel"))
 'open_spiel'
