@@ -255,6 +255,9 @@ def _run(
         isolate=args.isolate,
         in_process=args.in_process,
     )
+    tournament.check_size(
+        settings, f"--games {games}" if games is not None else f"--rounds {rounds}"
+    )
     err = sys.stderr
     out = err if args.json else sys.stdout
     if settings.control.timed and (args.jobs > cores() or args.ray):

@@ -11,14 +11,14 @@ Tests: tests/compete/test_tournament.py
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from arena.agents.registry import agent_class, agent_names, load_agent, prefixed
 from arena.compete.openings import Openings
 from arena.compete.runner import Job, Watch, run_pool, run_ray, run_serial
-from arena.compete.schedule import PlannedGame, plan, spec_of
+from arena.compete.schedule import Plan, PlannedGame, plan, spec_of
 from arena.compete.store import ResultsDB
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
@@ -69,8 +69,9 @@ class Settings:
             object.__setattr__(self, "openings", Openings.parse(self.openings, self.game))
         object.__setattr__(self, "agents", tuple(self.agents))
 
-    def planned(self) -> list[PlannedGame]:
-        """Every game these settings play, in order (:func:`arena.compete.schedule.plan`)."""
+    def planned(self) -> Plan:
+        """Every game these settings play, in order (:func:`arena.compete.schedule.plan`),
+        made as they are asked for."""
         return plan(list(self.agents), self.rounds, self.gauntlet, self.games_per_pair)
 
     def identity(self) -> dict[str, Any]:
@@ -133,48 +134,65 @@ def seeded_spec(spec: str, game_id: str, seat: int, base_seed: int) -> str:
     return with_params(spec, seed=seed_of(base_seed, game_id, seat))
 
 
-def jobs_for(settings: Settings, planned: list[PlannedGame]) -> list[Job]:
-    """The self-contained jobs that play ``planned`` games under ``settings``."""
-    out = []
+def jobs_for(settings: Settings, planned: Iterable[PlannedGame]) -> Iterator[Job]:
+    """The self-contained jobs that play ``planned`` games under ``settings``, one at a
+    time as the runner takes them."""
     for p in planned:
         seed = settings.seed + p.position
         opening = settings.openings.get(seed) if settings.openings is not None else ()
-        out.append(
-            Job(
-                game=settings.game.spec,
-                game_id=p.game_id,
-                first=p.first,
-                second=p.second,
-                first_spec=seeded_spec(spec_of(p.first), p.game_id, 0, settings.seed),
-                second_spec=seeded_spec(spec_of(p.second), p.game_id, 1, settings.seed),
-                round=p.round,
-                seed=seed,
-                opening=tuple(opening),
-                control=settings.control,
-                grace=settings.grace,
-                max_plies=settings.max_plies,
-                isolate=settings.isolate,
-                in_process=settings.in_process,
-            )
+        yield Job(
+            game=settings.game.spec,
+            game_id=p.game_id,
+            first=p.first,
+            second=p.second,
+            first_spec=seeded_spec(spec_of(p.first), p.game_id, 0, settings.seed),
+            second_spec=seeded_spec(spec_of(p.second), p.game_id, 1, settings.seed),
+            round=p.round,
+            seed=seed,
+            opening=tuple(opening),
+            control=settings.control,
+            grace=settings.grace,
+            max_plies=settings.max_plies,
+            isolate=settings.isolate,
+            in_process=settings.in_process,
         )
-    return out
+
+
+MAX_GAMES = 1_000_000
+"""The most games one run plans. Every finished game's record stays in memory for the
+standings (1 to 10 KB each), so a million games already needs gigabytes; ``--games
+10**12`` is refused at once instead of filling memory."""
+
+
+def check_size(settings: Settings, asked: str = "") -> None:
+    """Refuse a plan of more than :data:`MAX_GAMES` games; ``asked`` names the option
+    that asked for it (``--games 1000000000000``) in the message."""
+    size = settings.planned().size
+    if size > MAX_GAMES:
+        what = f"{asked} plans" if asked else "these settings plan"
+        raise ArenaError(
+            f"{what} {size:,} games; one run plays at most {MAX_GAMES:,} "
+            "(every result is kept in memory for the standings)"
+        )
 
 
 def validate(settings: Settings) -> None:
     """Load every agent once up front, so bad input fails before any game starts
     (the game, the clock and the openings are parsed already)."""
-    for name in settings.agents:
-        load_agent(spec_of(name))
     if len(settings.agents) < 2:
         raise ArenaError("at least two agents are needed")
+    check_size(settings)
+    for name in settings.agents:
+        load_agent(spec_of(name))
 
 
 @dataclass
 class Outcome:
     records: list[GameRecord]
-    """Every finished game of the tournament, earlier runs' included."""
+    """Every finished game of the tournament, earlier runs' included: with a database,
+    what the database holds at the end (what ``arena results`` reads)."""
     played: int
-    """Games played by this run."""
+    """Games played and stored by this run."""
     planned: int
     verdict: Any = None
 
@@ -201,10 +219,9 @@ def run(
     done: set[str] = set()
     if db is not None:
         db.bind(settings.identity(), canonical=canonical_identity)
-        planned_ids = {p.game_id for p in planned}
-        records = [r for r in db.records() if r.game_id in planned_ids]
+        records = [r for r in db.records() if r.game_id in planned]
         done = {r.game_id for r in records}
-    todo = jobs_for(settings, [p for p in planned if p.game_id not in done])
+    todo = jobs_for(settings, (p for p in planned if p.game_id not in done))
     verdict = None
     a_name = settings.agents[0]
     tally = Tally.of(records, a_name) if sprt is not None else Tally()
@@ -223,13 +240,16 @@ def run(
         stream = run_serial(todo, stop, watch)
     played = 0
     for job, record in stream:
-        if db is not None:
-            db.add(record, job.first, job.second, job.round)
+        if db is not None and not db.add(record, job.first, job.second, job.round):
+            continue  # stored already by another writer: the database's copy counts
         records.append(record)
         played += 1
         if sprt is not None:
             tally = tally.add(record, a_name)
             verdict = sprt.status(*tally)
         if on_record is not None:
-            on_record(record, len(records), len(planned))
-    return Outcome(records, played, len(planned), verdict)
+            on_record(record, len(records), planned.size)
+    if db is not None:
+        # What is stored is the result: a row another program added counts once, as its own.
+        records = [r for r in db.records() if r.game_id in planned]
+    return Outcome(records, played, planned.size, verdict)
