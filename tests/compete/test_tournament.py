@@ -447,3 +447,242 @@ def test_the_cli_runs_on_ray(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout.splitlines()[-1])["games"] == 4
     assert len(ResultsDB(db).rows()) == 4
+
+
+# --- hostile sizes and databases (issue 31) ------------------------------------------
+
+
+def test_plan_is_made_as_it_is_read_and_answers_membership_from_the_id() -> None:
+    agents = ["a", "b|x", "c"]
+    for rounds, gauntlet, per_pair in ((2, False, None), (1, True, 5)):
+        planned = plan(agents, rounds, gauntlet, per_pair)
+        games = list(planned)
+        assert len(games) == planned.size == len(planned)
+        assert [planned[i] for i in range(len(games))] == games and planned[-1] == games[-1]
+        assert all(g.game_id in planned for g in games)
+        assert len({g.game_id for g in games}) == len(games)
+    planned = plan(agents, rounds=2)
+    for foreign in ("a|c|round=2|first=a", "a|c|round=01|first=a", "a|c|round=0|first=x", "", 7):
+        assert foreign not in planned
+    huge = plan(["a", "b"], rounds=1, games_per_pair=10**30)
+    assert (
+        huge.size == 10**30 and huge[10**29].game_id == "a|b|round=" + "5" + "0" * 28 + "|first=a"
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["match", "connect4", "random", "greedy", "--games", "1000000000000"],
+        ["tournament", "connect4", "random", "greedy", "ids", "--rounds", "1000000000000"],
+    ],
+)
+def test_a_plan_too_large_to_play_is_refused_at_once_in_bounded_memory(args: list[str]) -> None:
+    def limit_memory() -> None:  # before the fix the plan filled memory: end it fast
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (600 * 2**20, 600 * 2**20))
+
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli.main", *args, "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=limit_memory,
+    )
+    _, err = proc.communicate(timeout=120)
+    usage = __import__("resource").getrusage(__import__("resource").RUSAGE_CHILDREN)
+    assert proc.returncode == 2, err[-300:]
+    assert err.count("\n") == 1 and "games; one run plays at most 1,000,000" in err
+    assert f"{args[-2]} {args[-1]} plans" in err
+    assert time.monotonic() - start < 60
+    assert usage.ru_maxrss < 600 * 1024  # KB: no child of this test process went near it
+
+
+def test_a_second_writer_is_refused_in_one_line_while_readers_read(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    assert (
+        quick_match("tictactoe", "random", "greedy", 2, "--db", str(path), "--quiet").returncode
+        == 0
+    )
+    writer = ResultsDB(path)  # another run writing to it
+    try:
+        second = quick_match("tictactoe", "random", "greedy", 4, "--db", str(path), "--quiet")
+        assert second.returncode == 2 and second.stderr.count("\n") == 1, second.stderr
+        assert "is being written by another arena run" in second.stderr
+        assert cli("results", str(path)).returncode == 0
+    finally:
+        writer.close()
+    again = quick_match("tictactoe", "random", "greedy", 4, "--db", str(path), "--quiet")
+    assert again.returncode == 0 and "(2 played now)" in again.stdout
+
+
+def standings_rows(text: str) -> list[str]:
+    """The agents' lines of a standings table (the title differs between commands)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("agent "))
+    return lines[start:]
+
+
+def test_two_runs_on_one_database_at_once_print_what_is_stored(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    args = [
+        *("tournament", "tictactoe", "random", "greedy", "alphabeta:depth=2", "--rounds", "4"),
+        *("--budget", "depth=1", "--db", db, "--quiet"),
+    ]
+    command = [sys.executable, "-m", "arena.cli.main", *args]
+    procs = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)]
+    procs.append(
+        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    )
+    outs = [(p.wait(timeout=300), *p.communicate()) for p in procs]
+    stored = cli("results", db)
+    assert stored.returncode == 0
+    rows = ResultsDB(db, readonly=True).rows()
+    assert len(rows) == 24 and len({r["game_id"] for r in rows}) == 24
+    assert any(code == 0 for code, _, _ in outs)
+    for code, out, err in outs:
+        if code == 0:
+            assert standings_rows(out) == standings_rows(stored.stdout)
+        else:  # started while the other was writing
+            assert code == 2 and "is being written by another arena run" in err, err
+
+
+def test_a_game_stored_by_another_writer_counts_as_stored(tmp_path: Path) -> None:
+    """A game another program stored first is refused on insert: the standings show the
+    stored game, not the one this run played."""
+
+    class Raced(ResultsDB):
+        def add(self, record: GameRecord, first: str, second: str, round_: int) -> bool:
+            theirs = GameRecord(
+                game=record.game,
+                players=record.players,
+                returns=(-1, 1),
+                reason="time",
+                loser=0,
+                game_id=record.game_id,
+            )
+            super().add(theirs, first, second, round_)
+            return super().add(record, first, second, round_)
+
+    db = Raced(tmp_path / "t.db")
+    outcome = run(Settings(game="tictactoe", agents=("greedy", "random"), control="depth=1"), db)
+    db.close()
+    assert outcome.played == 0 and len(outcome.records) == 2
+    assert all(r.reason == "time" and r.winner == 1 for r in outcome.records)
+
+
+def changed_copy(tmp_path: Path, source: Path, sql: str, value: object) -> Path:
+    copy = tmp_path / f"copy{len(list(tmp_path.iterdir()))}.db"
+    copy.write_bytes(source.read_bytes())
+    with sqlite3.connect(copy) as conn:
+        conn.execute(sql, (value,))
+    conn.close()
+    return copy
+
+
+@pytest.fixture(scope="module")
+def small_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("db") / "small.db"
+    out = quick_match("tictactoe", "random", "greedy", 2, "--db", str(path), "--quiet")
+    assert out.returncode == 0, out.stderr
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # every row in the file itself
+    conn.close()
+    return path
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("not json", "its settings are 'not json', not a JSON object"),
+        ("[1, 2]", "its settings are '[1, 2]', not a JSON object"),
+        ('{"game": 5, "agents": 3}', "its settings name no game spec and agents"),
+        (b"\x00\xff", "not a JSON object"),
+        ('"' + "x" * 5000 + '"', "... (5,004 characters), not a JSON object"),
+    ],
+)
+def test_foreign_settings_are_one_line(
+    tmp_path: Path, small_db: Path, value: object, message: str
+) -> None:
+    path = changed_copy(tmp_path, small_db, "UPDATE tournament SET settings = ?", value)
+    for out in (
+        cli("results", str(path)),
+        quick_match("tictactoe", "random", "greedy", 4, "--db", str(path), "--quiet"),
+    ):
+        assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+        assert f"{path}: not a results database (" in out.stderr and message in out.stderr
+        assert len(out.stderr) < 300
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "message"),
+    [
+        ("record", "zzz", "not a JSON game record (Expecting value)"),
+        ("record", b"\x00", "not a JSON game record (bytes)"),
+        ("record", "[" * 100_000, "not a game record (nested too deeply)"),
+        (
+            "record",
+            '{"game": "tictactoe", "players": "ab"}',
+            "not a game record: 'players' must be two agents",
+        ),
+        ("result", "x", "result holds 'x', not a number"),
+        ("plies", "many", "plies holds 'many', not a number"),
+        ("reason", b"\x01", "reason holds b'\\x01', not text"),
+    ],
+)
+def test_foreign_rows_are_one_line_naming_the_game(
+    tmp_path: Path, small_db: Path, column: str, value: object, message: str
+) -> None:
+    path = changed_copy(tmp_path, small_db, f"UPDATE games SET {column} = ? WHERE rowid = 1", value)
+    # The standings come from the records, the listing of games from the columns.
+    if column == "record":
+        reads = [
+            cli("results", str(path)),
+            quick_match("tictactoe", "random", "greedy", 4, "--db", str(path)),
+        ]
+        assert cli("results", str(path), "--format", "json").returncode == 0
+    else:
+        reads = [cli("results", str(path), "--format", fmt) for fmt in ("json", "csv")]
+        assert cli("results", str(path)).returncode == 0
+    for out in reads:
+        assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+        assert f"{path}, game random|greedy|round=0|first=random: {message}" in out.stderr
+
+
+def test_a_record_with_fewer_times_than_moves_reads(tmp_path: Path, small_db: Path) -> None:
+    record = '{"game": "tictactoe", "players": ["random", "greedy"], "moves": ["b2", "a1"]}'
+    path = changed_copy(tmp_path, small_db, "UPDATE games SET record = ? WHERE rowid = 1", record)
+    out = cli("results", str(path))
+    assert out.returncode == 0 and "greedy" in out.stdout, out.stderr
+
+
+def test_a_database_another_program_keeps_locked_is_one_line(
+    tmp_path: Path, small_db: Path
+) -> None:
+    path = changed_copy(tmp_path, small_db, "UPDATE tournament SET created = ?", "then")
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        start = time.monotonic()
+        out = quick_match("tictactoe", "random", "greedy", 4, "--db", str(path), "--quiet")
+        waited = time.monotonic() - start
+        assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+        assert f"{path} is locked by another program (waited 10 s)" in out.stderr
+        assert 10 <= waited < 25
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert len(ResultsDB(path, readonly=True).rows()) == 2  # nothing was played meanwhile
+
+
+@pytest.mark.parametrize("command", ["match", "results"])
+def test_a_database_in_a_missing_folder_names_the_folder(command: str) -> None:
+    where = "/nonexistent-arena-folder/x.db"
+    if command == "match":
+        out = quick_match("tictactoe", "random", "greedy", 2, "--db", where)
+    else:
+        out = cli("results", where)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    assert f"{where}: no such folder /nonexistent-arena-folder" in out.stderr

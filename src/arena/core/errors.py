@@ -7,6 +7,23 @@ from __future__ import annotations
 
 from typing import Any
 
+EXCERPT = 40
+"""The most characters of a user's value an error message quotes."""
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """``text`` to quote in an error message: whole when short, else its first
+    ``limit`` characters and how long it was, so a 5,000-digit value is not echoed.
+
+    >>> excerpt("19")
+    '19'
+    >>> excerpt("9" * 5000)
+    '9999999999999999999999999999999999999999... (5,000 characters)'
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
+
 
 class ArenaError(ValueError):
     """Base class: something the user gave (a spec, a move, a file) is not valid."""

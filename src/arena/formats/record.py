@@ -15,9 +15,10 @@ Tests: tests/cli/test_replay.py, tests/formats/test_sgf.py
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from arena.core.errors import ArenaError
 from arena.core.game import winner_of
 
 REASONS = ("normal", "time", "illegal", "crash", "resign", "adjudication")
@@ -92,3 +93,84 @@ class GameRecord:
     def from_json(cls, text: str) -> GameRecord:
         data: dict[str, Any] = json.loads(text)
         return cls(**data)
+
+
+def read_record(text: str) -> GameRecord:
+    """A record from one line of JSON that may come from anywhere (a file, a database
+    row): anything that is not a :class:`GameRecord` is an :class:`ArenaError` saying
+    what is wrong, in one line.
+
+    >>> read_record('{"game": "tictactoe", "players": ["a", "b"], "moves": ["b2"]}').moves
+    ['b2']
+    >>> read_record('{"game": "tictactoe", "players": "ab"}')
+    Traceback (most recent call last):
+    ...
+    arena.core.errors.ArenaError: not a game record: 'players' must be two agents
+    >>> read_record('[[[[')
+    Traceback (most recent call last):
+    ...
+    arena.core.errors.ArenaError: not a JSON game record (Expecting value)
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ArenaError(f"not a JSON game record ({exc.msg})") from None
+    except RecursionError:
+        raise ArenaError("not a game record (nested too deeply)") from None
+    return parse_record(data)
+
+
+_FIELDS = frozenset(f.name for f in fields(GameRecord))
+
+
+def parse_record(data: Any) -> GameRecord:
+    """A GameRecord from decoded JSON, checking every field that reading, replaying and
+    standings rely on; fields a later version may add are skipped, so old readers still
+    read new files."""
+    if not isinstance(data, dict):
+        raise ArenaError("not a game record (a JSON object)")
+    missing = {"game", "players"} - data.keys()
+    if missing:
+        raise ArenaError(f"not a game record: no {' or '.join(sorted(missing))}")
+    returns = data.get("returns", [0, 0])
+    names = data.get("names")
+    checks = (
+        ("game", isinstance(data["game"], str), "a game spec"),
+        ("players", _list_of(data["players"], str) and len(data["players"]) == 2, "two agents"),
+        ("moves", _list_of(data.get("moves", []), str), "a list of moves in notation"),
+        ("seconds", _list_of(data.get("seconds", []), int, float), "a list of numbers"),
+        ("nodes", _list_of(data.get("nodes", []), int, type(None)), "a list of counts"),
+        ("returns", _list_of(returns, int) and len(returns) == 2, "two numbers"),
+        ("reason", isinstance(data.get("reason", ""), str), "a word"),
+        ("detail", isinstance(data.get("detail", ""), str), "text"),
+        ("loser", data.get("loser") in (None, 0, 1), "0, 1 or null"),
+        ("score", _number(data.get("score")) or data.get("score") is None, "a number"),
+        ("opening_plies", _count(data.get("opening_plies", 0)), "a number of moves"),
+        ("seed", _count(data.get("seed")) or data.get("seed") is None, "an integer"),
+        ("game_id", isinstance(data.get("game_id", ""), str), "text"),
+        (
+            "names",
+            names is None or (_list_of(names, str, type(None)) and len(names) == 2),
+            "two names",
+        ),
+        ("notes", _list_of(data.get("notes", []), str), "a list of texts"),
+        ("finished", isinstance(data.get("finished", True), bool), "true or false"),
+    )
+    for key, ok, what in checks:
+        if not ok:
+            raise ArenaError(f"not a game record: {key!r} must be {what}")
+    return GameRecord(**{k: v for k, v in data.items() if k in _FIELDS})
+
+
+def _list_of(value: Any, *types: type) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(v, types) and not isinstance(v, bool) for v in value
+    )
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -122,7 +122,8 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
             cell[0] += record.points(seat)
             cell[1] += 1
         opener = first_mover(record.game)  # 1 in Go with a handicap: White moves first
-        for ply in range(record.opening_plies, len(record.moves)):
+        # A record read from elsewhere may time fewer moves than it holds (SGF keeps none).
+        for ply in range(record.opening_plies, min(len(record.moves), len(record.seconds))):
             line = lines[record.players[(ply + opener) % 2]]
             line.move_seconds.append(record.seconds[ply])
             nodes = record.nodes[ply] if ply < len(record.nodes) else None
