@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -268,3 +269,76 @@ def test_step_goes_back_and_jumps(
     # The board printed after each answer is the one asked for.
     for marker, k in (("back to ply 1", 1), ("at ply 3", 3), ("back to ply 2", 2)):
         assert out[out.index(marker) :].split("\n", 1)[1].startswith(board[k])
+
+
+# --- large and hostile files (issue 31) ------------------------------------------------
+
+
+def run_measured(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], int]:
+    """``arena ARGS`` in a process of its own, with the most memory it held (KB)."""
+    out, err = tmp_path / "stdout", tmp_path / "stderr"
+    with out.open("w") as stdout, err.open("w") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "arena.cli.main", *args], stdout=stdout, stderr=stderr
+        )
+        _, status, usage = os.wait4(proc.pid, 0)  # this child's own peak, not all children's
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, out.read_text(), err.read_text())
+    return done, usage.ru_maxrss
+
+
+@pytest.mark.parametrize("kind", ["sgf", "jsonl"])
+def test_a_large_collection_is_listed_while_it_is_read(tmp_path: Path, kind: str) -> None:
+    """30,000 games, the last one damaged: the listing is printed as the file is read
+    (every good game before the error) in the memory of a few games."""
+    count = 30_000
+    path = tmp_path / f"many.{kind}"
+    if kind == "sgf":
+        game = "(;GM[1]SZ[9]PB[a]PW[b]RE[B+R];B[ee];W[cc])\n"
+        path.write_text(game * (count - 1) + "(;GM[1]SZ[9];B[zz])\n")
+    else:
+        record = GameRecord("tictactoe", ("a", "b"), moves=["b2", "a1"], seconds=[0.1, 0.1])
+        path.write_text((record.to_json() + "\n") * (count - 1) + '{"game": 1}\n')
+    out, peak = run_measured(tmp_path, "replay", str(path))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    where = f"game {count}, move 1" if kind == "sgf" else f"line {count}"
+    assert where in out.stderr
+    rows = out.stdout.splitlines()
+    assert len(rows) == count and rows[-1].split()[0] == str(count - 1)
+    # Before: every game was held (as a game, a record and a row) before the first
+    # row was printed: 383 MB for 20,000 games.
+    assert peak < 150_000, f"{peak} KB"
+
+
+def test_replaying_one_game_of_a_large_file_counts_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / "many.sgf"
+    path.write_text("(;GM[1]SZ[5];B[cc];W[aa])\n" * 3000)
+    proc = run("replay", str(path), "--game", "2999", "--ply", "1")
+    assert proc.returncode == 0 and "game 2999 of 3000 (game 2999): go:size=5" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("big.sgf", "(;GM[1]SZ[" + "9" * 5000 + "];B[aa])", "SGF SZ[99999"),
+        ("big.sgf", "(;GM[1]SZ[5];B[" + "c" * 5000 + "])", "SGF move 1: B[cccc"),
+        ("big.jsonl", json.dumps({"game": "x" * 5000, "players": ["a", "b"]}), "unknown game"),
+        ("big.jsonl", json.dumps({"game": "go:" + "k" * 5000, "players": ["a", "b"]}), "go:"),
+        ("big.jsonl", json.dumps({"game": "tictactoe:" + "9" * 5000, "players": ["a", "b"]}), ""),
+    ],
+)
+def test_errors_quote_a_short_prefix_of_an_oversized_value(
+    tmp_path: Path, name: str, content: str, message: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    proc = run("replay", str(path), "--game", "1")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and message in proc.stderr
+    assert len(proc.stderr) < 300 and "characters)" in proc.stderr, proc.stderr
+
+
+def test_a_move_of_thousands_of_characters_is_quoted_short(tmp_path: Path) -> None:
+    path = tmp_path / "long.jsonl"
+    path.write_text(json.dumps({"game": "go:size=5", "players": ["a", "b"], "moves": ["z" * 9000]}))
+    proc = run("replay", str(path), "--game", "1")
+    assert proc.returncode == 2 and "move 1: " in proc.stderr and len(proc.stderr) < 300

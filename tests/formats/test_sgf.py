@@ -11,7 +11,7 @@ from arena.compete.match import play_game
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
 from arena.formats.record import GameRecord
-from arena.formats.sgf import from_sgf, read_sgf, sgf_result, to_sgf
+from arena.formats.sgf import from_sgf, iter_sgf, read_sgf, sgf_result, to_sgf
 
 BUDGET = TimeControl.parse("rollouts=10")
 
@@ -204,3 +204,85 @@ def test_handicap_round_trips_as_ha_and_ab() -> None:
     assert from_sgf("(;GM[1]SZ[9]HA[2]AB[cg][gc];W[ee])") == ("go:handicap=2", ["E5"])
     with pytest.raises(ArenaError, match="setup stones"):
         from_sgf("(;GM[1]SZ[9]HA[2]AB[aa][gc];W[ee])")  # not the fixed points
+
+
+# --- reading a collection as a stream (issue 31) ---------------------------------------
+
+COLLECTION = (
+    "\ufeff(;GM[1]SZ[5]PB[a\\]b]C[one\\\n line];B[cc](;W[aa])(;W[bb]))\n"
+    "  (;GM[2]SZ[8]PW[x(y)];B[dc];W[ce])\r\n(;GM[4]SZ[15]RE[0];B[hh])"
+)
+
+
+def outcome(read: Any) -> Any:
+    try:
+        return [(g.game, g.moves, g.players, g.result, g.comment) for g in read()]
+    except ArenaError as exc:
+        return str(exc)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        COLLECTION,
+        COLLECTION + "\n(;GM[1]SZ[9];B[jj])",  # a bad game after good ones
+        COLLECTION + "\n\n  x",  # junk after the trees
+        COLLECTION + ")",
+        "(;GM[1]SZ[5];B[cc]\n;W[aa]",  # not closed
+        "(;GM[1]C[a\\",  # an escape at the very end
+        "(;GM[1]SZ[5]\n  ;B[cc];W",  # a property without a value
+        "(;GM[1]\n(;B[aa]);W[bb])",  # a node after a variation
+        "(;GM[1])(;GM[1]SZ[5];B[cc];X[)",
+        "  \n ",
+        "",
+    ],
+)
+def test_reading_in_pieces_reads_as_the_whole_text(text: str) -> None:
+    """Pieces of any size, cut anywhere (in a value, after a backslash, between CR and
+    LF), give the games and the error, with its line and column, of the whole text."""
+    whole = outcome(lambda: read_sgf(text))
+    for size in (1, 2, 3, 7, 64):
+        pieces = [text[i : i + size] for i in range(0, len(text), size)]
+        assert outcome(lambda pieces=pieces: iter_sgf(pieces)) == whole, size
+
+
+def test_whole_text_errors_keep_their_place() -> None:
+    with pytest.raises(ArenaError, match=r"^SGF line 6, column 3: unexpected 'x'"):
+        read_sgf(COLLECTION + "\n\n  x")
+    with pytest.raises(ArenaError, match=r"^SGF game 4, move 1: B\[jj\] is off the 9x9 board"):
+        read_sgf(COLLECTION + "\n(;GM[1]SZ[9];B[jj])")
+    with pytest.raises(ArenaError, match=r"^SGF line 2, column 11: property W has no value"):
+        read_sgf("(;GM[1]SZ[5]\n  ;B[cc];W")
+
+
+def test_each_game_comes_as_its_tree_closes() -> None:
+    def pieces() -> Any:
+        yield "(;GM[1]SZ[5];B[cc])"
+        yield "(;GM[1]"
+        raise AssertionError("read past the first game before yielding it")
+
+    games = iter_sgf(pieces())
+    assert next(games).moves == ["C3"]
+    with pytest.raises(AssertionError):
+        next(games)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(;GM[1]SZ[" + "9" * 5000 + "];B[aa])",
+        "(;GM[1]SZ[" + "x" * 5000 + "];B[aa])",
+        "(;GM[" + "7" * 5000 + "])",
+        "(;GM[1]KM[" + "k" * 5000 + "])",
+        "(;GM[1]RU[go:" + "x" * 5000 + "])",
+        "(;GM[1]SZ[5];B[" + "a" * 5000 + "])",
+        "(;GM[1]" + "Q" * 5000 + "[1]" + "Q" * 5000 + "[2])",
+        "(;GM[1]" + "q" * 5000 + "[1])",
+        "(;GM[1]" + "Q" * 5000 + ")",
+    ],
+)
+def test_errors_quote_a_short_prefix_of_an_oversized_value(text: str) -> None:
+    with pytest.raises(ArenaError) as error:
+        read_sgf(text)
+    message = str(error.value)
+    assert len(message) < 250 and "... (5," in message, message

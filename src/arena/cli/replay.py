@@ -5,28 +5,34 @@ matches write them) or SGF (:mod:`arena.formats.sgf`); the name decides (``.sgf`
 ``.jsonl``), else the content (:mod:`arena.formats.sniff`), and an error names the
 format the file was read as. SGF keeps no times, so its moves are shown without them.
 
+Files are read as a stream, a game at a time: a collection of 100,000 games is
+listed while it is read, in the memory of a few games (the listing's columns are
+as wide as its first thousand rows need).
+
 Tests: tests/cli/test_replay.py
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import json
+import io
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import BinaryIO
 
 from arena.core.errors import ArenaError
 from arena.core.game import Game, State, margin_text
 from arena.core.words import plural
-from arena.formats.record import GameRecord
-from arena.formats.sgf import read_sgf
+from arena.formats.record import GameRecord, read_record
+from arena.formats.sgf import iter_sgf
 from arena.formats.sniff import format_of, looks_like_sgf
 from arena.games import load_game
 
-_FIELDS = {f.name for f in dataclasses.fields(GameRecord)}
+HEAD = 1 << 16
+"""Bytes read to decide a file's format by its content."""
+CHUNK = 1 << 20
+"""Characters of SGF read at a time."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -69,116 +75,93 @@ class Entry:
 
 
 def run(args: argparse.Namespace) -> int:
-    entries = load_entries(args.file)
     if args.game is None:
         if args.ply is not None or args.step:
             raise ArenaError("--ply and --step need --game N")
-        print_listing(args.file, entries)
+        print_listing(args.file, iter_entries(args.file))
         return 0
-    if not 1 <= args.game <= len(entries):
-        count = f"{len(entries)} game{'' if len(entries) == 1 else 's'}"
-        raise ArenaError(f"{args.file}: no game {args.game}: the file holds {count}")
-    entry = entries[args.game - 1]
-    plies = len(entry.record.moves)
+    # The file is read to its end: the header says how many games it holds, and a
+    # damaged game anywhere is reported, as when listing.
+    chosen, count = None, 0
+    for count, entry in enumerate(iter_entries(args.file), 1):
+        if count == args.game:
+            chosen = entry
+    if chosen is None:
+        holds = plural(count, "game")
+        raise ArenaError(f"{args.file}: no game {args.game}: the file holds {holds}")
+    plies = len(chosen.record.moves)
     if args.ply is not None and not 0 <= args.ply <= plies:
         raise ArenaError(f"{args.file}: --ply {args.ply} is not in 0..{plies} (game {args.game})")
-    print(f"game {args.game} of {len(entries)} ({entry.where}): {entry.record.game}")
-    replay(args.file, entry, args.ply, args.step)
+    print(f"game {args.game} of {count} ({chosen.where}): {chosen.record.game}")
+    replay(args.file, chosen, args.ply, args.step)
     return 0
 
 
 # --- reading files ---------------------------------------------------------------------
 
 
-def load_entries(path: str) -> list[Entry]:
-    """Every game of the file at ``path``; errors name the file and the line."""
-    data = Path(path).read_bytes()
-    if format_of(path, data) == "SGF":
-        # Names may be in another charset (CA); the moves are ASCII either way.
-        return _sgf_entries(path, data.decode("utf-8", errors="replace"))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ArenaError(
-            f"{path}: not JSON game records: not text (byte {exc.start} is not UTF-8)"
-        ) from None
-    try:
-        return _json_entries(path, text)
-    except ArenaError as exc:
-        if looks_like_sgf(data):  # a name that said JSON, a content that says SGF
-            raise ArenaError(f"{exc} (the file looks like SGF: name it .sgf)") from None
-        raise
+def iter_entries(path: str) -> Iterator[Entry]:
+    """The games of the file at ``path``, one at a time as it is read; errors name the
+    file and the line (or the game)."""
+    with open(path, "rb") as file:
+        head = file.read(HEAD)
+        file.seek(0)
+        if format_of(path, head) == "SGF":
+            # Names may be in another charset (CA); the moves are ASCII either way.
+            text = io.TextIOWrapper(file, encoding="utf-8", errors="replace", newline="")
+            yield from _sgf_entries(path, iter(lambda: text.read(CHUNK), ""))
+            return
+        try:
+            yield from _json_entries(path, file)
+        except ArenaError as exc:
+            if looks_like_sgf(head):  # a name that said JSON, a content that says SGF
+                raise ArenaError(f"{exc} (the file looks like SGF: name it .sgf)") from None
+            raise
 
 
-def _json_entries(path: str, text: str) -> list[Entry]:
-    entries = []
+def _json_entries(path: str, file: BinaryIO) -> Iterator[Entry]:
     games: dict[str, Game] = {}
-    for number, line in enumerate(text.splitlines(), 1):
+    offset = 0  # bytes before this line, for the place of a byte that is not UTF-8
+    for number, raw in enumerate(file, 1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ArenaError(
+                f"{path}: not JSON game records: not text (byte {offset + exc.start} is not UTF-8)"
+            ) from None
+        offset += len(raw)
         if not line.strip():
             continue
         where = f"line {number}"
         try:
-            record = _record(json.loads(line))
+            record = read_record(line)
             if record.game not in games:
                 games[record.game] = load_game(record.game)
-        except json.JSONDecodeError as exc:
-            raise ArenaError(f"{path}, {where}: not a JSON game record ({exc.msg})") from None
         except ArenaError as exc:
             raise ArenaError(f"{path}, {where}: {exc}") from None
         game = games[record.game]
-        entries.append(Entry(record, game, where, result_text(record, game), record.reason))
-    return entries
+        yield Entry(record, game, where, result_text(record, game), record.reason)
 
 
-def _record(data: Any) -> GameRecord:
-    """A GameRecord from one decoded JSON line, checking what replaying relies on."""
-    if not isinstance(data, dict):
-        raise ArenaError("not a game record (a JSON object)")
-    missing = {"game", "players"} - data.keys()
-    if missing:
-        raise ArenaError(f"not a game record: no {' or '.join(sorted(missing))}")
-    returns = data.get("returns", [0, 0])
-    checks = (
-        ("game", isinstance(data["game"], str), "a game spec"),
-        ("players", _list_of(data["players"], str) and len(data["players"]) == 2, "two agents"),
-        ("moves", _list_of(data.get("moves", []), str), "a list of moves in notation"),
-        ("seconds", _list_of(data.get("seconds", []), int, float), "a list of numbers"),
-        ("nodes", _list_of(data.get("nodes", []), int, type(None)), "a list of counts"),
-        ("returns", _list_of(returns, int) and len(returns) == 2, "two numbers"),
-        ("score", isinstance(data.get("score"), int | float | None), "a number"),
-        ("opening_plies", isinstance(data.get("opening_plies", 0), int), "a number of moves"),
-        ("seed", isinstance(data.get("seed"), int | None), "an integer"),
-    )
-    for key, ok, what in checks:
-        if not ok:
-            raise ArenaError(f"not a game record: {key!r} must be {what}")
-    # Fields a later version may add are skipped, so old readers still show new files.
-    return GameRecord(**{k: v for k, v in data.items() if k in _FIELDS})
-
-
-def _list_of(value: Any, *types: type) -> bool:
-    return isinstance(value, list) and all(isinstance(v, types) for v in value)
-
-
-def _sgf_entries(path: str, text: str) -> list[Entry]:
+def _sgf_entries(path: str, pieces: Iterable[str]) -> Iterator[Entry]:
+    games: dict[str, Game] = {}
     try:
-        games = read_sgf(text)
+        for number, sgf in enumerate(iter_sgf(pieces), 1):
+            reason = sgf.reason
+            detail = sgf.comment.partition(":")[2].strip() if reason else ""
+            record = GameRecord(
+                game=sgf.game,
+                players=(sgf.players[0] or "?", sgf.players[1] or "?"),
+                moves=sgf.moves,
+                reason=reason or "normal",
+                detail=detail,
+            )
+            if sgf.game not in games:
+                games[sgf.game] = load_game(sgf.game)
+            result = sgf.result or "?"
+            yield Entry(record, games[sgf.game], f"game {number}", result, reason or "?")
     except ArenaError as exc:
         raise ArenaError(f"{path}: {exc}") from None
-    entries = []
-    for number, sgf in enumerate(games, 1):
-        reason = sgf.reason
-        detail = sgf.comment.partition(":")[2].strip() if reason else ""
-        record = GameRecord(
-            game=sgf.game,
-            players=(sgf.players[0] or "?", sgf.players[1] or "?"),
-            moves=sgf.moves,
-            reason=reason or "normal",
-            detail=detail,
-        )
-        where = f"game {number}"
-        entries.append(Entry(record, load_game(sgf.game), where, sgf.result or "?", reason or "?"))
-    return entries
 
 
 def result_text(record: GameRecord, game: Game) -> str:
@@ -201,20 +184,43 @@ def result_text(record: GameRecord, game: Game) -> str:
 # --- printing --------------------------------------------------------------------------
 
 
-def print_listing(path: str, entries: list[Entry]) -> None:
-    if not entries:
+LISTING_BATCH = 1000
+"""Rows whose widths set the listing's columns; later rows print as they are read."""
+
+
+def print_listing(path: str, entries: Iterable[Entry]) -> None:
+    """One row per game, printed while the file is read (a batch of rows at a time)."""
+    header = ("#", "game", "first", "second", "result", "reason", "plies")
+    rows: list[tuple[str, ...]] = [header]
+    widths: list[int] | None = None
+    try:
+        for number, e in enumerate(entries, 1):
+            r = e.record
+            rows.append((str(number), r.game, *r.players, e.result, e.reason, str(len(r.moves))))
+            if len(rows) > LISTING_BATCH:
+                widths = widths or _widths(rows)
+                _print_rows(rows, widths)
+                rows = []
+    finally:  # a damaged game: the games before it are listed, then the error
+        if widths is not None or len(rows) > 1:
+            _print_rows(rows, widths or _widths(rows))
+    if widths is None and len(rows) == 1:
         print(f"{path}: no games")
-        return
-    rows = [("#", "game", "first", "second", "result", "reason", "plies")]
-    for number, e in enumerate(entries, 1):
-        r = e.record
-        rows.append((str(number), r.game, *r.players, e.result, e.reason, str(len(r.moves))))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+
+
+def _widths(rows: list[tuple[str, ...]]) -> list[int]:
+    return [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+
+
+def _print_rows(rows: list[tuple[str, ...]], widths: list[int]) -> None:
+    lines = []
     for row in rows:
         cells = [cell.ljust(width) for cell, width in zip(row, widths)]
         # The numbers, first and last, line up on the right.
         cells[0], cells[-1] = row[0].rjust(widths[0]), row[-1].rjust(widths[-1])
-        print("  ".join(cells).rstrip())
+        lines.append("  ".join(cells).rstrip())
+    if lines:
+        print("\n".join(lines), flush=True)
 
 
 def replay(path: str, entry: Entry, ply: int | None, step: bool) -> None:

@@ -3,7 +3,9 @@
 :func:`to_sgf` writes a :class:`~arena.formats.record.GameRecord` as one SGF game
 tree; :func:`read_sgf` reads every game of an SGF collection (its main lines)
 and :func:`from_sgf` the one game of a file, as a game spec and moves in
-arena's notation, so records round-trip.
+arena's notation, so records round-trip. :func:`iter_sgf` reads a collection
+piece by piece and yields each game as its tree closes: a file of 100,000 games
+is listed in the memory of one game.
 
 What goes where
 ---------------
@@ -43,9 +45,11 @@ Tests: tests/formats/test_sgf.py
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from arena.core.errors import ArenaError
+from arena.core.errors import ArenaError, excerpt
 from arena.core.game import Game
 from arena.core.spec import is_digits, split_spec
 from arena.core.version import VERSION
@@ -53,7 +57,7 @@ from arena.core.words import plural
 from arena.formats.record import REASONS, GameRecord
 from arena.games import load_game
 
-__all__ = ["SgfGame", "from_sgf", "read_sgf", "sgf_result", "to_sgf"]
+__all__ = ["SgfGame", "from_sgf", "iter_sgf", "read_sgf", "sgf_result", "to_sgf"]
 
 GM_CODES = {"go": 1, "othello": 2, "gomoku": 4}
 """SGF's game numbers for the games arena writes and reads."""
@@ -203,15 +207,113 @@ def from_sgf(text: str) -> tuple[str, list[str]]:
 
 def read_sgf(text: str) -> list[SgfGame]:
     """Every game of an SGF collection, following the main line (the first variation)."""
-    trees = _Parser(text).collection()
-    games = []
-    for number, nodes in enumerate(trees, 1):
+    return list(iter_sgf([text]))
+
+
+def iter_sgf(pieces: Iterable[str]) -> Iterator[SgfGame]:
+    """The games of an SGF collection given in pieces (a file read a block at a time),
+    each yielded as its game tree closes; memory holds one game at a time.
+
+    >>> [g.moves for g in iter_sgf(["(;GM[2]SZ[8];B[d", "c])(;GM[2]SZ[8];B[ce])"])]
+    [['d3'], ['c5']]
+    """
+    trees = _split_trees(pieces)
+    for number, (text, line, column) in enumerate(trees, 1):
+        nodes = _Parser(text, line, column).collection()[0]
         try:
-            games.append(_read_game(nodes))
+            game = _read_game(nodes)
         except ArenaError as exc:
-            where = f" game {number}," if len(trees) > 1 else ""
+            # "game N" in a collection: the first game's error looks one tree ahead.
+            where = f" game {number}," if number > 1 or next(trees, None) else ""
             raise ArenaError(f"SGF{where} {exc}") from None
-    return games
+        yield game
+
+
+_TREE_MARK = re.compile(r"[()\[]")
+_VALUE_MARK = re.compile(r"[\\\]]")
+_SPACE = re.compile(r"\s*")
+
+
+def _split_trees(pieces: Iterable[str]) -> Iterator[tuple[str, int, int]]:
+    """The text of each top-level game tree, with the line and column it starts at.
+
+    Only parentheses outside values and the ends of values are followed here, with a
+    regular expression from mark to mark; each tree's text is then parsed whole by
+    :class:`_Parser`, which says what is wrong in an unclosed one. Text outside the
+    trees is refused here, in the parser's words.
+    """
+    line, column = 1, 1  # where the next text not yet accounted for starts
+
+    def advance(text: str) -> None:
+        nonlocal line, column
+        breaks = text.count("\n")
+        if breaks:
+            line += breaks
+            column = len(text) - text.rfind("\n")
+        else:
+            column += len(text)
+
+    held: list[str] = []  # the open tree's text from earlier pieces
+    depth, in_value, escaped = 0, False, False
+    start = (1, 1)
+    found = False
+    first = True
+    for piece in pieces:
+        if first and piece:
+            piece = piece.removeprefix("\ufeff")
+            first = False
+        pos, end, tree_from = 0, len(piece), 0
+        while pos < end:
+            if depth == 0:
+                space = _SPACE.match(piece, pos)
+                assert space is not None  # matches the empty string
+                advance(piece[pos : space.end()])
+                pos = space.end()
+                if pos == end:
+                    break
+                char = piece[pos]
+                if char != "(":
+                    at = f"SGF line {line}, column {column}"
+                    if char == ")":
+                        raise ArenaError(f"{at}: ')' without a '(' before it")
+                    raise ArenaError(f"{at}: unexpected {char!r}: expected '(' to start a game")
+                start, tree_from, depth, found = (line, column), pos, 1, True
+                pos += 1
+            elif escaped:
+                escaped, pos = False, pos + 1
+            elif in_value:
+                mark = _VALUE_MARK.search(piece, pos)
+                if mark is None:
+                    pos = end
+                elif piece[mark.start()] == "]":
+                    in_value, pos = False, mark.end()
+                else:  # a backslash: the next character is the value's, whatever it is
+                    escaped, pos = True, mark.end()
+            else:
+                mark = _TREE_MARK.search(piece, pos)
+                if mark is None:
+                    pos = end
+                    continue
+                char, pos = piece[mark.start()], mark.end()
+                if char == "[":
+                    in_value = True
+                elif char == "(":
+                    depth += 1
+                else:
+                    depth -= 1
+                    if depth == 0:
+                        text = "".join(held) + piece[tree_from:pos]
+                        held.clear()
+                        advance(text)
+                        yield (text, *start)
+        if depth:
+            held.append(piece[tree_from:])
+    if depth:
+        yield ("".join(held), *start)  # unclosed: the parser says where and why
+    elif not found:
+        raise ArenaError(
+            f"SGF line {line}, column {column}: no game tree: an SGF file starts with '(;'"
+        )
 
 
 def _read_game(nodes: list[Node]) -> SgfGame:
@@ -265,20 +367,20 @@ def _game_of_root(root: Node) -> Game:
     gm = _simple(root, "GM") or "1"  # SGF's default is Go
     if not is_digits(gm) or int(gm) not in _GAME_OF_CODE:
         known = ", ".join(f"{name} {code}" for name, code in GM_CODES.items())
-        raise ArenaError(f"GM[{gm}] is not a game arena reads ({known})")
+        raise ArenaError(f"GM[{excerpt(gm)}] is not a game arena reads ({known})")
     name = _GAME_OF_CODE[int(gm)]
     params: dict[str, str] = {}
     rules = _simple(root, "RU")
     if rules.partition(":")[0].strip().lower() == name:
         try:
-            params = split_spec(load_game(rules).spec)[1]
+            params = split_spec(_load_game(rules).spec)[1]
         except ArenaError as exc:
-            raise ArenaError(f"RU[{rules}]: {exc}") from None
+            raise ArenaError(f"RU[{excerpt(rules)}]: {excerpt(str(exc), 200)}") from None
     size = _simple(root, "SZ")
     if size:
         columns, _, rows = size.partition(":")
         if not is_digits(columns.strip()) or (rows and rows.strip() != columns.strip()):
-            raise ArenaError(f"SZ[{size}] is not the size of a square board")
+            raise ArenaError(f"SZ[{excerpt(size)}] is not the size of a square board")
         params["size"] = columns.strip()
     elif name == "go" and "size" not in params:
         params["size"] = "19"  # SGF's default size for Go (arena's is 9)
@@ -292,8 +394,17 @@ def _game_of_root(root: Node) -> Game:
         try:
             params["komi"] = _number(float(komi))
         except ValueError:
-            raise ArenaError(f"KM[{komi}] is not a number") from None
+            raise ArenaError(f"KM[{excerpt(komi)}] is not a number") from None
     spec = name + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
+    try:
+        return _load_game(spec)
+    except ArenaError as exc:  # SZ[99999]: the game says which sizes it has
+        raise ArenaError(excerpt(str(exc), 200)) from None
+
+
+@lru_cache(maxsize=64)
+def _load_game(spec: str) -> Game:
+    """The game of a spec, made once: a collection's games mostly share one."""
     return load_game(spec)
 
 
@@ -305,7 +416,7 @@ def _move_of_point(game: Game, colour: str, point: str, number: int) -> str:
             raise ArenaError(f"move {number}: {colour}[{point}] is a pass, and Gomoku has none")
         return "pass"
     if len(point) != 2 or any(c not in _LETTERS + _LETTERS.upper() for c in point):
-        raise ArenaError(f"move {number}: {colour}[{point}] is not a point (two letters)")
+        raise ArenaError(f"move {number}: {colour}[{excerpt(point)}] is not a point (two letters)")
     # Upper-case letters are FF[4]'s points 27..52: off every arena board.
     col, row = (_LETTERS.find(c) for c in point)
     if not (0 <= col < size and 0 <= row < size):
@@ -331,14 +442,17 @@ class _Parser:
     _RUN = re.compile(r"[^\\\]]*")  # a value's text up to the next escape or ']'
     _IDENT = re.compile(r"[A-Za-z]+")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, line: int = 1, column: int = 1) -> None:
         self.text = text.removeprefix("\ufeff")
         self.pos = 0
+        self.line, self.column = line, column
+        """Where the text starts in its file (a tree read from a collection)."""
 
     def error(self, message: str, pos: int | None = None) -> ArenaError:
         at = self.pos if pos is None else pos
-        line = self.text.count("\n", 0, at) + 1
-        column = at - (self.text.rfind("\n", 0, at) + 1) + 1
+        breaks = self.text.count("\n", 0, at)
+        line = self.line + breaks
+        column = at - (self.text.rfind("\n", 0, at) + 1) + (1 if breaks else self.column)
         return ArenaError(f"SGF line {line}, column {column}: {message}")
 
     def peek(self) -> str:
@@ -398,15 +512,15 @@ class _Parser:
             # FF[3] allowed lower-case letters in names (AddBlack = AB): they are ignored.
             ident = "".join(c for c in match.group() if c.isupper())
             if not ident:
-                raise self.error(f"property name {match.group()!r} has no capital letter")
+                raise self.error(f"property name {excerpt(match.group())!r} has no capital letter")
             self.pos = match.end()
             values = []
             while self.peek() == "[":
                 values.append(self.value(ident))
             if not values:
-                raise self.error(f"property {ident} has no value (expected '[')")
+                raise self.error(f"property {excerpt(ident)} has no value (expected '[')")
             if ident in node:
-                raise self.error(f"property {ident} appears twice in one node", start)
+                raise self.error(f"property {excerpt(ident)} appears twice in one node", start)
             node[ident] = values
         return node
 
@@ -420,7 +534,9 @@ class _Parser:
             parts.append(run.group())
             self.pos = run.end()
             if self.pos >= len(self.text):
-                raise self.error(f"the value of {ident} is not closed (missing ']')", start)
+                raise self.error(
+                    f"the value of {excerpt(ident)} is not closed (missing ']')", start
+                )
             if self.text[self.pos] == "]":
                 self.pos += 1
                 return "".join(parts)
