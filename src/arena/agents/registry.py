@@ -25,7 +25,7 @@ from importlib import import_module
 from typing import Any
 
 from arena.core.agent import Agent
-from arena.core.errors import SpecError
+from arena.core.errors import SpecError, excerpt
 from arena.core.spec import split_spec
 
 _WHERE = {
@@ -108,5 +108,5 @@ def load_agent(spec: str | Agent) -> Agent:
                 *("cs410-agent:PATH/agents.py", "mcts-lab:PATH/MCTS.py"),
             ]
         )
-        raise SpecError(f"unknown agent {name!r}; valid: {valid}")
+        raise SpecError(f"unknown agent {excerpt(name)!r}; valid: {valid}")
     return agent_class(name)(**raw)

@@ -38,7 +38,7 @@ from arena.cli import (
     warmup,
     web,
 )
-from arena.core.errors import ArenaError
+from arena.core.errors import ArenaError, clipped
 
 COMMANDS = (
     games,
@@ -155,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ArenaError as exc:
         if args.debug:
             raise
-        print(f"arena: error: {exc}", file=sys.stderr)
+        print(f"arena: error: {clipped(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.

@@ -25,7 +25,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from arena.core.errors import ArenaError, SpecError
+from arena.core.errors import ArenaError, SpecError, excerpt
 from arena.core.evaluation import SCALE
 from arena.core.game import Game
 from arena.core.spec import Param, bind_params, format_spec, split_spec
@@ -100,11 +100,11 @@ class Openings:
         if text.strip().lower().startswith("random"):
             name, raw = split_spec(text)
             if name != "random":
-                raise SpecError(f"openings {text!r}: expected random:plies=N or a file")
+                raise SpecError(f"openings {excerpt(text)!r}: expected random:plies=N or a file")
             return cls.random(game, **raw)
         path = Path(text)
         if not path.is_file():
-            raise ArenaError(f"openings {text!r}: no such file (or use random:plies=N)")
+            raise ArenaError(f"openings {excerpt(text)!r}: no such file (or use random:plies=N)")
         fixed = []
         for number, line in enumerate(path.read_text().splitlines(), 1):
             line = line.split("#", 1)[0].strip()

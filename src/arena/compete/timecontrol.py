@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from arena.core.errors import SpecError
+from arena.core.errors import SpecError, excerpt
 from arena.core.limit import Limit
 from arena.core.spec import split_pairs
 
@@ -124,14 +124,18 @@ class TimeControl:
         try:
             value = float(seconds)
         except ValueError:
-            raise SpecError(f"time control {text!r}: expected move:SECONDS, e.g. move:10") from None
+            raise SpecError(
+                f"time control {excerpt(text)!r}: expected move:SECONDS, e.g. move:10"
+            ) from None
         if not value > 0:
-            raise SpecError(f"time control {text!r}: a move's time must be > 0, not {value:g}")
+            raise SpecError(
+                f"time control {excerpt(text)!r}: a move's time must be > 0, not {value:g}"
+            )
         return cls.moving(value)
 
     @classmethod
     def _parse_budget(cls, text: str, t: str) -> TimeControl:
-        owner = f"budget {text!r}"
+        owner = f"budget {excerpt(text)!r}"
         try:
             fields = split_pairs(t, keys=_BUDGETS)
         except SpecError as problem:
@@ -145,13 +149,13 @@ class TimeControl:
             except ValueError:
                 counts[key] = 0
             if counts[key] < 1:
-                raise SpecError(f"{owner}: {key} must be a whole number > 0, not {value}")
+                raise SpecError(f"{owner}: {key} must be a whole number > 0, not {excerpt(value)}")
         return cls.budgeted(Limit(**counts))
 
     @classmethod
     def _parse_fischer(cls, text: str, t: str) -> TimeControl:
         usage = (
-            f"time control {text!r}: expected INITIAL+INCREMENT (e.g. 15+1), "
+            f"time control {excerpt(text)!r}: expected INITIAL+INCREMENT (e.g. 15+1), "
             "move:SECONDS or a budget such as rollouts=100"
         )
         # The sign of the initial time is not a separator: '-5+1' is -5 and 1.
@@ -165,9 +169,13 @@ class TimeControl:
         except ValueError:
             raise SpecError(usage) from None
         if not initial > 0:
-            raise SpecError(f"time control {text!r}: the initial time must be > 0, not {base}")
+            raise SpecError(
+                f"time control {excerpt(text)!r}: the initial time must be > 0, not {base}"
+            )
         if not increment >= 0:
-            raise SpecError(f"time control {text!r}: the increment must be >= 0, not {inc}")
+            raise SpecError(
+                f"time control {excerpt(text)!r}: the increment must be >= 0, not {inc}"
+            )
         return cls(initial=initial, increment=increment)
 
     def __str__(self) -> str:

@@ -5,6 +5,7 @@ Tests: tests/core/test_game_api.py, tests/cli/test_cli.py
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 EXCERPT = 40
@@ -23,6 +24,17 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def clipped(message: str, longest: int = 200) -> str:
+    """An error message with any word of more than ``longest`` characters (a value no
+    message should have echoed whole) cut to :func:`excerpt` length: the net under
+    the messages that quote what the user gave.
+
+    >>> clipped("move 3: '" + "z" * 1000 + "' is not a cell")
+    "move 3: 'zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz... (1,002 characters) is not a cell"
+    """
+    return re.sub(rf"\S{{{longest + 1},}}", lambda m: excerpt(m.group()), message)
 
 
 class ArenaError(ValueError):

@@ -23,7 +23,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena.core.errors import SpecError
+from arena.core.errors import SpecError, excerpt
 
 __all__ = [
     "Param",
@@ -76,25 +76,32 @@ class Param:
             elif raw is False or text in ("0", "false", "no", "off"):
                 value = False
             else:
-                raise SpecError(f"{owner}: {self.name}={raw} is not a boolean (use 0 or 1)")
+                raise SpecError(
+                    f"{owner}: {self.name}={excerpt(str(raw))} is not a boolean (use 0 or 1)"
+                )
         else:
             try:
                 if self.kind is int and isinstance(raw, float) and not raw.is_integer():
                     raise ValueError
                 value = self.kind(raw)
             except (TypeError, ValueError):
+                article = "an" if self.kind is int else "a"
                 raise SpecError(
-                    f"{owner}: {self.name}={raw} is not a{'n' if self.kind is int else ''} "
+                    f"{owner}: {self.name}={excerpt(str(raw))} is not {article} "
                     f"{self.kind.__name__}"
                 ) from None
         if self.choices is not None and value not in self.choices:
-            raise SpecError(f"{owner}: {self.name}={raw} is not one of {'|'.join(self.choices)}")
+            raise SpecError(
+                f"{owner}: {self.name}={excerpt(str(raw))} is not one of {'|'.join(self.choices)}"
+            )
         if (self.low is not None and value < self.low) or (
             self.high is not None and value > self.high
         ):
             low = "" if self.low is None else _fmt(self.low)
             high = "" if self.high is None else _fmt(self.high)
-            raise SpecError(f"{owner}: {self.name}={raw} is out of range ({low}..{high})")
+            raise SpecError(
+                f"{owner}: {self.name}={excerpt(str(raw))} is out of range ({low}..{high})"
+            )
         return value
 
 
@@ -111,7 +118,7 @@ def split_spec(text: str) -> tuple[str, dict[str, str]]:
     name, _, rest = text.strip().partition(":")
     name = name.strip().lower()
     if not name:
-        raise SpecError(f"spec {text!r} has no name: expected name[:key=value,...]")
+        raise SpecError(f"spec {excerpt(text)!r} has no name: expected name[:key=value,...]")
     return name, split_pairs(rest, name)
 
 
@@ -141,11 +148,13 @@ def split_pairs(
         key, eq, value = item.partition("=")
         key = key.strip().lower()
         if not eq or not key or not value.strip():
-            raise SpecError(f"{prefix}malformed parameter {item.strip()!r}: expected key=value")
+            raise SpecError(
+                f"{prefix}malformed parameter {excerpt(item.strip())!r}: expected key=value"
+            )
         if keys is not None and key not in keys:
-            raise SpecError(f"{prefix}unknown parameter {key!r}; valid: {', '.join(keys)}")
+            raise SpecError(f"{prefix}unknown parameter {excerpt(key)!r}; valid: {', '.join(keys)}")
         if key in raw:
-            raise SpecError(f"{prefix}parameter {key} given twice")
+            raise SpecError(f"{prefix}parameter {excerpt(key)} given twice")
         raw[key] = value.strip()
     return raw
 
@@ -167,7 +176,7 @@ def bind_params(owner: str, params: Sequence[Param], given: Mapping[str, Any]) -
     for key in given:
         if key not in known:
             valid = ", ".join(p.describe() for p in params) or "none"
-            raise SpecError(f"{owner}: unknown parameter {key!r}; valid: {valid}")
+            raise SpecError(f"{owner}: unknown parameter {excerpt(key)!r}; valid: {valid}")
     return {
         p.name: p.convert(owner, given[p.name]) if p.name in given else p.default for p in params
     }
@@ -182,9 +191,14 @@ def format_spec(name: str, values: Mapping[str, Any], params: Sequence[Param]) -
 def is_digits(text: str) -> bool:
     """True for a non-empty run of ASCII digits: what ``int`` may parse as a count.
 
-    ``str.isdigit`` alone also admits characters such as ``'²'`` that ``int`` rejects.
+    ``str.isdigit`` alone also admits characters such as ``'²'`` that ``int`` rejects,
+    and ``int`` refuses more than 4,300 digits (Python's guard against slow parsing).
 
-    >>> is_digits("42"), is_digits("²"), is_digits("-1"), is_digits("")
-    (True, False, False, False)
+    >>> is_digits("42"), is_digits("²"), is_digits("-1"), is_digits(""), is_digits("9" * 5000)
+    (True, False, False, False, False)
     """
-    return text.isascii() and text.isdigit()
+    return text.isascii() and text.isdigit() and len(text) <= INT_DIGITS
+
+
+INT_DIGITS = 4300
+"""The most digits ``int`` parses (``sys.int_info.default_max_str_digits``)."""

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
 
-from arena.core.errors import SpecError
+from arena.core.errors import SpecError, excerpt
 from arena.core.evaluation import Evaluate
 from arena.core.game import Game, State
 from arena.core.kernel import Kernel
@@ -55,7 +55,7 @@ def load_game(spec: str | Game) -> Game:
         return spec
     name, raw = split_spec(spec)
     if name not in NAMES:
-        raise SpecError(f"unknown game {name!r}; valid: {', '.join(NAMES)}")
+        raise SpecError(f"unknown game {excerpt(name)!r}; valid: {', '.join(NAMES)}")
     return game_class(name)(**raw)
 
 
