@@ -284,3 +284,29 @@ def test_experiments_offer_jobs_only_when_they_play_games() -> None:
     assert len(options) == 8
     for name, flags in options.items():
         assert ("--jobs" in flags) is (name not in searches), name
+
+
+LONG_DIGITS, LONG_WORD = "9" * 5000, "x" * 5000
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["match", f"connect4:rows={LONG_DIGITS}", "random", "greedy"],
+        ["match", f"connect4:{LONG_WORD}=1", "random", "greedy"],
+        ["match", LONG_WORD, "random", "greedy"],
+        ["match", "connect4", LONG_WORD, "greedy"],
+        ["match", "connect4", f"mcts:c={LONG_WORD}", "greedy"],
+        ["match", "connect4", "random", "greedy", "--time", LONG_DIGITS],
+        ["match", "connect4", "random", "greedy", "--budget", f"depth={LONG_WORD}"],
+        ["match", "connect4", "random", "greedy", "--openings", f"random:plies={LONG_DIGITS}"],
+        ["play", "connect4", "random", "greedy", "--moves", LONG_DIGITS],
+        ["play", "go:size=5", "random", "greedy", "--moves", f"c3,{LONG_WORD}"],
+    ],
+)
+def test_errors_quote_a_short_prefix_of_an_oversized_value(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 400 and "... (5,0" in err, err[:400]
