@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -274,17 +273,26 @@ def test_step_goes_back_and_jumps(
 # --- large and hostile files (issue 31) ------------------------------------------------
 
 
+PEAK = """import atexit, sys
+from arena.cli.main import main
+def peak():  # VmHWM: this program's own peak (ru_maxrss would count the parent's at fork)
+    line = next(l for l in open("/proc/self/status") if l.startswith("VmHWM"))
+    open(sys.argv[1], "w").write(line.split()[1])
+atexit.register(peak)
+sys.exit(main(sys.argv[2:]))
+"""
+
+
 def run_measured(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], int]:
     """``arena ARGS`` in a process of its own, with the most memory it held (KB)."""
-    out, err = tmp_path / "stdout", tmp_path / "stderr"
-    with out.open("w") as stdout, err.open("w") as stderr:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "arena.cli.main", *args], stdout=stdout, stderr=stderr
-        )
-        _, status, usage = os.wait4(proc.pid, 0)  # this child's own peak, not all children's
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    done = subprocess.CompletedProcess(proc.args, proc.returncode, out.read_text(), err.read_text())
-    return done, usage.ru_maxrss
+    peak = tmp_path / "peak"
+    done = subprocess.run(
+        [sys.executable, "-c", PEAK, str(peak), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return done, int(peak.read_text())
 
 
 @pytest.mark.parametrize("kind", ["sgf", "jsonl"])
