@@ -109,7 +109,8 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="FILE",
         help="SQLite results database: each game is saved as it ends; running the "
-        "same command again resumes, playing only the missing games",
+        "same command again resumes, playing only the missing games (one run writes a "
+        "file at a time; 'arena results FILE' reads it any time)",
     )
     p.add_argument(
         "--records",
@@ -166,7 +167,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     m.add_argument("game", metavar="GAME", help="game spec (see 'arena games')")
     m.add_argument("first", metavar="A", help="agent spec (see 'arena agents')")
     m.add_argument("second", metavar="B", help="agent spec")
-    m.add_argument("--games", type=int, default=10, metavar="N", help="games (default 10)")
+    m.add_argument(
+        "--games",
+        type=int,
+        default=10,
+        metavar="N",
+        help=f"games (default 10; at most {tournament.MAX_GAMES:,} in one run)",
+    )
     _common(m)
     m.set_defaults(func=run_match)
 
