@@ -331,7 +331,8 @@ def _writer_lock(path: Path) -> int:
         os.close(fd)
         raise ArenaError(
             f"{path} is being written by another arena run: wait for it to end "
-            "(then run again to add to it), or give --db another file"
+            "(then run again to add to it), or give --db another file "
+            "(--jobs N plays games at once in one run)"
         ) from None
     except OSError:
         pass  # a file system without flock (some network mounts): not locked
