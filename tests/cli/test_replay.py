@@ -160,6 +160,15 @@ def test_errors_exit_2_with_one_line(tmp_path: Path, jsonl: Path) -> None:
     assert f"{bad}, line 4: not a JSON game record" in proc.stderr
 
 
+def test_a_line_nested_100000_deep_is_one_line_not_a_recursion_error(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text('{"game": ' + "[" * 100_000 + "\n")
+    proc = run("replay", str(deep))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr[-300:]
+    assert "Traceback" not in proc.stderr and "RecursionError" not in proc.stderr
+    assert "line 1: not a JSON game record (nested too deeply)" in proc.stderr
+
+
 def edit(jsonl: Path, tmp_path: Path, line: int, **changes: object) -> Path:
     """A copy of ``jsonl`` with fields of one record changed."""
     lines = jsonl.read_text().splitlines()

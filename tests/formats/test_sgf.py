@@ -89,8 +89,19 @@ def test_collections_hold_several_games() -> None:
     records = [random_record("go:size=5"), random_record("othello:size=6", seed=3)]
     text = "\n".join(to_sgf(r) for r in records)
     assert [(g.game, g.moves) for g in read_sgf(text)] == [(r.game, r.moves) for r in records]
-    with pytest.raises(ArenaError, match="holds 2 games, not one"):
+    with pytest.raises(ArenaError, match="holds more than one game, not one"):
         from_sgf(text)
+
+
+def test_one_game_is_read_until_a_second_starts() -> None:
+    # A collection of 12,000 games is refused at the second: the broken end is never read
+    # (reading them all would fail there, after seconds).
+    text = "(;GM[1]SZ[5];B[cc])" + "(;GM[1]SZ[5];B[cc])" * 12_000 + "(;broken"
+    with pytest.raises(ArenaError, match="holds more than one game"):
+        from_sgf(text)
+    assert from_sgf("(;GM[1]SZ[5];B[cc])\n") == ("go:size=5", ["C3"])
+    with pytest.raises(ArenaError, match="SGF move 1: B\\[zz\\] is off"):
+        from_sgf("(;GM[1]SZ[5];B[zz])")
 
 
 def result_of(**fields: Any) -> str:

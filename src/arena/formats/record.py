@@ -9,7 +9,7 @@ True
 >>> GameRecord("tictactoe", ("a", "b"), returns=(-1, 1), reason="time", loser=0).forfeited
 True
 
-Tests: tests/cli/test_replay.py, tests/formats/test_sgf.py
+Tests: tests/cli/test_replay.py, tests/formats/test_sgf.py, tests/formats/test_jsontext.py
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 from arena.core.errors import ArenaError
 from arena.core.game import winner_of
+from arena.formats.jsontext import NotJSON, loads
 
 REASONS = ("normal", "time", "illegal", "crash", "resign", "adjudication")
 """How a game ended: by the rules, or by a forfeit (time, illegal move, crash),
@@ -91,8 +92,19 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
-        data: dict[str, Any] = json.loads(text)
-        return cls(**data)
+        """The record of one JSON line, checked as :func:`read_record` does;
+        :class:`NotARecord` (a ``ValueError``) for text that is not JSON, or not an object
+        with a record's fields."""
+        try:
+            return read_record(text)
+        except NotARecord:
+            raise
+        except ArenaError as exc:
+            raise NotARecord(str(exc)[:200]) from None
+
+
+class NotARecord(ArenaError, ValueError):
+    """A line that is not a game record."""
 
 
 def read_record(text: str) -> GameRecord:
@@ -112,11 +124,9 @@ def read_record(text: str) -> GameRecord:
     arena.core.errors.ArenaError: not a JSON game record (Expecting value)
     """
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ArenaError(f"not a JSON game record ({exc.msg})") from None
-    except RecursionError:
-        raise ArenaError("not a game record (nested too deeply)") from None
+        data = loads(text)
+    except NotJSON as exc:
+        raise NotARecord(f"not a JSON game record ({exc.reason})") from None
     return parse_record(data)
 
 
@@ -128,10 +138,10 @@ def parse_record(data: Any) -> GameRecord:
     standings rely on; fields a later version may add are skipped, so old readers still
     read new files."""
     if not isinstance(data, dict):
-        raise ArenaError("not a game record (a JSON object)")
+        raise NotARecord("not a game record (a JSON object)")
     missing = {"game", "players"} - data.keys()
     if missing:
-        raise ArenaError(f"not a game record: no {' or '.join(sorted(missing))}")
+        raise NotARecord(f"not a game record: no {' or '.join(sorted(missing))}")
     returns = data.get("returns", [0, 0])
     names = data.get("names")
     checks = (
@@ -158,7 +168,7 @@ def parse_record(data: Any) -> GameRecord:
     )
     for key, ok, what in checks:
         if not ok:
-            raise ArenaError(f"not a game record: {key!r} must be {what}")
+            raise NotARecord(f"not a game record: {key!r} must be {what}")
     return GameRecord(**{k: v for k, v in data.items() if k in _FIELDS})
 
 

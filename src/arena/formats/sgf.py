@@ -199,10 +199,17 @@ def from_sgf(text: str) -> tuple[str, list[str]]:
 
     The moves are not replayed: play them to check that they are legal.
     """
-    games = read_sgf(text)
-    if len(games) != 1:
-        raise ArenaError(f"SGF holds {len(games)} games, not one (read_sgf reads them all)")
-    return games[0].game, games[0].moves
+    parser = _Parser(text)
+    # Reading stops where a second game starts: a collection of 12,000 games is refused
+    # at once, not after every game was read.
+    trees = parser.collection(most=1)
+    if parser.more:
+        raise ArenaError("SGF holds more than one game, not one (read_sgf reads them all)")
+    try:
+        game = _read_game(trees[0])
+    except ArenaError as exc:
+        raise ArenaError(f"SGF {exc}") from None
+    return game.game, game.moves
 
 
 def read_sgf(text: str) -> list[SgfGame]:
@@ -447,6 +454,8 @@ class _Parser:
         self.pos = 0
         self.line, self.column = line, column
         """Where the text starts in its file (a tree read from a collection)."""
+        self.more = False
+        """Whether :meth:`collection` stopped at its ``most`` games with another to come."""
 
     def error(self, message: str, pos: int | None = None) -> ArenaError:
         at = self.pos if pos is None else pos
@@ -461,7 +470,9 @@ class _Parser:
             self.pos += 1
         return self.text[self.pos : self.pos + 1]
 
-    def collection(self) -> list[list[Node]]:
+    def collection(self, most: int | None = None) -> list[list[Node]]:
+        """The main lines of the collection's games; with ``most``, reading stops where
+        game ``most + 1`` starts (and :attr:`more` says so)."""
         games: list[list[Node]] = []
         # One frame per open tree: [on the main line, nodes read, variations opened].
         stack: list[list[int]] = []
@@ -474,6 +485,9 @@ class _Parser:
                     main = parent[0] and not parent[2]
                     parent[2] += 1
                 else:
+                    if most is not None and len(games) >= most:
+                        self.more = True
+                        return games
                     main = True
                     games.append([])
                 stack.append([main, 0, 0])
