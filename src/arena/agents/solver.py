@@ -19,6 +19,7 @@ or ``"ids"``), and the rows of ``last_search`` say ``exact ...`` after a solve.
 
 from __future__ import annotations
 
+import threading
 import time
 
 from arena.core.agent import Agent
@@ -50,6 +51,12 @@ class SolverAgent(Agent):
         self.fallback = IDSAgent(time=time)
         self.last_method: str | None = None
         self._failed_at: int | None = None
+        self.halt = threading.Event()
+        """Set by :meth:`stop` until the next move: the exact solve looks at it."""
+
+    def stop(self) -> None:
+        self.halt.set()
+        self.fallback.stop()
 
     def reset(self, game: Game | None = None) -> None:
         self.fallback.reset(game)
@@ -59,17 +66,20 @@ class SolverAgent(Agent):
 
     def choose(self, state: State, limit: Limit) -> int:
         start = time.perf_counter()
+        self.halt.clear()
         seconds = limit.time if limit.time is not None else self.default_time
         budget = seconds * self.share
         # After a failed solve, skip one move: the next position is hardly easier.
         retry = self._failed_at is None or state.ply >= self._failed_at + 4
         if retry and within_reach(state, budget):
-            found = exact_move(state, budget)
+            found = exact_move(state, budget, self.halt)
             if found is not None:
                 self.last_method, self.last_search = "exact", found.info
                 return found.move
             self._failed_at = state.ply
         left = max(0.001, seconds - (time.perf_counter() - start))
+        if self.halt.is_set():
+            left = 0.001  # stopped during the solve: ids plays its first move at once
         move = self.fallback.choose(state, Limit(time=left))
         self.last_method, self.last_search = "ids", self.fallback.last_search
         if self.last_search is not None:

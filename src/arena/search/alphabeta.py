@@ -265,6 +265,11 @@ class AlphaBetaAgent(Agent):
     def reset(self, game: Game | None = None) -> None:
         self.searchers.reset(game)
 
+    def stop(self) -> None:
+        searcher = self.searchers.current
+        if searcher is not None:
+            searcher.deadline.stop()  # every node looks at it
+
     def choose(self, state: State, limit: Limit) -> int:
         searcher = self.searchers.get(state.game)
         depth = min(self.depth, limit.depth or self.depth)

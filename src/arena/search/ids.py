@@ -31,6 +31,7 @@ tests/search/test_ids_engines.py
 
 from __future__ import annotations
 
+import threading
 from functools import partial
 
 from arena.core.agent import Agent, SearchInfo
@@ -71,6 +72,8 @@ class IDSAgent(Agent):
         # The compiled engine is the game's own search: only with the game's own evaluation.
         self.compiled = engine == "auto" and eval == "heuristic"
         self.engines: dict[str, Engine | None] = {}
+        self.halt = threading.Event()
+        """Set by :meth:`stop` until the next move: the exact endgame looks at it."""
 
     def reset(self, game: Game | None = None) -> None:
         self.searchers.reset(game)
@@ -87,6 +90,7 @@ class IDSAgent(Agent):
         return self.engines[game.spec]
 
     def stop(self) -> None:
+        self.halt.set()
         searcher = self.searchers.current
         if searcher is not None:
             searcher.deadline.stop()
@@ -96,6 +100,7 @@ class IDSAgent(Agent):
                 stop()
 
     def choose(self, state: State, limit: Limit) -> int:
+        self.halt.clear()
         # On a clock the agent decides its own time (search/timing.py).
         seconds = move_time(limit, state)
         if seconds is None and not (limit.depth or limit.nodes):
@@ -108,11 +113,11 @@ class IDSAgent(Agent):
             return move
         searcher = self.searchers.get(state.game)
         # Othello: the exact endgame when it fits in half the time (report rows say "exact").
-        exact, seconds = exact_endgame(state, seconds) if self.exact else (None, seconds)
+        exact, seconds = exact_endgame(state, seconds, self.halt) if self.exact else (None, seconds)
         if exact is not None:
             self.last_search = exact.info
             return exact.move
-        deadline = searcher.deadline = Deadline(seconds)
+        deadline = searcher.deadline = Deadline(0.0 if self.halt.is_set() else seconds)
         searcher.nodes = 0
         searcher.max_nodes = limit.nodes or float("inf")
         maxdepth = min(self.maxdepth, limit.depth or self.maxdepth)

@@ -263,6 +263,8 @@ class MCTSAgent(Agent):
         self.reference = TreeSearch(options, options.policy(), options.evaluator(), self.rng)
         self.engine: Engine = self.reference
         self._engines: dict[str, Engine] = {}
+        self.deadline: Deadline | None = None
+        """The running search's deadline (:meth:`stop` makes it pass)."""
 
     def engine_for(self, game: Game) -> Engine:
         """The engine that searches ``game``: the compiled one where the game has a kernel and
@@ -303,6 +305,13 @@ class MCTSAgent(Agent):
     def observe(self, state: State, move: int) -> None:
         self.engine.observe(state, move)
 
+    def stop(self) -> None:
+        # Both engines look at the deadline between iterations (the compiled one between
+        # batches of a fraction of a millisecond).
+        deadline = self.deadline
+        if deadline is not None:
+            deadline.stop()
+
     def budget(self, limit: Limit, state: State) -> tuple[int | float, float | None]:
         rollouts, seconds = self.options.rollouts, self.options.time
         if limit.rollouts is not None:
@@ -317,7 +326,7 @@ class MCTSAgent(Agent):
     def choose(self, state: State, limit: Limit) -> int:
         engine = self.engine_for(state.game)  # before the clock: may compile on first use
         rollouts, seconds = self.budget(limit, state)
-        deadline = Deadline(seconds)
+        deadline = self.deadline = Deadline(seconds)
         self._started = deadline.start
         # No cyclic collection on the clock: with numba loaded, a full one takes tens of ms.
         with quiet_gc():

@@ -56,11 +56,18 @@ class MinimaxAgent(Agent):
 
     def _setup(self, depth: int, eval: str) -> None:
         self.depth, self.eval_kind = depth, eval
+        self.deadline: Deadline | None = None
+        """The running search's deadline (:meth:`stop` makes it pass)."""
+
+    def stop(self) -> None:
+        deadline = self.deadline
+        if deadline is not None:
+            deadline.stop()
 
     def choose(self, state: State, limit: Limit) -> int:
         evaluate = evaluation(state.game, self.eval_kind)
         depth = min(self.depth, limit.depth or self.depth)
-        deadline = Deadline(limit.time)
+        deadline = self.deadline = Deadline(limit.time)
         counter = [1]
         rows: list[tuple[int, float]] = []
         with quiet_gc():

@@ -77,10 +77,13 @@ def _text(score: int) -> str:
     )
 
 
-def exact_move(state: State, seconds: float) -> ExactMove | None:
-    """A best move of ``state`` and its exact score, or None if ``seconds`` run out."""
+def exact_move(
+    state: State, seconds: float, stop: threading.Event | None = None
+) -> ExactMove | None:
+    """A best move of ``state`` and its exact score, or None if ``seconds`` run out (or
+    ``stop`` is set) first."""
     start = time.perf_counter()
-    root = solve_state(state, seconds)
+    root = solve_state(state, seconds, stop=stop)
     if not root.exact:
         return None
     nodes = root.nodes
@@ -91,9 +94,9 @@ def exact_move(state: State, seconds: float) -> ExactMove | None:
     # makes them cheap after the root's search).
     for move in state.legal_moves():
         left = seconds - (time.perf_counter() - start)
-        if left <= 0:
+        if left <= 0 or (stop is not None and stop.is_set()):
             return None
-        child = solve_state(state.play(move), left)
+        child = solve_state(state.play(move), left, stop=stop)
         nodes += child.nodes
         if not child.exact:
             return None
@@ -136,7 +139,9 @@ def wait_for_solver(game: Game) -> None:
         thread.join()
 
 
-def exact_endgame(state: State, seconds: float | None) -> tuple[ExactMove | None, float | None]:
+def exact_endgame(
+    state: State, seconds: float | None, stop: threading.Event | None = None
+) -> tuple[ExactMove | None, float | None]:
     """The hook of ``ids``: on Othello, solve the endgame when it is within reach of
     half the time. Returns the exact move (or None) and the seconds left.
 
@@ -155,5 +160,5 @@ def exact_endgame(state: State, seconds: float | None) -> tuple[ExactMove | None
     if not within_reach(state, budget):
         return None, seconds
     start = time.perf_counter()
-    found = exact_move(state, budget)
+    found = exact_move(state, budget, stop)
     return found, seconds - (time.perf_counter() - start)

@@ -31,6 +31,7 @@ Scores, for the player to move, with perfect play by both sides:
 from __future__ import annotations
 
 import math
+import threading
 import time
 
 from arena.core.game import State
@@ -95,23 +96,25 @@ def score_bounds(state: State) -> tuple[int, int]:
 class GenericSolver:
     """Alpha-beta over the State API with a table of ``(low, high, best move)``.
 
-    Keeps its table between calls (positions of one game).
+    Keeps its table between calls (positions of one game). One instance may serve
+    several threads at once (a web server's boards): each solve keeps its own clock
+    and stop request in a :class:`_Run`; the table is shared (a dictionary's single
+    reads and writes are atomic).
     """
 
     def __init__(self) -> None:
         self.table: dict[State, tuple[int, int, int | None]] = {}
         self.nodes = 0
-        self._deadline: float | None = None
 
-    def negamax(self, state: State, alpha: int, beta: int) -> int:
-        self.nodes += 1
+    def negamax(self, state: State, alpha: int, beta: int, run: _Run | None = None) -> int:
+        if run is None:
+            run = _Run(None, None)
+        run.nodes += 1
         if state.is_terminal():
             return terminal_value(state)
-        if (
-            self._deadline is not None
-            and self.nodes % 1024 == 0
-            and time.perf_counter() > self._deadline
-        ):
+        # A node of Go 19x19 costs tens of microseconds: every 16 nodes is a look at the
+        # clock well within a millisecond, at a small share of the node's cost.
+        if run.nodes & 15 == 0 and run.over():
             raise OutOfTime
         low, high, best_move = self.table.get(state, (-(1 << 30), 1 << 30, None))
         if low >= beta:
@@ -129,7 +132,7 @@ class GenericSolver:
         chosen = moves[0]
         alpha_in = a
         for move in moves:
-            v = -self.negamax(state.play(move), -b, -a)
+            v = -self.negamax(state.play(move), -b, -a, run)
             if v > best:
                 best, chosen = v, move
                 if v > a:
@@ -145,30 +148,49 @@ class GenericSolver:
         self.table[state] = (low, high, chosen)
         return best
 
-    def solve(self, state: State, seconds: float | None = None) -> Solution:
-        """The score of ``state`` for the player to move."""
+    def solve(
+        self, state: State, seconds: float | None = None, stop: threading.Event | None = None
+    ) -> Solution:
+        """The score of ``state`` for the player to move (bounds when ``seconds`` run out
+        or ``stop`` is set first)."""
         start = time.perf_counter()
         if state.is_terminal():
             value = terminal_value(state)
             return Solution(value, value, 0, 0.0)
         low, high = score_bounds(state)
-        self._deadline = None if seconds is None else start + seconds
+        run = _Run(None if seconds is None else start + seconds, stop)
 
         def probe(mid: int, left: float) -> tuple[int, int, bool]:
-            before = self.nodes
+            before = run.nodes
             try:
-                value = self.negamax(state, mid, mid + 1)
+                value = self.negamax(state, mid, mid + 1, run)
             except OutOfTime:
-                return 0, self.nodes - before, True
-            return value, self.nodes - before, False
+                return 0, run.nodes - before, True
+            return value, run.nodes - before, False
 
         try:
-            found = bisect(probe, low, high, seconds)
+            found = bisect(probe, low, high, seconds, stop=stop)
         finally:
-            self._deadline = None
+            self.nodes += run.nodes
         return Solution(found.low, found.high, found.nodes, time.perf_counter() - start)
 
 
-def solve(state: State, seconds: float | None = None) -> Solution:
+class _Run:
+    """One solve's clock, stop request and node count."""
+
+    __slots__ = ("deadline", "nodes", "stop")
+
+    def __init__(self, deadline: float | None, stop: threading.Event | None) -> None:
+        self.deadline, self.stop, self.nodes = deadline, stop, 0
+
+    def over(self) -> bool:
+        return (self.deadline is not None and time.perf_counter() > self.deadline) or (
+            self.stop is not None and self.stop.is_set()
+        )
+
+
+def solve(
+    state: State, seconds: float | None = None, stop: threading.Event | None = None
+) -> Solution:
     """Solve one position with a fresh :class:`GenericSolver`."""
-    return GenericSolver().solve(state, seconds)
+    return GenericSolver().solve(state, seconds, stop)

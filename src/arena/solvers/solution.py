@@ -10,9 +10,15 @@ False
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+
+MAX_CHUNK = 0.05
+"""Seconds a timed or stoppable solve runs between two looks at the clock and its stop
+request: compiled probes hold the interpreter while they run (a web server's other
+clients wait), and a stop must take effect within a tenth of a second."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,7 @@ def bisect(
     high: int,
     seconds: float | None,
     step: int = 1,
+    stop: threading.Event | None = None,
 ) -> Solution:
     """Find a score in ``[low, high]`` by null-window probes (a binary search).
 
@@ -50,7 +57,9 @@ def bisect(
     ``value``, ``value > v`` that it is at least ``value``. A probe stopped by
     its budget is repeated (the table keeps its work) until ``seconds`` run out;
     the bounds proved so far are returned then. ``step``: the scores are
-    multiples of it apart (probe midway between two).
+    multiples of it apart (probe midway between two). ``stop``: when it is set, the
+    bounds proved so far are returned at the next probe (a probe that is repeated
+    while its budget stops it checks it between budgets).
     """
     start = time.perf_counter()
     deadline = None if seconds is None else start + seconds
@@ -65,7 +74,7 @@ def bisect(
             mid = _half(high)
         if step > 1:
             mid = min(max(mid - mid % step + step // 2, low), high - 1)
-        value, spent = _settle(probe, mid, deadline)
+        value, spent = _settle(probe, mid, deadline, stop)
         nodes += spent
         if value is None:  # out of time: the bounds proved so far
             return Solution(low, high, nodes, time.perf_counter() - start)
@@ -77,14 +86,18 @@ def bisect(
 
 
 def _settle(
-    probe: Callable[[int, float], tuple[int, int, bool]], mid: int, deadline: float | None
+    probe: Callable[[int, float], tuple[int, int, bool]],
+    mid: int,
+    deadline: float | None,
+    stop: threading.Event | None = None,
 ) -> tuple[int | None, int]:
     """One probe at ``mid``, repeated while its budget stops it (the table keeps its
-    work) and time is left: ``(value, nodes)``, or ``(None, nodes)`` when the time ran out."""
+    work) and time is left: ``(value, nodes)``, or ``(None, nodes)`` when the time ran
+    out or ``stop`` was set."""
     nodes = 0
     while True:
         left = None if deadline is None else deadline - time.perf_counter()
-        if left is not None and left <= 0:
+        if (left is not None and left <= 0) or (stop is not None and stop.is_set()):
             return None, nodes
         value, spent, aborted = probe(mid, left if left is not None else -1.0)
         nodes += spent
@@ -103,6 +116,7 @@ def gallop(
     high: int,
     seconds: float | None,
     step: int = 1,
+    stop: threading.Event | None = None,
 ) -> Solution:
     """Find a score in ``[low, high]`` by null-window probes, starting next to 0.
 
@@ -113,7 +127,7 @@ def gallop(
     bracketed from both sides they halve the bracket (a binary search). Near
     the score every probe is costly, so probing near the bounds already
     proved beats :func:`bisect`'s leaps when the score is small, as a deep
-    solve's usually is. ``probe`` and ``step`` as in :func:`bisect`.
+    solve's usually is. ``probe``, ``step`` and ``stop`` as in :func:`bisect`.
 
     >>> def probe(mid, left):   # the score is -4; each probe proves as little as it can
     ...     return (mid - 1 if -4 <= mid else mid + 1), 1, False
@@ -136,7 +150,7 @@ def gallop(
             target += (target - low) % step
         target = min(max(target, low + 1), high)
         mid = target - 1  # the probe asks "score > mid", i.e. "score >= target"
-        value, spent = _settle(probe, mid, deadline)
+        value, spent = _settle(probe, mid, deadline, stop)
         nodes += spent
         if value is None:  # out of time: the bounds proved so far
             return Solution(low, high, nodes, time.perf_counter() - start)

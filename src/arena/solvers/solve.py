@@ -18,6 +18,7 @@ Scores are those of :mod:`arena.solvers.generic` (all solvers agree).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from importlib import import_module
@@ -28,7 +29,7 @@ from arena.solvers.solution import Solution
 
 Progress = Callable[[str], None]
 """Where a long solve reports how it goes (a line of text at a time)."""
-SolveFn = Callable[[State, "float | None", "Progress | None"], Solution]
+SolveFn = Callable[[State, "float | None", "Progress | None", "threading.Event | None"], Solution]
 _SOLVERS: dict[str, SolveFn] = {}
 
 
@@ -42,7 +43,8 @@ def kind(game: Game) -> str:
 
 
 def solver_for(game: Game) -> SolveFn:
-    """``solve(state, seconds)`` for states of ``game`` (one instance per game spec)."""
+    """``solve(state, seconds, progress, stop)`` for states of ``game`` (one instance per
+    game spec, shared by the threads that solve its positions)."""
     if game.spec in _SOLVERS:
         return _SOLVERS[game.spec]
     which = kind(game)
@@ -52,7 +54,12 @@ def solver_for(game: Game) -> SolveFn:
         solver = import_module("arena.solvers.connect4.solver")
         c4 = solver.Connect4Solver(game.rows, game.cols, game.k)  # type: ignore[attr-defined]
 
-        def fn(state: State, seconds: float | None, progress: Progress | None) -> Solution:
+        def fn(
+            state: State,
+            seconds: float | None,
+            progress: Progress | None,
+            stop: threading.Event | None = None,
+        ) -> Solution:
             pos = mask = 0
             rows, cols = c4.rows, c4.cols
             for col in range(cols):
@@ -64,7 +71,7 @@ def solver_for(game: Game) -> SolveFn:
                     mask |= bit
                     if owner == state.to_move:
                         pos |= bit
-            return c4.solve_position(pos, mask, state.ply, seconds)
+            return c4.solve_position(pos, mask, state.ply, seconds, stop)
 
     elif which == "othello":
         solver = import_module("arena.solvers.othello.solver")
@@ -72,8 +79,13 @@ def solver_for(game: Game) -> SolveFn:
     else:
         generic = GenericSolver()
 
-        def fn(state: State, seconds: float | None, progress: Progress | None) -> Solution:
-            return generic.solve(state, seconds)
+        def fn(
+            state: State,
+            seconds: float | None,
+            progress: Progress | None,
+            stop: threading.Event | None = None,
+        ) -> Solution:
+            return generic.solve(state, seconds, stop)
 
     _SOLVERS[game.spec] = fn
     return fn
@@ -85,16 +97,20 @@ def is_ready(game: Game) -> bool:
 
 
 def solve_state(
-    state: State, seconds: float | None = None, progress: Progress | None = None
+    state: State,
+    seconds: float | None = None,
+    progress: Progress | None = None,
+    stop: threading.Event | None = None,
 ) -> Solution:
-    """The score of ``state`` for the player to move (bounds if ``seconds`` run out).
+    """The score of ``state`` for the player to move (bounds if ``seconds`` run out, or
+    once ``stop`` is set: every solver looks at it within a few hundredths of a second).
 
     ``progress``: the Othello solver reports long solves there (probes, nodes, time).
     """
     if state.is_terminal():
         value = terminal_value(state)
         return Solution(value, value, 0, 0.0)
-    return solver_for(state.game)(state, seconds, progress)
+    return solver_for(state.game)(state, seconds, progress, stop)
 
 
 def move_values(

@@ -48,6 +48,7 @@ Tests: tests/search/test_engine_connect4.py
 from __future__ import annotations
 
 import math
+import threading
 import time
 
 import numpy as np
@@ -511,6 +512,8 @@ class Connect4Engine:
         # The reach is measured on 7x6; other boards use it scaled by their cell count.
         self.scale = self.cells / 42
         self.rate = 1e6  # solver nodes per second, until measured
+        self.halt = threading.Event()
+        """Set by :meth:`stop` until the next move: the exact solve looks at it too."""
 
     def bitboards(self, state: State) -> tuple[int, int]:
         """``(pos, mask)`` in the solver's layout: the mover's stones and all stones."""
@@ -538,21 +541,23 @@ class Connect4Engine:
 
         def probe(mid: int, left: float) -> tuple[int, int, bool]:
             budget = max(MIN_PROBE, int(self.rate * min(left, PROBE_SECONDS)))
-            solver.stats[:] = (0, budget, 0)
-            start = time.perf_counter()
-            value = solver_search.probe(
-                solver.L, pos, mask, ply, mid, mid + 1, solver.table, solver.shift,
-                solver.mbuf, solver.sbuf, solver.frames, solver.stats,
-            )  # fmt: skip
-            spent = time.perf_counter() - start
-            nodes = int(solver.stats[solver_search.NODES])
+            with solver.lock:  # the solver is the process's: other threads' engines share it
+                solver.stats[:] = (0, budget, 0)
+                start = time.perf_counter()
+                value = solver_search.probe(
+                    solver.L, pos, mask, ply, mid, mid + 1, solver.table, solver.shift,
+                    solver.mbuf, solver.sbuf, solver.frames, solver.stats,
+                )  # fmt: skip
+                spent = time.perf_counter() - start
+                nodes = int(solver.stats[solver_search.NODES])
+                aborted = bool(solver.stats[solver_search.ABORTED])
             if spent > 0.001:
                 # The slowest recent speed: a loaded machine must not stretch a probe.
                 self.rate = min(nodes / spent, 0.5 * (self.rate + nodes / spent))
-            return value, nodes, bool(solver.stats[solver_search.ABORTED])
+            return value, nodes, aborted
 
         low, high = -((self.cells - ply) // 2), (self.cells + 1 - ply) // 2
-        return bisect(probe, low, high, seconds)
+        return bisect(probe, low, high, seconds, stop=self.halt)
 
     def exact(
         self, state: State, pos: int, mask: int, seconds: float
@@ -573,7 +578,7 @@ class Connect4Engine:
                 score = (self.cells + 1 - ply) // 2
             else:
                 left = seconds - (time.perf_counter() - start)
-                if left <= 0:
+                if left <= 0 or self.halt.is_set():
                     return None
                 child_pos, child_mask = pos ^ mask, mask | cell
                 if can_win_next(L, child_pos, child_mask):
@@ -612,11 +617,13 @@ class Connect4Engine:
 
     def stop(self) -> None:
         """End the search under way soon (from another thread, or from a listener)."""
+        self.halt.set()
         self.search.stop()
 
     def choose(
         self, state: State, seconds: float | None, maxdepth: int, agent: Agent
     ) -> tuple[int, SearchInfo]:
+        self.halt.clear()
         with quiet_gc():
             return self._choose(state, seconds, maxdepth, agent)
 
@@ -642,6 +649,8 @@ class Connect4Engine:
             self.failed_at = state.ply
         search = self.search
         search.set_root(pos, mask)
+        if self.halt.is_set():  # stopped during the solve: the depths stop at once too
+            search.stop()
         depth = min(maxdepth, empty)
         return deepen(state, search, seconds, depth, agent, legal[0], start=start)
 

@@ -41,6 +41,7 @@ Tests: tests/search/test_engine_othello.py
 from __future__ import annotations
 
 import math
+import threading
 import time
 from functools import partial
 
@@ -143,6 +144,8 @@ class OthelloEngine:
         self.scratch = search.new_scratch()
         self.age = 0
         self.stopped = False
+        self.halt = threading.Event()
+        """Set by :meth:`stop` until the next move: the exact solve looks at it too."""
         self.probcut = PROBCUT
         self.next_share = NEXT_SHARE
         self.solver: OthelloSolver | None = None
@@ -165,6 +168,7 @@ class OthelloEngine:
     def stop(self) -> None:
         """Make the running search stop at its next look at the clock (any thread)."""
         self.stopped = True
+        self.halt.set()
         self.stats[search.DEADLINE] = 0
 
     def bits(self, state: State) -> tuple[np.uint64, np.uint64]:
@@ -250,7 +254,7 @@ class OthelloEngine:
         # The solver keeps time by node budgets from the speed it measured; never trust
         # more than SOLVER_RATE (the machine may be busier than when it measured).
         self.solver.rate = min(self.solver.rate, SOLVER_RATE)
-        root = self.solver.solve_bits(int(me), int(opp), seconds=seconds)
+        root = self.solver.solve_bits(int(me), int(opp), seconds=seconds, stop=self.halt)
         if not root.exact:
             return None
         nodes = root.nodes
@@ -259,11 +263,13 @@ class OthelloEngine:
         best = None
         for bit in self._order(state, hint if hint >= 0 else None).tolist():
             left = seconds - (time.perf_counter() - start)
-            if left <= 0:
+            if left <= 0 or self.halt.is_set():
                 return None
             x = np.uint64(1 << bit)
             f = flips(me, opp, x)
-            child = self.solver.solve_bits(int(opp ^ f), int(me | f | x), seconds=left)
+            child = self.solver.solve_bits(
+                int(opp ^ f), int(me | f | x), seconds=left, stop=self.halt
+            )
             nodes += child.nodes
             if not child.exact:
                 return None
@@ -300,6 +306,7 @@ class OthelloEngine:
     ) -> tuple[int, SearchInfo]:
         """The move to play in ``state`` and what the search found (see the module)."""
         deadline = Deadline(seconds)
+        self.halt.clear()
         with quiet_gc():  # no collector pause on the clock
             return self._choose(state, seconds, maxdepth, agent, deadline)
 
@@ -321,9 +328,12 @@ class OthelloEngine:
                 if found is not None:
                     return found
         self.age = (self.age + 1) & 255
-        self.stopped = False
+        # A stop during the exact solve holds for the depths too (they play at once).
+        self.stopped = self.halt.is_set()
         deadline_ns = NEVER
-        if seconds is not None:
+        if self.stopped:
+            deadline_ns = 0
+        elif seconds is not None:
             deadline_ns = time.monotonic_ns() + int(
                 max(0.0, deadline.end - time.perf_counter()) * 1e9
             )

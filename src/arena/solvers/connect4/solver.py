@@ -14,13 +14,14 @@ Tests: tests/solvers/test_connect4_solver.py
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
 
 from arena.solvers.connect4 import position, search, table
 from arena.solvers.connect4.position import fits, from_moves
-from arena.solvers.solution import Solution, bisect
+from arena.solvers.solution import MAX_CHUNK, Solution, bisect
 
 UNLIMITED = 1 << 62
 
@@ -50,6 +51,7 @@ class Connect4Solver:
         self.sbuf = np.zeros((self.cells + 1, cols), dtype=np.int64)
         self.frames = np.zeros((self.cells + 1, search.FIELDS), dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
+        self.lock = threading.Lock()
         # Load the compiled code now (from numba's cache, or compile it), not on a clock.
         self.status(0, 0, 0)
         position.can_win_next(self.L, 0, 0)
@@ -105,9 +107,15 @@ class Connect4Solver:
         return -self.solve_position(pos ^ mask, mask | cell, ply + 1, seconds).score
 
     def solve_position(
-        self, pos: int, mask: int, ply: int, seconds: float | None = None
+        self,
+        pos: int,
+        mask: int,
+        ply: int,
+        seconds: float | None = None,
+        stop: threading.Event | None = None,
     ) -> Solution:
-        """Solve by null-window probes; stop with bounds after ``seconds``."""
+        """Solve by null-window probes; stop with bounds after ``seconds`` or once ``stop``
+        is set (both are looked at every :data:`~arena.solvers.solution.MAX_CHUNK` s)."""
         start = time.perf_counter()
         done = self.status(pos, mask, ply)
         if done is not None:
@@ -118,21 +126,28 @@ class Connect4Solver:
         rate = [2e6]  # nodes per second, until measured
 
         def probe(mid: int, left: float) -> tuple[int, int, bool]:
-            # Budgets of at most 0.2 s between looks at the clock.
-            budget = UNLIMITED if left < 0 else max(1000, int(rate[0] * min(left, 0.2)))
-            self.stats[:] = (0, budget, 0)
-            t0 = time.perf_counter()
-            value = search.probe(
-                self.L, pos, mask, ply, mid, mid + 1, self.table, self.shift,
-                self.mbuf, self.sbuf, self.frames, self.stats,
-            )  # fmt: skip
-            spent = time.perf_counter() - t0
-            nodes = int(self.stats[search.NODES])
+            # Budgets of at most MAX_CHUNK between looks at the clock and the stop request.
+            if left < 0 and stop is None:
+                budget = UNLIMITED
+            else:
+                budget = max(1000, int(rate[0] * (MAX_CHUNK if left < 0 else min(left, MAX_CHUNK))))
+            # One probe at a time: the buffers and ``stats`` are the solver's, and a web
+            # server's boards may share it.
+            with self.lock:
+                self.stats[:] = (0, budget, 0)
+                t0 = time.perf_counter()
+                value = search.probe(
+                    self.L, pos, mask, ply, mid, mid + 1, self.table, self.shift,
+                    self.mbuf, self.sbuf, self.frames, self.stats,
+                )  # fmt: skip
+                spent = time.perf_counter() - t0
+                nodes = int(self.stats[search.NODES])
+                aborted = bool(self.stats[search.ABORTED])
             if spent > 0.01:
                 rate[0] = nodes / spent
-            return value, nodes, bool(self.stats[search.ABORTED])
+            return value, nodes, aborted
 
         low = -((self.cells - ply) // 2)
         high = (self.cells + 1 - ply) // 2
-        found = bisect(probe, low, high, seconds)
+        found = bisect(probe, low, high, seconds, stop=stop)
         return Solution(found.low, found.high, found.nodes + 1, time.perf_counter() - start)

@@ -11,6 +11,7 @@ Tests: tests/solvers/test_othello_solver.py
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
@@ -18,7 +19,7 @@ import numpy as np
 
 from arena.core.game import State
 from arena.solvers.othello import board, search, stability
-from arena.solvers.solution import Solution, gallop
+from arena.solvers.solution import MAX_CHUNK, Solution, gallop
 
 UNLIMITED = 1 << 62
 SYMMETRY_EMPTIES = 24
@@ -90,6 +91,7 @@ class OthelloSolver:
         self.table = search.new_table(table_bits if table_bits is not None else 21)
         self.order = np.zeros((65, 64, 2), dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
+        self.lock = threading.Lock()
         self.rate = 5e6  # nodes per second, until measured
         # Load the compiled code now (from numba's cache, or compile it), not on a clock.
         self.stats[:] = (0, 0, 0)  # a budget of 0 nodes: stop at once
@@ -118,10 +120,14 @@ class OthelloSolver:
         self.table[:] = 0
 
     def solve(
-        self, state: State, seconds: float | None = None, progress: Progress | None = None
+        self,
+        state: State,
+        seconds: float | None = None,
+        progress: Progress | None = None,
+        stop: threading.Event | None = None,
     ) -> Solution:
         """The final disc difference for the player to move (empty cells to the winner)."""
-        return self.solve_bits(*discs(state), seconds=seconds, progress=progress)
+        return self.solve_bits(*discs(state), seconds=seconds, progress=progress, stop=stop)
 
     def _fit_table(self, empties: int) -> None:
         # A deep solve gets a bigger table (never a smaller one: it keeps its rows).
@@ -136,8 +142,10 @@ class OthelloSolver:
         opponent: int,
         seconds: float | None = None,
         progress: Progress | None = None,
+        stop: threading.Event | None = None,
     ) -> Solution:
-        """Solve by null-window probes; stop with bounds after ``seconds``.
+        """Solve by null-window probes; stop with bounds after ``seconds`` or once ``stop``
+        is set (both are looked at every :data:`~arena.solvers.solution.MAX_CHUNK` s).
 
         ``progress`` gets a line of text now and then (each probe's window,
         nodes and time) once the solve has run :data:`QUIET_SECONDS`.
@@ -168,23 +176,29 @@ class OthelloSolver:
             nodes = 0
             while True:
                 chunk = self.rate * CHUNK_SECONDS if progress is not None else UNLIMITED
-                limit = chunk if left < 0 else min(chunk, self.rate * min(left, 0.2))
-                self.stats[:] = (0, max(1000, int(limit)), 0)
-                t0 = time.perf_counter()
-                value = self._probe(me, opp, mid, sym_from)
-                spent = time.perf_counter() - t0
-                nodes += int(self.stats[search.NODES])
-                total[0] += int(self.stats[search.NODES])
+                if stop is not None:
+                    chunk = min(chunk, self.rate * MAX_CHUNK)
+                limit = chunk if left < 0 else min(chunk, self.rate * min(left, MAX_CHUNK))
+                # One probe at a time: the table's order buffer and ``stats`` are the
+                # solver's, and a web server's boards may share it.
+                with self.lock:
+                    self.stats[:] = (0, max(1000, int(limit)), 0)
+                    t0 = time.perf_counter()
+                    value = self._probe(me, opp, mid, sym_from)
+                    spent = time.perf_counter() - t0
+                    done = int(self.stats[search.NODES])
+                    aborted = bool(self.stats[search.ABORTED])
+                nodes += done
+                total[0] += done
                 if spent > 0.01:
-                    self.rate = self.stats[search.NODES] / spent
-                aborted = bool(self.stats[search.ABORTED])
+                    self.rate = done / spent
                 if not aborted:
                     verdict = f"yes, >= {value:+d}" if value > mid else f"no, <= {value:+d}"
                     say(f"probed > {mid:+d}: {verdict}", True)
                     return value, nodes, False
                 say(f"probing > {mid:+d}", False)
-                if left >= 0:
-                    return value, nodes, True  # gallop checks the clock
+                if left >= 0 or stop is not None:
+                    return value, nodes, True  # gallop checks the clock and the stop
 
-        found = gallop(probe, -cells, cells, seconds, step=2)
+        found = gallop(probe, -cells, cells, seconds, step=2, stop=stop)
         return Solution(found.low, found.high, found.nodes, time.perf_counter() - start)
