@@ -13,7 +13,9 @@ Routes:
 ``/api/results``, ``/api/results/GAME_ID``
     With a results database: its tournament, standings and games; one game's record.
 ``/ws``
-    A board (:mod:`arena.web.session`); at most :data:`MAX_BOARDS` per client.
+    A board (:mod:`arena.web.session`); at most :data:`MAX_BOARDS` per client, and
+    running searches limited per client and in all (a
+    :class:`~arena.web.session.Searches`).
 
 Who may use it (:class:`Guard`): a request whose ``Host`` is not one of the server's own names
 is refused (a page of another site that re-points its DNS name at 127.0.0.1 must not reach
@@ -45,7 +47,7 @@ from arena.compete.store import open_existing
 from arena.core.errors import ArenaError
 from arena.stats.standings import standings
 from arena.web.catalog import MAX_SECONDS, agents_json, games_json
-from arena.web.session import MAX_UPLOAD, Session
+from arena.web.session import MAX_UPLOAD, Searches, Session
 
 STATIC = Path(__file__).parent / "static"
 MAX_BOARDS = 8
@@ -171,10 +173,14 @@ def game_record(db_path: str, game_id: str) -> dict[str, Any] | None:
 
 
 def create_app(
-    db: str | None = None, allow_programs: bool = False, guard: Guard | None = None
+    db: str | None = None,
+    allow_programs: bool = False,
+    guard: Guard | None = None,
+    searches: Searches | None = None,
 ) -> Any:
     """The Starlette app; ``db`` is a results database for the results page, ``guard`` who may
-    use it (default: any host and no token; ``arena web`` always passes one)."""
+    use it (default: any host and no token; ``arena web`` always passes one), ``searches``
+    the count and limits of running searches (default: :class:`Searches`' own)."""
     from starlette.applications import Starlette
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route, WebSocketRoute
@@ -183,6 +189,7 @@ def create_app(
     files = static_files()
     clients: Counter[str] = Counter()
     guard = guard or Guard()
+    searches = Searches() if searches is None else searches
 
     def page(name: str) -> Any:
         async def endpoint(request: Any) -> Response:
@@ -264,7 +271,7 @@ def create_app(
             await ws.close(code=1008)
             return
         clients[client] += 1
-        session = Session(allow_programs=allow_programs)
+        session = Session(allow_programs=allow_programs, client=client, searches=searches)
 
         async def writer() -> None:
             while True:

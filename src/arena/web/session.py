@@ -41,9 +41,18 @@ Answers: ``state`` (the board, see :meth:`Session.state_message`), ``search``
 (a search's root statistics, about every 0.1 s and once ``final``), ``hint``,
 ``export``, ``error`` {message, request} and ``pong``.
 
+Nothing heavy runs on the event loop, which serves every board: reading a
+file or a line of moves and building its board, and agents' set-up for a game
+(compiled code loads, tables are built), run on threads; the browser's JSON is
+read with bounded nesting (:func:`arena.formats.jsontext.loads`).
+
 Searches run on a thread of their own, one per board at a time; a search that
 is no longer wanted (the position changed, the tab closed) is asked to stop
-through the agent's ``listener`` and its answer is dropped.
+through the agent's ``listener`` and its ``stop``, again every
+:data:`RESTOP` seconds until its thread ends, and its answer is dropped. Every
+built-in agent ends within a tenth of a second of the request. Running searches
+(stopped ones until their threads end) count against :class:`Searches`: at most
+:data:`MAX_SEARCHES` per client address and :data:`MAX_SEARCHES_TOTAL` in all.
 
 Tests: tests/web/test_app.py
 """
@@ -52,7 +61,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import math
 import threading
@@ -64,6 +72,7 @@ from arena.compete.timecontrol import TimeControl
 from arena.core.agent import Agent, SearchInfo, start_game
 from arena.core.errors import ArenaError
 from arena.core.limit import Limit
+from arena.formats.jsontext import NotJSON, loads
 from arena.formats.record import GameRecord
 from arena.formats.sgf import from_sgf, to_sgf
 from arena.games import load_game
@@ -84,6 +93,68 @@ FLAG_GRACE = 0.25
 MAX_ROWS = 120
 """Root moves sent per search message (a 19x19 board has 362)."""
 DEFAULT_ANALYSIS = "mcts"
+MAX_ERROR = 300
+"""Characters of an error reply (a message may quote what the browser sent)."""
+MAX_SEARCHES = 8
+"""Searches running at once for one client address (one per board it may open)."""
+MAX_SEARCHES_TOTAL = 24
+"""Searches running at once on the server."""
+RESTOP = 0.05
+"""Seconds between repeats of a stop request while the search's thread runs (a request
+that came before the agent's search began is not lost)."""
+
+
+class Searches:
+    """The searches running on the server's threads, by client address, with limits.
+
+    Thread-safe: a search is counted when it starts (on the event loop) and released
+    when its thread ends.
+
+    >>> searches = Searches(per_client=1, total=2)
+    >>> searches.claim("a"), searches.claim("a"), searches.claim("b"), searches.running()
+    (None, 'at most 1 search at once per client: stop one first', None, 2)
+    >>> searches.release("a"); searches.running("a"), searches.running()
+    (0, 1)
+    """
+
+    def __init__(self, per_client: int = MAX_SEARCHES, total: int = MAX_SEARCHES_TOTAL) -> None:
+        self.per_client, self.total = per_client, total
+        self._lock = threading.Lock()
+        self._by_client: dict[str, int] = {}
+
+    def claim(self, client: str) -> str | None:
+        """Count a search of ``client``: None, or why it may not start now."""
+        with self._lock:
+            mine = self._by_client.get(client, 0)
+            if mine >= self.per_client:
+                plural = "" if self.per_client == 1 else "es"
+                return (
+                    f"at most {self.per_client} search{plural} at once per client: stop one first"
+                )
+            if sum(self._by_client.values()) >= self.total:
+                return f"the server is running {self.total} searches, its most: try again soon"
+            self._by_client[client] = mine + 1
+            return None
+
+    def release(self, client: str) -> None:
+        with self._lock:
+            left = self._by_client.get(client, 0) - 1
+            if left > 0:
+                self._by_client[client] = left
+            else:
+                self._by_client.pop(client, None)
+
+    def running(self, client: str | None = None) -> int:
+        """Searches running now (of one client, or all)."""
+        with self._lock:
+            if client is not None:
+                return self._by_client.get(client, 0)
+            return sum(self._by_client.values())
+
+
+_logged: set[tuple[str | None, str]] = set()
+"""Internal errors whose traceback is in the log already (a client repeating a message
+that finds a bug must not flood it)."""
 
 
 class BadMessage(ArenaError):
@@ -101,18 +172,28 @@ class Search:
     ply: int
     to_move: int
     stop: threading.Event = field(default_factory=threading.Event)
+    ended: threading.Event = field(default_factory=threading.Event)
+    """Set by the search's thread as it ends."""
     cancelled: bool = False
     """The answer is no longer wanted: drop it."""
     last_sent: float = 0.0
 
 
 class Session:
-    def __init__(self, allow_programs: bool = False) -> None:
+    def __init__(
+        self, allow_programs: bool = False, client: str = "?", searches: Searches | None = None
+    ) -> None:
         self.allow_programs = allow_programs
+        self.client = client
+        self.running = Searches() if searches is None else searches
+        """The server's count of running searches (this session's alone without one)."""
         self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.board: Board | None = None
         self.players: list[str] = [PERSON, PERSON]
         self.agents: list[Agent | None] = [None, None]
+        self.unready: set[int] = set()
+        """Sides whose agent has not started the game yet: it does, on its search's thread,
+        before its next move."""
         self.limit = Limit(time=1.0)
         self.paused = False
         self.stepping = False
@@ -168,9 +249,9 @@ class Session:
             if len(raw) > MAX_MESSAGE:
                 raise BadMessage(f"message too long ({len(raw)} characters; at most {MAX_MESSAGE})")
             try:
-                msg = json.loads(raw)
-            except ValueError:
-                raise BadMessage("not JSON") from None
+                msg = loads(raw)
+            except NotJSON as exc:
+                raise BadMessage(str(exc)) from None
             if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
                 raise BadMessage('a message is a JSON object with a "type"')
             kind = msg["type"]
@@ -183,10 +264,17 @@ class Session:
                 raise BadMessage("no game yet: send 'new' first")
             await handler(msg)
         except ArenaError as exc:
-            self.emit({"type": "error", "message": str(exc), "request": kind})
+            self.emit({"type": "error", "message": _shorten(str(exc)), "request": kind})
         except Exception as exc:  # a bug here must not cost the person their board
-            log.exception("message %r failed", kind)
-            self.emit({"type": "error", "message": f"internal error: {exc!r}", "request": kind})
+            # Each kind of failure is logged once with its traceback, later ones in a line.
+            signature = (kind, type(exc).__name__)
+            if signature not in _logged:
+                _logged.add(signature)
+                log.exception("message %r failed", kind)
+            else:
+                log.debug("message %r failed again: %s", kind, type(exc).__name__)
+            text = f"internal error: {type(exc).__name__}: {str(exc)[:200]}"
+            self.emit({"type": "error", "message": text, "request": kind})
 
     def emit(self, message: dict[str, Any]) -> None:
         if not self.closed:
@@ -209,13 +297,14 @@ class Session:
     async def on_new(self, msg: dict[str, Any]) -> None:
         game = check_game(msg.get("game"))
         seed = _optional_int(msg, "seed", 0, 2**31 - 1)
-        moves = _moves(game, msg.get("moves", ""))
         players = self._check_players(msg.get("players", [PERSON, PERSON]))
         limit = check_limit(msg.get("time", self.limit.time))
         control = check_clock(msg.get("clock"))
-        board = Board(game, seed)
-        _replay(board, moves)
-        self._install(board, players, limit, control)
+        # Up to MAX_PLIES moves to read and play: off the event loop.
+        board = await asyncio.to_thread(new_board, game, seed, msg.get("moves", ""))
+        # The agents start the game (compiled code loads, tables are built) there too.
+        agents = await asyncio.to_thread(ready_agents, players, board, self.allow_programs)
+        self._install(board, players, limit, control, agents)
         self.paused = bool(msg.get("paused", False))
         self.state_changed()
 
@@ -274,7 +363,9 @@ class Session:
         board = self._board()
         players = self._check_players(msg.get("players"))
         limit = check_limit(msg.get("time", self.limit.time))
-        self._install(board, players, limit, check_clock(msg.get("clock")))
+        control = check_clock(msg.get("clock"))
+        agents = await asyncio.to_thread(ready_agents, players, board, self.allow_programs)
+        self._install(self._board(), players, limit, control, agents)
         self.state_changed()
 
     async def on_pause(self, msg: dict[str, Any]) -> None:
@@ -332,7 +423,7 @@ class Session:
         self.sweep = []
         search = self.search
         if search is not None:
-            _stop(search)  # the answer stays (an agent thinking about its move plays now)
+            _keep_stopping(search)  # the answer stays (an agent thinking about its move plays now)
         self.emit(self.state_message())
 
     async def on_hint(self, msg: dict[str, Any]) -> None:
@@ -344,8 +435,10 @@ class Session:
         spec = msg.get("agent", self.analysis_spec)
         agent = check_agent(spec, self.allow_programs)
         seconds = _number(msg, "time", 0.01, MAX_SECONDS) if "time" in msg else 1.0
-        start_game(agent, board.game)
-        self._start("hint", agent, Limit(time=seconds))
+        refused = self.running.claim(self.client)
+        if refused is not None:
+            raise BadMessage(refused)
+        self._start("hint", agent, Limit(time=seconds), claimed=True)
 
     async def on_export(self, msg: dict[str, Any]) -> None:
         board = self._board()
@@ -366,10 +459,8 @@ class Session:
             raise BadMessage("'text' is the content of a JSON record or an SGF file")
         if len(text.encode()) > MAX_UPLOAD:
             raise BadMessage(f"file too large (at most {MAX_UPLOAD // 1024} KB)")
-        spec, moves, seed = read_game_file(text)
-        game = load_game(spec)
-        board = Board(game, seed)
-        _replay(board, _moves(game, moves))
+        # Reading the file and building its board: off the event loop.
+        board = await asyncio.to_thread(load_board, text)
         self._install(board, [PERSON, PERSON], self.limit)
         self.state_changed()
 
@@ -394,8 +485,15 @@ class Session:
         return out
 
     def _install(
-        self, board: Board, players: list[str], limit: Limit, control: TimeControl | None = None
+        self,
+        board: Board,
+        players: list[str],
+        limit: Limit,
+        control: TimeControl | None = None,
+        agents: list[Agent | None] | None = None,
     ) -> None:
+        """A new game or new players; ``agents``: the players' agents, started already
+        (:func:`ready_agents`), else each starts on its first search's thread."""
         self._cancel()
         self._clock_stop()
         self.analyzing = False
@@ -404,10 +502,14 @@ class Session:
         self.board, self.players, self.limit = board, players, limit
         self.control, self.forfeit = control, None
         self.clocks = None if control is None else [control.initial or 0.0] * 2
-        self.agents = [
-            None if spec == PERSON else check_agent(spec, self.allow_programs) for spec in players
-        ]
-        self._restart_agents()
+        if agents is None:
+            self.agents = [
+                None if spec == PERSON else check_agent(spec, self.allow_programs)
+                for spec in players
+            ]
+            self._restart_agents()
+        else:
+            self.agents, self.unready = list(agents), set()
 
     def _close_agents(self) -> None:
         """Release the agents of the last game (programs in other processes end)."""
@@ -421,14 +523,14 @@ class Session:
         self.agents = [None, None]
 
     def _restart_agents(self) -> None:
-        """The agents start over from the position shown (they may keep trees per game)."""
-        board = self._board()
-        for side, agent in enumerate(self.agents):
-            if agent is not None:
-                start_game(agent, board.game, player=side, seed=board.seed)
+        """The agents start over from the position shown (they may keep trees per game):
+        each does on its next search's thread (a first start may load compiled code)."""
+        self.unready = {side for side, agent in enumerate(self.agents) if agent is not None}
 
     def _observe(self, state: Any, move: int) -> None:
-        for agent in self.agents:
+        for side, agent in enumerate(self.agents):
+            if side in self.unready:
+                continue  # it starts over from the position before its next move anyway
             observe = getattr(agent, "observe", None)  # users' classes may not have it
             if observe is not None:
                 observe(state, move)
@@ -597,33 +699,72 @@ class Session:
             if both and wait > 0 and not self.stepping:
                 self.timer = asyncio.get_running_loop().call_later(wait, self._schedule)
                 return
-            self.stepping = False
-            agent = self.agents[board.state.to_move]
+            side = board.state.to_move
+            agent = self.agents[side]
             assert agent is not None
             limit = self.limit
             if self.control is not None:
-                left = self._clocks_now()[board.state.to_move]  # type: ignore[index]
+                left = self._clocks_now()[side]  # type: ignore[index]
                 given = self.control.allotment(left, plies_left_estimate=30)
                 limit = Limit(time=min(given.time or MAX_SECONDS, MAX_SECONDS), clock=given.clock)
-            self._start("move", agent, limit)
+            refused = self.running.claim(self.client)
+            if refused is not None:
+                self.paused = True
+                self.emit({"type": "error", "message": f"{refused} (paused)", "request": None})
+                self.emit(self.state_message())
+                return
+            self.stepping = False
+            fresh = side in self.unready
+            self.unready.discard(side)
+            self._start("move", agent, limit, claimed=True, fresh=fresh, player=side)
         elif self.analyzing and not board.state.is_terminal():
             agent = check_agent(self.analysis_spec, self.allow_programs)
-            start_game(agent, board.game)
-            self._start("analyze", agent, Limit(time=self.analysis_time))
+            refused = self.running.claim(self.client)
+            if refused is not None:
+                self.analyzing = False
+                self.emit({"type": "error", "message": refused, "request": "analyze"})
+                self.emit(self.state_message())
+                return
+            self._start("analyze", agent, Limit(time=self.analysis_time), claimed=True)
         elif self.sweep:
             agent = check_agent(self.analysis_spec, self.allow_programs)
-            start_game(agent, board.game)
-            self._start("sweep", agent, Limit(time=self.sweep_time), ply=self.sweep[0])
+            refused = self.running.claim(self.client)
+            if refused is not None:
+                self.sweep = []
+                self.emit({"type": "error", "message": refused, "request": "sweep"})
+                self.emit(self.state_message())
+                return
+            self._start(
+                "sweep", agent, Limit(time=self.sweep_time), ply=self.sweep[0], claimed=True
+            )
 
-    def _start(self, purpose: str, agent: Agent, limit: Limit, ply: int | None = None) -> None:
+    def _start(
+        self,
+        purpose: str,
+        agent: Agent,
+        limit: Limit,
+        ply: int | None = None,
+        claimed: bool = False,
+        fresh: bool = True,
+        player: int | None = None,
+    ) -> None:
+        """Search on a thread of its own; ``claimed``: counted in :attr:`running` already;
+        ``fresh``: the agent starts the game first (on the thread), as ``player``."""
         board = self._board()
         ply = board.ply if ply is None else ply
         state = board.states[ply]
+        if not claimed:
+            refused = self.running.claim(self.client)
+            if refused is not None:
+                raise BadMessage(refused)
         self.searches += 1
         search = Search(self.searches, purpose, agent, ply, state.to_move)
         self.search = search
         loop = asyncio.get_running_loop()
         done: asyncio.Future[tuple[int | None, BaseException | None]] = loop.create_future()
+        running, client = self.running, self.client
+        context = {} if player is None else {"player": player, "seed": board.seed}
+        game = board.game
 
         def listener(info: SearchInfo) -> bool:
             _call_soon(loop, self._progress, search, info)
@@ -631,9 +772,14 @@ class Session:
 
         def work() -> None:
             try:
+                if fresh:  # may load compiled code or build tables: here, not on the loop
+                    start_game(agent, game, **context)
                 result: tuple[int | None, BaseException | None] = (agent.choose(state, limit), None)
             except Exception as exc:  # an agent's failure is reported, not raised
                 result = (None, exc)
+            finally:
+                running.release(client)
+                search.ended.set()
             _call_soon(loop, _resolve, done, result)
 
         agent.listener = listener
@@ -699,7 +845,7 @@ class Session:
         search = self.search
         if search is not None:
             search.cancelled = True
-            _stop(search)
+            _keep_stopping(search)
             self.search = None
             self.draining = search
 
@@ -760,6 +906,33 @@ def read_game_file(text: str) -> tuple[str, list[str], int | None]:
     raise BadMessage("not a JSON game record or an SGF file")
 
 
+def ready_agents(players: list[str], board: Board, allow_programs: bool) -> list[Agent | None]:
+    """The players' agents (None for a person), each told the game starts (which may load
+    compiled code for seconds: call it off the event loop)."""
+    agents: list[Agent | None] = []
+    for side, spec in enumerate(players):
+        if spec == PERSON:
+            agents.append(None)
+            continue
+        agent = check_agent(spec, allow_programs)
+        start_game(agent, board.game, player=side, seed=board.seed)
+        agents.append(agent)
+    return agents
+
+
+def load_board(text: str) -> Board:
+    """The board of a JSON record or an SGF file holding one game (at its last move)."""
+    spec, moves, seed = read_game_file(text)
+    return new_board(load_game(spec), seed, moves)
+
+
+def new_board(game: Any, seed: int | None, moves: Any) -> Board:
+    """A board of ``game`` after ``moves`` (a string or a list of them, as the browser sends)."""
+    board = Board(game, seed)
+    _replay(board, _moves(game, moves))
+    return board
+
+
 def _replay(board: Board, moves: list[int]) -> None:
     for number, move in enumerate(moves, 1):
         try:
@@ -799,6 +972,15 @@ def _number(msg: dict[str, Any], key: str, low: float, high: float) -> float:
     return float(value)
 
 
+def _shorten(text: str, most: int = MAX_ERROR) -> str:
+    """An error message of at most ``most`` characters (it may quote what was sent).
+
+    >>> _shorten("unknown game " + "x" * 1000, 30)
+    'unknown game xxxxxxxxxxxxxx...'
+    """
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
 def _finite(data: Any) -> Any:
     """JSON-safe: infinities and NaN (which browsers' JSON.parse refuses) become None."""
     if isinstance(data, float):
@@ -816,6 +998,16 @@ def _stop(search: Search) -> None:
     stop = getattr(search.agent, "stop", None)  # users' classes may not have it
     if stop is not None:
         stop()
+
+
+def _keep_stopping(search: Search) -> None:
+    """Stop ``search`` now and again every :data:`RESTOP` seconds until its thread ends: a
+    request that came before the agent's search started (or between its parts) is
+    repeated, not lost. On the event loop."""
+    if search.ended.is_set():
+        return
+    _stop(search)
+    asyncio.get_running_loop().call_later(RESTOP, _keep_stopping, search)
 
 
 def _call_soon(loop: asyncio.AbstractEventLoop, *args: Any) -> None:
