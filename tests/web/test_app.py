@@ -140,6 +140,24 @@ def test_results_of_a_small_database(tmp_path: Path) -> None:
         assert c.get("/api/results/nope").status_code == 404
 
 
+def test_a_record_nested_100000_deep_in_the_database_is_a_one_line_error(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "t.db"
+    settings = Settings(game="tictactoe", agents=("random", "greedy"), control="rollouts=1")
+    db = ResultsDB(path)
+    run(settings, db=db)
+    db.conn.execute("UPDATE games SET record = ?", ('{"game": ' + "[" * 100_000,))
+    db.conn.commit()
+    first = db.rows()[0]["game_id"]
+    db.close()
+    with TestClient(create_app(db=str(path))) as c:
+        for url in ("/api/results", f"/api/results/{first}"):
+            answer = c.get(url)
+            assert answer.status_code == 500
+            assert answer.json()["error"] == "not JSON: nested too deeply"
+
+
 # --- playing ------------------------------------------------------------------------------
 
 

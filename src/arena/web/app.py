@@ -241,7 +241,10 @@ def create_app(
     async def result_game(request: Any) -> JSONResponse:
         if db is None:
             return JSONResponse({"error": "no results database: start with --db FILE"}, 404)
-        record = game_record(db, request.path_params["game_id"])
+        try:
+            record = game_record(db, request.path_params["game_id"])
+        except ArenaError as exc:  # a foreign database's record: not JSON, nested too deep
+            return JSONResponse({"error": str(exc)[:300]}, 500)
         if record is None:
             return JSONResponse({"error": "no such game"}, 404)
         return JSONResponse(record)
