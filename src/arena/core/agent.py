@@ -115,9 +115,10 @@ class Agent(ABC):
         """A legal move of ``state`` within ``limit``."""
 
     def stop(self) -> None:
-        """Ask the running search to answer soon; called from another thread. Searches
-        that can be interrupted at any node override it (ids); the others stop when
-        the listener returns True (mcts) or at their limit."""
+        """Ask the running search to answer soon (within a tenth of a second: a web board's
+        closed page waits on it); called from another thread. Every built-in search
+        overrides it; a stop while no search runs concerns none. Agents that cannot be
+        interrupted (users' classes) stop at their limit, or when the listener returns True."""
 
     def report(self, snapshot: Callable[[], SearchInfo], force: bool = False) -> bool:
         """For searches: hand the listener ``snapshot()`` if ``progress_every`` seconds
