@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import arena
-from arena.search.engines import ENGINES, engine_for
+from arena.search.engines import ENGINES, connect4, engine_for, gomoku, othello_search
 
 
 def test_games_without_an_engine_get_none() -> None:
@@ -27,3 +27,10 @@ def test_unknown_engine_is_a_spec_error() -> None:
         assert "engine" in str(error)
     else:
         raise AssertionError("engine=turbo was accepted")
+
+
+def test_the_compiled_searches_let_other_threads_run() -> None:
+    """An iteration of a compiled engine runs for seconds on a long move: it must not hold
+    the interpreter (a web server's event loop, serving every board, would wait; issue 31)."""
+    for kernel in (connect4.search_root, gomoku.search_root, othello_search.root):
+        assert kernel.targetoptions.get("nogil"), kernel

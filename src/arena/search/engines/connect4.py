@@ -302,7 +302,7 @@ def search(
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # other threads (a web server's event loop) run meanwhile
 def search_root(
     L: np.ndarray,
     X: np.ndarray,
