@@ -54,7 +54,7 @@ built-in agent ends within a tenth of a second of the request. Running searches
 (stopped ones until their threads end) count against :class:`Searches`: at most
 :data:`MAX_SEARCHES` per client address and :data:`MAX_SEARCHES_TOTAL` in all.
 
-Tests: tests/web/test_app.py
+Tests: tests/web/test_app.py, tests/web/test_hostile.py
 """
 
 from __future__ import annotations
@@ -113,6 +113,8 @@ class Searches:
     >>> searches = Searches(per_client=1, total=2)
     >>> searches.claim("a"), searches.claim("a"), searches.claim("b"), searches.running()
     (None, 'at most 1 search at once per client: stop one first', None, 2)
+    >>> searches.claim("c")
+    'the server is running 2 searches, its most: try again soon'
     >>> searches.release("a"); searches.running("a"), searches.running()
     (0, 1)
     """
