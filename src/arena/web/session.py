@@ -69,7 +69,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from arena.compete.timecontrol import TimeControl
-from arena.core.agent import Agent, SearchInfo, start_game
+from arena.core.agent import Agent, SearchInfo, end_game, start_game
 from arena.core.errors import ArenaError
 from arena.core.limit import Limit
 from arena.formats.jsontext import NotJSON, loads
@@ -912,13 +912,20 @@ def ready_agents(players: list[str], board: Board, allow_programs: bool) -> list
     """The players' agents (None for a person), each told the game starts (which may load
     compiled code for seconds: call it off the event loop)."""
     agents: list[Agent | None] = []
-    for side, spec in enumerate(players):
-        if spec == PERSON:
-            agents.append(None)
-            continue
-        agent = check_agent(spec, allow_programs)
-        start_game(agent, board.game, player=side, seed=board.seed)
-        agents.append(agent)
+    try:
+        for side, spec in enumerate(players):
+            if spec == PERSON:
+                agents.append(None)
+                continue
+            agent = check_agent(spec, allow_programs)
+            agents.append(agent)
+            start_game(agent, board.game, player=side, seed=board.seed)
+    except BaseException:
+        # A program started for the first seat ends when the second seat's agent fails.
+        for agent in agents:
+            with contextlib.suppress(Exception):
+                end_game(agent)
+        raise
     return agents
 
 
