@@ -4,6 +4,7 @@ and error (the connection stays up after each error)."""
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 import warnings
@@ -498,6 +499,30 @@ def test_a_bug_in_a_handler_is_an_error_reply_too(monkeypatch: pytest.MonkeyPatc
         assert "internal error" in board.until(lambda m: m["type"] == "error")["message"]
         board.send(type="new", game="tictactoe")
         assert board.state()["status"] == "X to move"
+
+
+def test_a_client_repeating_a_message_that_finds_a_bug_cannot_flood_the_log(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    class Boom(Exception):
+        pass
+
+    async def broken(self: Session, msg: dict) -> None:
+        raise Boom("x" * 10_000)
+
+    monkeypatch.setattr(Session, "on_ping", broken)
+    with (
+        caplog.at_level(logging.DEBUG, logger="arena.web"),
+        TestClient(create_app()) as c,
+        c.websocket_connect("/ws") as ws,
+    ):
+        board = Board(ws)
+        for _ in range(20):
+            board.send(type="ping")
+            reply = board.until(lambda m: m["type"] == "error")["message"]
+            assert reply.startswith("internal error: Boom: xxx") and len(reply) < 300
+    tracebacks = [r for r in caplog.records if r.exc_info]
+    assert len(tracebacks) == 1  # the first; the other 19 are a debug line each
 
 
 def test_binary_frames_are_refused(board: Board) -> None:
