@@ -1016,7 +1016,8 @@ def _keep_stopping(search: Search) -> None:
     if search.ended.is_set():
         return
     _stop(search)
-    asyncio.get_running_loop().call_later(RESTOP, _keep_stopping, search)
+    with contextlib.suppress(RuntimeError):  # no event loop (a session closed outside one)
+        asyncio.get_running_loop().call_later(RESTOP, _keep_stopping, search)
 
 
 def _call_soon(loop: asyncio.AbstractEventLoop, *args: Any) -> None:
