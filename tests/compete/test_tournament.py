@@ -632,7 +632,7 @@ def test_foreign_settings_are_one_line(
     [
         ("record", "zzz", "not a JSON game record (Expecting value)"),
         ("record", b"\x00", "not a JSON game record (bytes)"),
-        ("record", "[" * 100_000, "not a game record (nested too deeply)"),
+        ("record", "[" * 100_000, "not a JSON game record (nested too deeply)"),
         (
             "record",
             '{"game": "tictactoe", "players": "ab"}',

@@ -34,7 +34,12 @@ def test_nesting_within_the_limit_still_reads() -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ['{"game": ' + "[" * 100_000, "[1, 2]", '{"game": "go", "players": ["a", "b"], "x": 1}', "7"],
+    [
+        '{"game": ' + "[" * 100_000,
+        "[1, 2]",
+        '{"game": "go", "players": ["a", "b"], "moves": 1}',
+        "7",
+    ],
 )
 def test_a_record_that_is_not_one_is_a_value_error(line: str) -> None:
     with pytest.raises(ValueError) as caught:

@@ -117,11 +117,11 @@ def read_record(text: str) -> GameRecord:
     >>> read_record('{"game": "tictactoe", "players": "ab"}')
     Traceback (most recent call last):
     ...
-    arena.core.errors.ArenaError: not a game record: 'players' must be two agents
+    arena.formats.record.NotARecord: not a game record: 'players' must be two agents
     >>> read_record('[[[[')
     Traceback (most recent call last):
     ...
-    arena.core.errors.ArenaError: not a JSON game record (Expecting value)
+    arena.formats.record.NotARecord: not a JSON game record (Expecting value)
     """
     try:
         data = loads(text)
