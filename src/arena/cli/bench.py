@@ -14,6 +14,7 @@ from typing import Any
 
 from arena.agents import load_agent
 from arena.bench import engines, measure, parallel, strength, timing
+from arena.bench import tournament as bench_tournament
 from arena.core.errors import ArenaError
 
 
@@ -152,6 +153,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     _json_option(power)
     power.set_defaults(func=run_strength)
+    tournament = kinds.add_parser(
+        "tournament",
+        help="what a tournament costs around its games: 100 games of fast agents",
+        description="Play a round robin of fast agents (random and greedy on Connect Four: "
+        "their moves take microseconds) into a fresh results database and print the median "
+        "wall and CPU time of --repeat runs: the cost of planning, refereeing, storing and "
+        "the standings.",
+    )
+    tournament.add_argument("--games", type=int, default=100, help="games (default 100)")
+    tournament.add_argument("--repeat", type=int, default=3, help="runs (default 3)")
+    _json_option(tournament)
+    tournament.set_defaults(func=run_tournament)
+    web = kinds.add_parser(
+        "web",
+        help="the web board's time from New game to a drawn board, per game",
+        description="Open the web board's WebSocket in this process, ask for a new game of "
+        "each game and time its first state message (the first of each game apart), while a "
+        "second client's pings are timed. Needs the web extra.",
+    )
+    web.add_argument("--repeat", type=int, default=30, help="boards per game (default 30)")
+    _json_option(web)
+    web.set_defaults(func=run_web)
     for sub_parser in (playouts, agents):
         sub_parser.add_argument(
             "--seconds",
@@ -180,6 +203,21 @@ def _reported(
     if args.json:
         print(json.dumps(result))
     return result
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    if args.games < 2 or args.repeat < 1:
+        raise ArenaError("--games must be >= 2 and --repeat >= 1")
+    _reported(args, lambda report: bench_tournament.run_bench(report, args.games, args.repeat))
+    return 0
+
+
+def run_web(args: argparse.Namespace) -> int:
+    if args.repeat < 1:
+        raise ArenaError(f"--repeat must be >= 1, not {args.repeat}")
+    web_bench = import_module("arena.web.bench")
+    _reported(args, lambda report: web_bench.run_bench(report, repeat=args.repeat))
+    return 0
 
 
 def run_compile(args: argparse.Namespace) -> int:
