@@ -337,6 +337,26 @@ def test_agents_on_a_clock_spend_it_and_get_the_increment(board: Board) -> None:
     assert any(m["type"] == "state" and m["clocks"][0] != 2 for m in board.seen)
 
 
+def test_a_first_move_allowance_is_off_the_clock(board: Board) -> None:
+    # The Colosseum course's kind of clock, scaled down: 0.4 s on the clock, 1.5 s for the
+    # first move (as arena match --time 0.4+0,first:1.5 gives it).
+    start = new(board, "tictactoe", ("person", "person"), clock="0.4+0,first:1.5")
+    assert start["clockSpec"] == "0.4+0,first:1.5" and start["clocks"] == [1.5, 1.5]
+    time.sleep(0.8)  # past the clock, within the allowance
+    board.send(type="play", move="b2")
+    after = board.state(ply=1)
+    assert after["result"] is None and after["clocks"][0] == 0.4  # the first move was free
+    lost = board.until(lambda m: m["type"] == "state" and m["result"] is not None)
+    assert lost["result"] == "X wins on time (O's clock ran out)"  # O's 1.5 s allowance ended
+
+
+def test_a_time_per_move_clock_falls_after_the_move_time(board: Board) -> None:
+    start = new(board, "connect4", ("person", "person"), clock="move:0.3")
+    assert start["clocks"] == [0.3, 0.3]
+    lost = board.until(lambda m: m["type"] == "state" and m["result"] is not None)
+    assert lost["result"] == "Yellow wins on time (Red's clock ran out)"
+
+
 def test_the_clock_stops_while_looking_back(board: Board) -> None:
     new(board, "tictactoe", ("person", "person"), moves="b2", clock="30+0")
     board.send(type="goto", ply=0)
@@ -413,9 +433,8 @@ BAD_MESSAGES: list[tuple[Any, str]] = [
     ({"type": "new", "game": "tictactoe", "time": "1"}, "0.01..60"),
     ({"type": "new", "game": "tictactoe", "time": True}, "0.01..60"),
     ({"type": "new", "game": "tictactoe", "clock": "abc"}, "INITIAL+INCREMENT"),
-    ({"type": "new", "game": "tictactoe", "clock": "move:5"}, "INITIAL+INCREMENT"),
     ({"type": "new", "game": "tictactoe", "clock": "rollouts=5"}, "INITIAL+INCREMENT"),
-    ({"type": "new", "game": "tictactoe", "clock": "60+1,first:30"}, "no first-move allowance"),
+    ({"type": "new", "game": "tictactoe", "clock": "60+1,first:9000"}, "at most 7200"),
     ({"type": "new", "game": "tictactoe", "clock": 60}, "INITIAL+INCREMENT"),
     ({"type": "new", "game": "tictactoe", "clock": "9000+1"}, "at most 7200"),
     ({"type": "play", "move": "b2"}, "no game yet"),

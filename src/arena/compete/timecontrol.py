@@ -296,6 +296,26 @@ class Clock:
             self.remaining, plies_left_estimate, first_move=self.first_move
         )
 
+    def allowance(self) -> float | None:
+        """Seconds the next move may take before it loses on time, the grace apart (None:
+        no limit): the first-move allowance, the move time, or what is on the clock.
+
+        >>> clock = Clock.start(TimeControl.parse("10+1,first:30"))
+        >>> clock.allowance(), clock.charge(2.0, grace=0.05), clock.allowance()
+        (30.0, '', 10.0)
+        """
+        if self.first_move:
+            return self.control.first
+        if self.control.per_move is not None:
+            return self.control.per_move
+        return self.remaining
+
+    def shown(self, spent: float = 0.0) -> float | None:
+        """What a clock face shows with ``spent`` seconds into the move (None: no clock): the
+        time left on the clock, or of the first move's allowance while it lasts."""
+        left = self.allowance() if self.first_move or self.remaining is None else self.remaining
+        return None if left is None else max(0.0, left - spent)
+
     def charge(self, spent: float, grace: float) -> str:
         """Charge a move of ``spent`` seconds: why it lost on time, or "" (then the clock
         loses ``spent`` and gains the increment; a first move under ``first:`` is free)."""

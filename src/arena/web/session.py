@@ -10,9 +10,10 @@ reply, and the connection stays up):
 ``new`` {game, seed?, moves?, players?, time?, clock?, paused?}
     A new board. ``players`` are two agent specs or ``"person"``; ``moves`` a
     string in the game's notation or a list of moves; ``time`` seconds per
-    move, or ``clock`` a Fischer clock ``"INITIAL+INCREMENT"`` in seconds (e.g.
-    ``"60+1"``: agents then budget their time as in matches; a side whose
-    clock runs out loses). The clock runs while the game is live at the end of
+    move, or ``clock`` as ``arena match --time`` reads it (``"60+1"``, ``"move:2"``,
+    ``"move:2,first:30"``: agents then budget their time as in matches; a side whose
+    clock runs out loses; the referee's :class:`~arena.compete.timecontrol.Clock`
+    keeps it). The clock runs while the game is live at the end of
     its line (not while paused or looking at earlier positions).
 ``play`` {move}
     A person's move at the position shown (a branch if it is not the end).
@@ -68,7 +69,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from arena.compete.timecontrol import TimeControl
+from arena.compete.timecontrol import Clock, TimeControl
 from arena.core.agent import Agent, SearchInfo, end_game, start_game
 from arena.core.errors import ArenaError
 from arena.core.limit import Limit
@@ -213,8 +214,13 @@ class Session:
         self.moved_at = 0.0
         self.timer: asyncio.TimerHandle | None = None
         self.control: TimeControl | None = None
-        self.clocks: list[float] | None = None
-        """Seconds left on each side's clock (with a ``clock`` control)."""
+        self.clocks: list[Clock] | None = None
+        """Each side's clock (with a ``clock`` control): the referee's own
+        (:class:`arena.compete.timecontrol.Clock`), so the board and ``arena match`` charge
+        moves, add increments, give first-move allowances and decide flag fall alike."""
+        self.spent = [0.0, 0.0]
+        """Seconds each side has spent on the move it is to make (the clock stops while the
+        board looks back, and runs on from there)."""
         self.clock_side: int | None = None
         """Whose clock runs now (since ``clock_since``)."""
         self.clock_since = 0.0
@@ -503,7 +509,8 @@ class Session:
         self._close_agents()
         self.board, self.players, self.limit = board, players, limit
         self.control, self.forfeit = control, None
-        self.clocks = None if control is None else [control.initial or 0.0] * 2
+        self.clocks = None if control is None else [Clock.start(control), Clock.start(control)]
+        self.spent = [0.0, 0.0]
         if agents is None:
             self.agents = [
                 None if spec == PERSON else check_agent(spec, self.allow_programs)
@@ -564,9 +571,10 @@ class Session:
         )
 
     def _clock_stop(self) -> None:
-        """Charge the running clock for the time since it started, and stop it."""
+        """Count the time since the running clock started against its side's move, and stop
+        it."""
         if self.clock_side is not None and self.clocks is not None:
-            self.clocks[self.clock_side] -= time.monotonic() - self.clock_since
+            self.spent[self.clock_side] += time.monotonic() - self.clock_since
         self.clock_side = None
         if self.flag is not None:
             self.flag.cancel()
@@ -579,26 +587,32 @@ class Session:
             return
         side = self._board().state.to_move
         self.clock_side, self.clock_since = side, time.monotonic()
-        grace = 0.0 if self.agents[side] is None else FLAG_GRACE
-        wait = max(0.0, self.clocks[side]) + grace
+        allowance = self.clocks[side].allowance()
+        if allowance is None:
+            return
+        wait = max(0.0, allowance - self.spent[side]) + self._grace(side)
         self.flag = asyncio.get_running_loop().call_later(wait, self._flag_fell, side)
+
+    def _grace(self, side: int) -> float:
+        """A person's move counts when it arrives; an agent's answer travels through a
+        thread, so its clock falls :data:`FLAG_GRACE` past zero."""
+        return 0.0 if self.agents[side] is None else FLAG_GRACE
 
     def _charge(self, side: int) -> None:
         """``side`` just moved at the end of the line: its clock stops, the increment is added
         (or it lost on time, if the clock had run out)."""
         self._clock_stop()
-        if self.clocks is None or self.control is None:
+        if self.clocks is None:
             return
-        if self.clocks[side] < -(0.0 if self.agents[side] is None else FLAG_GRACE):
+        spent, self.spent[side] = self.spent[side], 0.0
+        if self.clocks[side].charge(spent, self._grace(side)):
             self.forfeit = side
-        else:
-            self.clocks[side] = max(self.clocks[side], 0.0) + self.control.increment
 
     def _flag_fell(self, side: int) -> None:
         self.flag = None
         self._clock_stop()
-        if self.clocks is not None and self.forfeit is None and self.clocks[side] <= 0:
-            self.clocks[side] = 0.0
+        allowance = None if self.clocks is None else self.clocks[side].allowance()
+        if allowance is not None and self.forfeit is None and self.spent[side] >= allowance:
             self.forfeit = side
             search = self.search
             if search is not None and search.purpose == "move":
@@ -617,10 +631,10 @@ class Session:
     def _clocks_now(self) -> list[float] | None:
         if self.clocks is None:
             return None
-        now = list(self.clocks)
+        spent = list(self.spent)
         if self.clock_side is not None:
-            now[self.clock_side] -= time.monotonic() - self.clock_since
-        return [round(max(0.0, t), 2) for t in now]
+            spent[self.clock_side] += time.monotonic() - self.clock_since
+        return [round(clock.shown(s) or 0.0, 2) for clock, s in zip(self.clocks, spent)]
 
     def state_message(self) -> dict[str, Any]:
         board = self._board()
@@ -648,11 +662,7 @@ class Session:
             "status": self._result() if board.at_end else state.result_text(),
             "result": self._result() if end.is_terminal() or self.forfeit is not None else None,
             "clock": None if self.control is None else self.control.describe(),
-            "clockSpec": (
-                None
-                if self.control is None
-                else f"{self.control.initial:g}+{self.control.increment:g}"
-            ),
+            "clockSpec": None if self.control is None else str(self.control),
             "clocks": self._clocks_now(),
             "clockRunning": self.clock_side,
             "players": self.players,
@@ -705,10 +715,15 @@ class Session:
             agent = self.agents[side]
             assert agent is not None
             limit = self.limit
-            if self.control is not None:
-                left = self._clocks_now()[side]  # type: ignore[index]
-                given = self.control.allotment(left, plies_left_estimate=30)
-                limit = Limit(time=min(given.time or MAX_SECONDS, MAX_SECONDS), clock=given.clock)
+            if self.clocks is not None:
+                given = self.clocks[side].limit()
+                time_left = (given.time or MAX_SECONDS) - self.spent[side]
+                clock_left = None if given.clock is None else given.clock - self.spent[side]
+                limit = Limit(
+                    time=max(0.001, min(time_left, MAX_SECONDS)),
+                    clock=None if clock_left is None else max(0.001, clock_left),
+                    increment=given.increment,
+                )
             refused = self.running.claim(self.client)
             if refused is not None:
                 self.paused = True
@@ -853,21 +868,19 @@ class Session:
 
 
 def check_clock(text: Any) -> TimeControl | None:
-    """A Fischer clock from the browser, ``"INITIAL+INCREMENT"`` in seconds (None: none)."""
+    """A clock from the browser (None: none), as ``arena match --time`` reads it: a Fischer
+    clock ``"INITIAL+INCREMENT"`` or a hard time per move ``"move:SECONDS"``, either with a
+    first-move allowance (``"move:2,first:30"``, the Colosseum course's clock)."""
     if text is None or text == "":
         return None
-    if not isinstance(text, str) or len(text) > 30:
-        raise BadMessage("'clock' is INITIAL+INCREMENT in seconds, e.g. '60+1'")
+    usage = "'clock' is INITIAL+INCREMENT or move:SECONDS in seconds (e.g. '60+1'), ,first:S"
+    if not isinstance(text, str) or len(text) > 40:
+        raise BadMessage(usage)
     control = TimeControl.parse(text)
-    if control.first is not None:
-        # The board's clock charges every move: it would silently drop the allowance.
-        raise BadMessage(
-            "the board's clock has no first-move allowance (first:): use INITIAL+INCREMENT, "
-            "or arena match/play --time for a course clock"
-        )
-    if control.initial is None or control.budget is not None or control.per_move is not None:
-        raise BadMessage("'clock' is INITIAL+INCREMENT in seconds, e.g. '60+1'")
-    if control.initial > MAX_CLOCK or control.increment > MAX_SECONDS:
+    if control.budget is not None or (control.initial is None and control.per_move is None):
+        raise BadMessage(usage)
+    longest = max(control.initial or 0.0, control.per_move or 0.0, control.first or 0.0)
+    if longest > MAX_CLOCK or control.increment > MAX_SECONDS:
         raise BadMessage(f"a clock holds at most {MAX_CLOCK:g} s, increments at most 60 s")
     return control
 
