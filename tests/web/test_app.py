@@ -357,6 +357,22 @@ def test_a_time_per_move_clock_falls_after_the_move_time(board: Board) -> None:
     assert lost["result"] == "Yellow wins on time (Red's clock ran out)"
 
 
+def test_a_first_use_draws_the_board_at_once_and_says_it_compiles(
+    board: Board, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As on a machine that never compiled Connect Four's search (about 14 s there).
+    monkeypatch.setattr("arena.web.session.first_use", lambda game: 14.0)
+    board.send(type="new", game="connect4", players=["person", FAST])
+    status = board.until(lambda m: m["type"] in ("status", "state"))
+    assert status["type"] == "status" and status["seconds"] == 14.0
+    assert "first use" in status["message"] and "connect4" in status["message"]
+    assert board.state(ply=0)["players"] == ["person", FAST]  # the board, before any agent
+    board.send(type="play", move="4")
+    assert board.state(ply=2, thinking=None)["moves"][0] == "4"  # the agent started, played
+    # A bad agent is refused before anything is announced.
+    assert "mcts" in board.error(type="new", game="connect4", players=["person", "mcts:c=-1"])
+
+
 def test_the_clock_stops_while_looking_back(board: Board) -> None:
     new(board, "tictactoe", ("person", "person"), moves="b2", clock="30+0")
     board.send(type="goto", ply=0)

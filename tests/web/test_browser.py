@@ -408,3 +408,17 @@ def test_connect_four_ghosts_stack_in_their_column(server: str, page: Any) -> No
     assert ys[0] > ys[1] > ys[2]  # each above the last
     # While the variation shows, the statistics step aside.
     assert page.locator("#board .stat").first.is_hidden()
+
+
+def test_a_first_use_shows_the_board_and_what_it_waits_for(
+    server: str, page: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The server runs in this process: as on a machine where Connect Four never compiled.
+    monkeypatch.setattr("arena.web.session.first_use", lambda game: 14.0)
+    open_board(page, server, "game=connect4&second=mcts:rollouts=200,seed=1")
+    assert page.get_attribute("body", "data-compiling") == "1"
+    assert "first use" in page.inner_text("#status")
+    page.wait_for_function("document.getElementById('status').textContent.includes('1 s of')")
+    page.click('#board .clicks [data-move="4"]')
+    wait_ply(page, 2)  # the agent, once ready, plays; the line goes
+    page.wait_for_function("document.body.dataset.compiling === undefined")

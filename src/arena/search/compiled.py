@@ -73,6 +73,15 @@ def _marker(game: str) -> Path:
     return cache / "arena" / "compiled" / f"{game}-{digest}"
 
 
+def first_use(game: str) -> float | None:
+    """When ``game``'s compiled search has not been made from the current sources on this
+    machine yet: about how many seconds its first use will compile (else None), for a
+    front end to say so before it waits."""
+    if _marker(game).exists():
+        return None
+    return float(FIRST_USE_SECONDS.get(game, 20))
+
+
 @contextmanager
 def compile_notice(game: str, stream: Any = None) -> Iterator[None]:
     """Announce the first-use compilation of ``game`` (one line and a spinner) and mark the

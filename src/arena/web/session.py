@@ -77,6 +77,7 @@ from arena.formats.jsontext import NotJSON, loads
 from arena.formats.record import GameRecord
 from arena.formats.sgf import from_sgf, to_sgf
 from arena.games import load_game
+from arena.search.compiled import first_use
 from arena.web.board import MAX_PLIES, Board
 from arena.web.catalog import MAX_SECONDS, check_agent, check_game, check_limit
 from arena.web.view import board_view
@@ -310,9 +311,27 @@ class Session:
         control = check_clock(msg.get("clock"))
         # Up to MAX_PLIES moves to read and play: off the event loop.
         board = await asyncio.to_thread(new_board, game, seed, msg.get("moves", ""))
-        # The agents start the game (compiled code loads, tables are built) there too.
-        agents = await asyncio.to_thread(ready_agents, players, board, self.allow_programs)
-        self._install(board, players, limit, control, agents)
+        compiling = None if players == [PERSON, PERSON] else first_use(game.name)
+        if compiling is not None:
+            # A first use compiles the game's search for half a minute: draw the board now
+            # and say so; the agents start (and compile) on their first search's thread.
+            for spec in players:
+                if spec != PERSON:
+                    check_agent(spec, self.allow_programs)  # a bad spec is refused first
+            self.emit(
+                {
+                    "type": "status",
+                    "message": f"Compiling {game.name}'s fast search for its first use on "
+                    f"this machine (about {compiling:.0f} s, once): the agent plays when it "
+                    "is ready.",
+                    "seconds": compiling,
+                }
+            )
+            self._install(board, players, limit, control)
+        else:
+            # The agents start the game (compiled code loads, tables are built) there too.
+            agents = await asyncio.to_thread(ready_agents, players, board, self.allow_programs)
+            self._install(board, players, limit, control, agents)
         self.paused = bool(msg.get("paused", False))
         self.state_changed()
 

@@ -8,6 +8,7 @@ const PERSON = "person";
 let games = [], agents = [], meta = {};
 let ws = null, state = null, search = null, hint = null;
 let recordNames = null;  // the players of a game opened from the results (it replays as person vs person)
+let compiling = null;  // {message, seconds, since}: the server compiles for a first use
 let refusal = null;  // why the server refused this page's connection (kept on screen)
 let keep = false;  // the next board keeps the message shown (it explains why this board)
 let fallback = null;  // what to start when the board's first "new" is refused (a bad link)
@@ -71,6 +72,10 @@ function receive(msg) {
     document.body.appendChild(a);
     a.click();
     a.remove();
+  } else if (msg.type === "status") {
+    // A first use compiles the game's search: say so, with the seconds gone, until it plays.
+    compiling = { message: msg.message, seconds: msg.seconds, since: performance.now() };
+    render();
   } else if (msg.type === "error") {
     showMessage(msg.message);
     document.body.dataset.lastError = msg.message;
@@ -159,8 +164,17 @@ function refreshForms(sides = [0, 1], withGame = true) {
   }
 }
 
+// While the server compiles a game's search for its first use: what, and the seconds gone.
+function compilingLine() {
+  if (!compiling) { delete document.body.dataset.compiling; return; }
+  const gone = Math.round((performance.now() - compiling.since) / 1000);
+  $("status").textContent = `${compiling.message} ${gone} s of about ${compiling.seconds} s…`;
+  document.body.dataset.compiling = "1";
+}
+
 function newGame(extra = {}) {
   search = null;
+  compiling = null;
   recordNames = null;
   const clock = $("clock").value.trim();
   send({ type: "new", game: gameSpec(), players: [agentSpec(0), agentSpec(1)],
@@ -176,6 +190,7 @@ function clockText(seconds) {
 // The running clock counts down between the server's messages.
 let clockAt = 0;
 setInterval(() => {
+  if (compiling) compilingLine();  // the seconds of the compilation go on
   if (!state || !state.clocks || state.clockRunning === null) return;
   const side = state.clockRunning;
   const left = state.clocks[side] - (performance.now() - clockAt) / 1000;
@@ -220,6 +235,8 @@ function render() {
   });
   $("pass").hidden = !view.pass || !interactive;
   $("status").textContent = state.thinking === "move" ? `${state.players[view.toMove]} is thinking…` : state.status;
+  if (compiling && search) compiling = null;  // the search runs: compiled
+  compilingLine();
   const result = $("result");
   result.hidden = !state.result;
   if (state.result) {
