@@ -9,7 +9,6 @@ import pytest
 
 from arena.core.errors import ArenaError
 from arena.stats.ratings import (
-    Estimate,
     Rating,
     elo_difference,
     elo_from_score,
@@ -79,13 +78,42 @@ def test_sixty_percent_is_about_70_elo() -> None:
     assert d.high - d.low < e.high - e.low
 
 
-def test_interval_matches_the_trinomial_standard_error() -> None:
-    e = elo_difference(500, 200, 300)
-    var = (500 * 0.4**2 + 200 * 0.1**2 + 300 * 0.6**2) / 1000
-    se = math.sqrt(var / 1000)
-    assert e.low == pytest.approx(elo_from_score(0.6 - 1.959964 * se))
-    assert e.high == pytest.approx(elo_from_score(0.6 + 1.959964 * se))
-    assert e.low < e.elo < e.high
+def wilson(k: float, n: int) -> tuple[float, float]:
+    """Wilson's 95 % score interval for k successes in n trials, the textbook formula."""
+    z = 1.959963984540054
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def test_a_19_to_1_score_has_two_finite_bounds() -> None:
+    # Was [+308, +inf] (the normal interval passed a score of 1). By hand: Wilson's interval
+    # for 19/20 is [0.76384, 0.99110], that is 400·log10(p/(1-p)) = [+203.9, +819.1].
+    e = elo_difference(19, 0, 1)
+    assert e.elo == pytest.approx(511.5, abs=0.1)
+    assert (e.low, e.high) == pytest.approx((203.9, 819.1), abs=0.1)
+    low, high = wilson(19, 20)
+    assert (e.low, e.high) == pytest.approx((elo_from_score(low), elo_from_score(high)))
+    assert str(elo_difference(1, 0, 19)) == "-511.5 [-819.1, -203.9] (20 games, 5.0%)"
+
+
+def test_a_perfect_score_has_wilsons_lower_bound() -> None:
+    # Was [-72, +inf] for 4-0: a bound below 0 for a player who won every game.
+    # Wilson at p = 1: 1/(1 + z²/n) = 1/(1 + 3.8415/4) = 0.51007, +7.0 Elo.
+    e = elo_difference(4, 0, 0)
+    assert e.elo == e.high == math.inf
+    assert e.low == pytest.approx(7.0, abs=0.05)
+
+
+def test_draws_hold_the_draw_rate_and_narrow_the_interval() -> None:
+    # 55-10-35 by hand: p = 0.6, d = 0.1, k = 1.96²/100 = 0.038415; the bounds are
+    # (2p + k ± sqrt(k·(4p(1-p) - d + k(1-d)))) / (2(1+k)) = 0.50704 and 0.68556.
+    e = elo_difference(55, 10, 35)
+    expected = (elo_from_score(0.50704), elo_from_score(0.68556))
+    assert (e.low, e.high) == pytest.approx(expected, abs=0.1)
+    plain = wilson(60, 100)  # the same points without draws: a wider interval
+    assert elo_from_score(plain[0]) < e.low and e.high < elo_from_score(plain[1])
 
 
 def test_even_score_is_zero_and_symmetric() -> None:
@@ -108,13 +136,17 @@ def test_all_wins_and_all_losses_give_infinite_point_and_finite_other_bound() ->
     assert str(w).startswith("+inf [+")
 
 
-def test_bound_past_certainty_is_infinite() -> None:
-    e = elo_difference(9, 0, 1)  # p = 0.9, p + 1.96·se > 1
-    assert math.isfinite(e.elo) and math.isfinite(e.low) and e.high == math.inf
+def test_a_score_near_certainty_stays_finite() -> None:
+    e = elo_difference(9, 0, 1)  # the normal interval's upper score was past 1
+    assert math.isfinite(e.elo) and math.isfinite(e.low) and math.isfinite(e.high)
 
 
-def test_all_draws_collapse_to_zero() -> None:
-    assert elo_difference(0, 7, 0) == Estimate(0.0, 0.0, 0.0, 7, 0.5)
+def test_all_draws_fall_back_to_wilson_on_the_points() -> None:
+    low, high = wilson(3.5, 7)
+    e = elo_difference(0, 7, 0)
+    assert e.elo == 0.0 and (e.low, e.high) == pytest.approx(
+        (elo_from_score(low), elo_from_score(high))
+    )
 
 
 def test_no_games_is_an_error() -> None:
@@ -136,7 +168,7 @@ def test_two_players_agree_with_elo_difference() -> None:
     r = fit(games, anchor="B")
     e = elo_difference(600, 0, 400)
     assert r["B"] == Rating(0.0, 0.0, 0.0, 1000, 400.0)
-    assert r["A"].elo == pytest.approx(e.elo, abs=0.05)  # the prior's pull is tiny
+    assert r["A"].elo == pytest.approx(e.elo, abs=0.1)  # the prior's pull is tiny
     # Delta method (fit) versus a logistic transform of the score interval: close, not equal.
     assert r["A"].low == pytest.approx(e.low, abs=0.5)
     assert r["A"].high == pytest.approx(e.high, abs=0.5)
@@ -146,7 +178,7 @@ def test_two_players_agree_with_elo_difference() -> None:
 def test_two_players_with_draws_same_point_wider_interval() -> None:
     r = fit_table({("A", "B"): (500, 200, 300)}, anchor="B")
     e = elo_difference(500, 200, 300)
-    assert r["A"].elo == pytest.approx(e.elo, abs=0.05)
+    assert r["A"].elo == pytest.approx(e.elo, abs=0.1)
     # Draws counted as half win, half loss: the binomial variance exceeds the trinomial one.
     assert r["A"].high - r["A"].low > e.high - e.low
 
@@ -244,6 +276,17 @@ def test_all_wins_player_gets_a_finite_large_rating() -> None:
     # The all-losses mirror image.
     flipped = fit([(a, b, 1 - s) for a, b, s in games], anchor="B")
     assert flipped["A"].elo == pytest.approx(-r["A"].elo, rel=1e-6)
+
+
+def test_the_prior_is_one_virtual_draw_per_pair() -> None:
+    # 10-0 plus a virtual draw is 10.5/11: by hand 400·log10(21) = +528.9 without the ridge.
+    r = fit_table({("A", "B"): (10, 0, 0)}, anchor="B", prior_sd=1e9)
+    assert r["A"].elo == pytest.approx(528.9, abs=0.1)
+    assert (r["A"].games, r["A"].points) == (10, 10.0)  # the virtual games are not counted
+    # Without the prior a perfect score has no finite maximum: only the ridge holds it.
+    assert fit_table({("A", "B"): (10, 0, 0)}, anchor="B", prior_draws=0)["A"].elo > 800
+    with pytest.raises(ValueError, match="prior_draws must be a number >= 0"):
+        fit_table({("A", "B"): (1, 0, 0)}, prior_draws=-1)
 
 
 def test_players_who_never_met_stay_finite() -> None:

@@ -122,7 +122,7 @@ def test_status_decides_at_the_bounds() -> None:
     )
     assert STANDARD.status(100, 100, 180).decision == "H0"
     assert STANDARD.status(40, 30, 35).decision is None
-    assert str(STANDARD.status(40, 30, 35)).endswith(": continue")
+    assert str(STANDARD.status(40, 30, 35)).endswith(": no decision yet")
 
 
 def test_bad_counts_are_rejected() -> None:
@@ -210,3 +210,11 @@ def test_false_negative_rate_is_near_beta() -> None:
     runs = [run(STANDARD, elo=20, seed=10_000 + s, cap=10_000) for s in range(200)]
     false_negatives = sum(decision == "H0" for decision, _ in runs) / len(runs)
     assert false_negatives <= 2 * STANDARD.beta
+
+
+def test_the_verdict_names_the_bound_it_crossed() -> None:
+    # Was "LLR 2.967 in [-2.944, 2.944]: H1 accepted", which reads as a contradiction.
+    text = str(STANDARD.status(180, 100, 120))
+    assert text == "LLR 3.728 >= 2.944 (the upper bound): H1 accepted"
+    assert " in [" not in text
+    assert str(STANDARD.status(100, 100, 180)).endswith("(the lower bound): H0 accepted")

@@ -131,7 +131,8 @@ def test_results_of_a_small_database(tmp_path: Path) -> None:
     db.close()
     with TestClient(create_app(db=str(path))) as c:
         data = c.get("/api/results").json()
-        assert data["name"] == "t.db" and len(data["games"]) == 2 and data["anchor"] == "random"
+        assert data["name"] == "t.db" and len(data["games"]) == 2 and data["anchor"] == "greedy"
+        assert data["standings"]["elo_method"].startswith("Elo: 0 = greedy; Bradley-Terry")
         lines = data["standings"]["agents"]
         assert set(lines) == {"random", "greedy"}
         assert sum(line["wins"] + line["draws"] + line["losses"] for line in lines.values()) == 4

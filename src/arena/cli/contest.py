@@ -31,7 +31,7 @@ from arena.formats.record import GameRecord
 from arena.formats.sgf import to_sgf
 from arena.games import load_game
 from arena.stats.sprt import SPRT
-from arena.stats.standings import anchor_of, format_standings, standings
+from arena.stats.standings import format_standings, standings
 
 MATCH_EXAMPLES = """examples:
   arena match connect4 mcts:rollouts=200 alphabeta --games 20 --time 5+0.1
@@ -181,8 +181,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "tournament",
         help="round robin or gauntlet with Elo ratings",
         description="Every pairing plays one new position per round, once with each colour. "
-        "Prints standings with maximum-likelihood Elo and 95% intervals (anchored at random = 0 "
-        "when random plays) and the head-to-head matrix.",
+        "Prints standings with Elo ratings and 95% intervals (a Bradley-Terry fit with one virtual "
+        "draw per pairing; 0 is the average of the agents) and the head-to-head matrix.",
         epilog=TOURNAMENT_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -325,7 +325,7 @@ def _run(
             db.close()
         if records_out is not None:
             records_out.close()
-    table = standings(outcome.records, names, anchor=anchor_of(names))
+    table = standings(outcome.records, names)
     title = (
         f"{game.spec}, {settings.control.describe()}: "
         f"{len(outcome.records)} of {outcome.planned} games"
@@ -340,14 +340,11 @@ def _run(
         result["programs"] = named
     if outcome.verdict is not None:
         v = outcome.verdict
-        verdict = {
-            "H1": f"H1 accepted: {names[0]} is stronger",
-            "H0": f"H0 accepted: {names[0]} is not stronger",
-        }.get(v.decision, "no decision yet")
-        print(
-            f"SPRT {args.sprt}: LLR {v.llr:.3f} in [{v.lower:.3f}, {v.upper:.3f}]: {verdict}",
-            file=out,
-        )
+        meaning = {
+            "H1": f": {names[0]} is stronger",
+            "H0": f": {names[0]} is not stronger",
+        }.get(v.decision, "")
+        print(f"SPRT {args.sprt}: {v}{meaning}", file=out)
         result["sprt"] = {"llr": v.llr, "lower": v.lower, "upper": v.upper, "decision": v.decision}
     if args.json:
         print(json.dumps(result))

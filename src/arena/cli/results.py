@@ -11,7 +11,7 @@ import json
 import sys
 
 from arena.compete.store import open_existing
-from arena.stats.standings import anchor_of, format_standings, standings
+from arena.stats.standings import format_standings, standings
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
             names = list(settings.get("agents", []))
             records = list(db.records())
             title = f"{settings.get('game', '?')}: {len(records)} games in {args.db}"
-            print(format_standings(standings(records, names, anchor=anchor_of(names)), title))
+            print(format_standings(standings(records, names), title))
     finally:
         db.close()
     return 0

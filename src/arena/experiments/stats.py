@@ -4,7 +4,7 @@
 >>> p, round(low, 3), round(high, 3)
 (0.7, 0.397, 0.892)
 >>> [round(x, 3) for x in score_interval(wins=55, draws=10, losses=35)]
-[0.6, 0.509, 0.691]
+[0.6, 0.507, 0.686]
 >>> [round(x, 3) for x in mean_interval([1.0, 2.0, 3.0])]
 [2.0, -0.484, 4.484]
 
@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 
 from arena.core.errors import ArenaError
-from arena.stats.ratings import Z95, check_counts, elo_difference, expected_score
+from arena.stats.ratings import Z95, check_counts, score_bounds
 
 # Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom (standard tables);
 # beyond 30 the Cornish-Fisher expansion around the normal quantile is within 1e-4.
@@ -56,26 +56,22 @@ def rate_interval(k: float, n: float) -> tuple[float, float, float]:
 def score_interval(wins: int, draws: int, losses: int) -> tuple[float, float, float]:
     """The mean score per game (a draw is worth 1/2) with a 95 % interval.
 
-    The interval is the one :func:`arena.stats.ratings.elo_difference` gives, mapped from
-    Elo back to a score: normal with the trinomial variance, and exact one-sided
-    binomial bounds when every game was won (or lost). When every game was drawn
-    the sample variance is zero; rather than claim [0.5, 0.5], this falls back to
-    Wilson's interval on the points, which is wider than the truth, never narrower.
+    The interval is the one :func:`arena.stats.ratings.elo_difference` gives, as scores:
+    Wilson's score interval with the draw rate held at its observed value (so it stays in
+    [0, 1] and keeps its width when every game went one way). When every game was drawn
+    the observed variance is zero; rather than claim [0.5, 0.5], it is Wilson's interval
+    on the points, which is wider than the truth, never narrower.
 
     >>> [round(x, 3) for x in score_interval(10, 0, 0)]
-    [1.0, 0.692, 1.0]
+    [1.0, 0.722, 1.0]
     >>> [round(x, 3) for x in score_interval(0, 10, 0)]
     [0.5, 0.237, 0.763]
     """
     n = check_counts(wins, draws, losses)
     if n == 0:
         raise ArenaError("no games: a score needs at least one result")
-    if draws == n:
-        return rate_interval(draws / 2, n)
-    estimate = elo_difference(wins, draws, losses)
-    p = estimate.score
-    # The round trip through Elo may be off by an ulp: keep the bounds around p.
-    return p, min(p, expected_score(estimate.low)), max(p, expected_score(estimate.high))
+    p = (wins + draws / 2) / n
+    return (p, *score_bounds(p, draws / n if draws < n else 0.0, n))
 
 
 def t95(df: int) -> float:

@@ -5,16 +5,21 @@ score ``1 / (1 + 10**(-d / 400))`` per game, so a 60 % score is worth about +70 
 
 >>> e = elo_difference(wins=55, draws=10, losses=35)
 >>> print(e)
-+70.4 [+6.3, +139.7] (100 games, 60.0%)
++70.4 [+4.9, +135.4] (100 games, 60.0%)
 >>> games = [("alice", "bob", 1)] * 60 + [("alice", "bob", 0)] * 40
 >>> ratings = fit(games, anchor="bob")
 >>> round(ratings["alice"].elo, 1), ratings["bob"].elo
-(70.4, 0.0)
+(69.7, 0.0)
 
-Draws count as half a win and half a loss throughout. That keeps the expected score right but
-treats every game as a coin toss with that expectation, so :func:`fit`'s intervals are wider
-than :func:`elo_difference`'s when there are many draws (the trinomial variance of the score
-is smaller than the binomial one).
+The two answer different questions. :func:`elo_difference` is the plain estimate from one
+match score (no prior): its interval is Wilson's score interval mapped to Elo, finite on
+both sides unless every game went one way. :func:`fit` rates a pool of players together with
+a small prior (one virtual draw per pair that met), so every rating and interval is finite
+and one player who won or lost everything cannot stretch the others' intervals.
+
+Draws count as half a win and half a loss throughout. :func:`fit` treats every game as a coin
+toss with that expectation, so its intervals are wider than :func:`elo_difference`'s when
+there are many draws (the trinomial variance of the score is smaller than the binomial one).
 
 Tests: tests/stats/test_ratings.py
 """
@@ -33,10 +38,11 @@ ELO_PER_NAT = 400 / math.log(10)
 Z95 = 1.959963984540054
 """The two-sided 95 % quantile of the standard normal distribution."""
 
-_TAIL = 0.025  # probability in each tail of a 95 % two-sided interval
-
 PRIOR_SD = 1000.0
 """Standard deviation, in Elo, of the Gaussian prior :func:`fit` puts on every rating."""
+
+PRIOR_DRAWS = 1.0
+"""Virtual draws :func:`fit` adds to every pair of players that met (BayesElo's kind of prior)."""
 
 _SCORES = (1, 0.5, 0)
 
@@ -119,25 +125,30 @@ def elo_difference(wins: int, draws: int, losses: int) -> Estimate:
     """The Elo difference of a player who scored ``wins``/``draws``/``losses`` against another.
 
     The point estimate maps the mean score p = (W + D/2)/N through :func:`elo_from_score`.
-    The interval is p ± 1.96·sqrt(v/N) mapped the same way, where v is the per-game sample
-    variance of the score under the trinomial (win/draw/loss) model; a score bound past 0 or 1
-    gives an infinite Elo bound. This is the normal approximation used by cutechess-cli's
-    ``Elo`` report (see also https://www.chessprogramming.org/Match_Statistics).
+    The interval is Wilson's score interval (Wilson, 1927) mapped the same way: the scores π
+    with (p − π)² <= z²·v(π)/N, where v(π) is the variance of one game's score if the
+    expected score were π, and z = 1.96. Without draws v(π) = π(1 − π), Wilson's own
+    interval. With draws the draw rate d = D/N is held at its observed value, which gives
+    v(π) = π(1 − π) − d/4 (the trinomial variance), and the bounds are the roots of
+    (1 + k)·π² − (2p + k)·π + p² + k·d/4 = 0, k = z²/N. Unlike the normal interval
+    p ± z·sqrt(v/N), it never leaves [0, 1]: both bounds are finite whenever the score is
+    strictly between 0 and 1 (a 19-1 score: +512 [+204, +819]).
 
     Degenerate cases:
 
-    * All wins (p = 1): the point and the upper bound are +inf; the variance is zero, so the
-      lower bound comes instead from the exact one-sided binomial bound p_low = 0.025**(1/N)
-      (Clopper and Pearson, 1934). All losses mirror this.
-    * All draws: the sample variance is zero and the interval collapses to [0, 0]; it says no
-      difference was seen, not that none exists.
+    * All wins (p = 1): the point and the upper bound are +inf (no finite Elo explains a
+      perfect score), the lower bound is Wilson's 1/(1 + k). All losses mirror this.
+    * All draws: the observed variance is zero, so the interval is Wilson's interval on the
+      points as if each draw were a coin toss (wider than the truth, never narrower).
     * No games: ``ValueError`` (an :class:`~arena.core.errors.ArenaError`), since nothing can be
       estimated.
 
     >>> print(elo_difference(600, 0, 400))
-    +70.4 [+48.7, +92.7] (1000 games, 60.0%)
-    >>> print(elo_difference(10, 0, 0))
-    +inf [+140.2, +inf] (10 games, 100.0%)
+    +70.4 [+48.5, +92.4] (1000 games, 60.0%)
+    >>> print(elo_difference(19, 0, 1))
+    +511.5 [+203.9, +819.1] (20 games, 95.0%)
+    >>> print(elo_difference(4, 0, 0))
+    +inf [+7.0, +inf] (4 games, 100.0%)
     >>> elo_difference(0, 0, 0)
     Traceback (most recent call last):
     ...
@@ -147,23 +158,37 @@ def elo_difference(wins: int, draws: int, losses: int) -> Estimate:
     if n == 0:
         raise ArenaError("no games: an Elo difference needs at least one result")
     p = (wins + draws / 2) / n
-    if wins == n:
-        return Estimate(math.inf, elo_from_score(_TAIL ** (1 / n)), math.inf, n, 1.0)
-    if losses == n:
-        return Estimate(-math.inf, -math.inf, elo_from_score(1 - _TAIL ** (1 / n)), n, 0.0)
-    variance = (wins * (1 - p) ** 2 + draws * (0.5 - p) ** 2 + losses * p**2) / n
-    half_width = Z95 * math.sqrt(variance / n)
+    low, high = score_bounds(p, draws / n if draws < n else 0.0, n)
     return Estimate(
         elo=elo_from_score(p),
-        low=elo_from_score(p - half_width),
-        high=elo_from_score(p + half_width),
+        low=elo_from_score(low),
+        high=elo_from_score(high),
         games=n,
         score=p,
     )
 
 
+def score_bounds(p: float, draw_rate: float, n: int) -> tuple[float, float]:
+    """Wilson's 95 % interval for a mean score ``p`` over ``n`` games with this draw rate.
+
+    See :func:`elo_difference`. The bounds always bracket ``p`` and stay in [0, 1].
+
+    >>> [round(x, 4) for x in score_bounds(0.5, 0.0, 4)]
+    [0.15, 0.85]
+    >>> [round(x, 4) for x in score_bounds(1.0, 0.0, 4)]
+    [0.5101, 1.0]
+    """
+    k = Z95 * Z95 / n
+    # The discriminant is k·(4·v + k·(1 − d)) with v = p(1 − p) − d/4 >= 0: never negative.
+    root = math.sqrt(max(k * (4 * p * (1 - p) - draw_rate + k * (1 - draw_rate)), 0.0))
+    low = (2 * p + k - root) / (2 * (1 + k))
+    high = (2 * p + k + root) / (2 * (1 + k))
+    # Exact ends stay exact (p = 1 has high = 1, not 1 - ulp), and rounding never crosses p.
+    return (0.0 if p == 0 else min(p, max(0.0, low)), 1.0 if p == 1 else max(p, min(1.0, high)))
+
+
 # ---------------------------------------------------------------------------------------------
-# Many players: maximum likelihood (with a weak prior) under the Bradley-Terry model.
+# Many players: the Bradley-Terry model with a prior of virtual draws (maximum a posteriori).
 
 
 @dataclass(frozen=True)
@@ -195,7 +220,8 @@ class _Pairing:
 
     i: int
     j: int
-    games: int
+    games: float
+    """Games, virtual draws included when fitting."""
     points: float
     """Points scored by player ``i``."""
 
@@ -246,6 +272,7 @@ def fit(
     results: Iterable[tuple[str, str, float]],
     anchor: str | None = None,
     *,
+    prior_draws: float = PRIOR_DRAWS,
     prior_sd: float = PRIOR_SD,
 ) -> dict[str, Rating]:
     """Elo ratings for every player in ``results``, an iterable of ``(a, b, score of a)``.
@@ -253,14 +280,17 @@ def fit(
     Each score is 1 (a won), 0.5 (draw) or 0 (b won); who moved first does not matter. The
     model is Bradley-Terry on the Elo scale (Bradley and Terry, 1952): a beats b with
     probability ``expected_score(elo_a - elo_b)``, a draw counting as half a win and half a
-    loss. The ratings maximise the log-likelihood plus a Gaussian log-prior of standard
-    deviation ``prior_sd`` Elo on each rating (a ridge of 1/prior_sd² in log-odds units);
-    with the default 1000 Elo it carries the information of about a tenth of one even game.
-    It barely moves ordinary ratings (a 60 % score is rated 0.04 Elo lower over 100 games,
-    0.004 over 1000) but keeps a player with only wins or only losses, whose likelihood keeps
-    rising as its rating goes to ±inf, at a large finite rating (10 straight wins: about +850
-    over the opponent, with a very wide interval).
-    It also makes the problem well-posed when groups of players never met each other.
+    loss. The ratings maximise the posterior: the likelihood of the games plus
+    ``prior_draws`` virtual draws between every pair of players that met (the prior of
+    Coulom's BayesElo), and a Gaussian prior of standard deviation ``prior_sd`` Elo on each
+    rating (a ridge of 1/prior_sd² in log-odds units) that only matters when groups of
+    players never met each other.
+
+    Why a prior: a player who won (or lost) every game has no maximum-likelihood rating (the
+    likelihood keeps rising as it goes to ±inf). One virtual draw per pair turns a 10-0 into
+    10.5/11 (about +510 over the opponent, with the ridge) and keeps its interval finite,
+    while it moves ordinary ratings little: 60-40 is rated +69.7 instead of +70.4, and
+    600-400 0.07 Elo lower.
 
     The maximum is found with Newton's method and a backtracking line search; the penalised
     negative log-likelihood is strictly convex, so this converges from any start.
@@ -268,8 +298,8 @@ def fit(
     If ``anchor`` names a player in ``results``, that player is rated 0 and the others are
     relative to it; otherwise (including an ``anchor`` that played no games) the ratings average
     0. The 95 % intervals are ±1.96 standard errors of each rating minus the anchor (or minus
-    the mean), the covariance being the inverse of the Hessian of the penalised negative
-    log-likelihood at the maximum (the observed Fisher information).
+    the mean), the covariance being the inverse of the Hessian of the negative log-posterior
+    at the maximum (the observed Fisher information, virtual draws included).
 
     >>> games = [("a", "b", 1), ("b", "c", 0.5), ("c", "a", 0), ("a", "c", 1), ("b", "a", 1)]
     >>> r = fit(games)
@@ -284,13 +314,14 @@ def fit(
     ...
     arena.core.errors.ArenaError: player 'a' cannot play against itself
     """
-    return _fit(_tally(_game_triples(results)), anchor, prior_sd)
+    return _fit(_tally(_game_triples(results)), anchor, prior_draws, prior_sd)
 
 
 def fit_table(
     table: Mapping[tuple[str, str], tuple[int, int, int]],
     anchor: str | None = None,
     *,
+    prior_draws: float = PRIOR_DRAWS,
     prior_sd: float = PRIOR_SD,
 ) -> dict[str, Rating]:
     """:func:`fit` from a table ``{(a, b): (wins, draws, losses) of a}`` of match totals.
@@ -300,20 +331,29 @@ def fit_table(
 
     >>> r = fit_table({("alice", "bob"): (600, 0, 400)}, anchor="bob")
     >>> print(r["alice"])
-    +70.4 [+48.5, +92.4] (600/1000)
+    +70.4 [+48.4, +92.3] (600/1000)
     """
-    return _fit(_tally(_table_triples(table)), anchor, prior_sd)
+    return _fit(_tally(_table_triples(table)), anchor, prior_draws, prior_sd)
 
 
-def _fit(tally: _Tally, anchor: str | None, prior_sd: float) -> dict[str, Rating]:
+def _fit(
+    tally: _Tally, anchor: str | None, prior_draws: float, prior_sd: float
+) -> dict[str, Rating]:
     if not prior_sd > 0:
         raise ArenaError(f"prior_sd must be positive, got {prior_sd!r}")
+    if not (math.isfinite(prior_draws) and prior_draws >= 0):
+        raise ArenaError(f"prior_draws must be a number >= 0, got {prior_draws!r}")
     n = len(tally.players)
     if n == 0:
         return {}
     ridge = (ELO_PER_NAT / prior_sd) ** 2  # prior precision in log-odds units
-    theta = _maximise(n, tally.pairings, ridge)
-    _, hessian = _gradient_hessian(theta, tally.pairings, ridge)
+    # The virtual draws: half a point each way per pair, counted as games by the fit only.
+    fitted = tuple(
+        _Pairing(p.i, p.j, p.games + prior_draws, p.points + prior_draws / 2)
+        for p in tally.pairings
+    )
+    theta = _maximise(n, fitted, ridge)
+    _, hessian = _gradient_hessian(theta, fitted, ridge)
     covariance = _inverse(hessian)
     # Ratings are reported as contrasts: each minus the anchor, or minus the mean.
     if anchor in tally.players:
@@ -334,7 +374,7 @@ def _fit(tally: _Tally, anchor: str | None, prior_sd: float) -> dict[str, Rating
 
 
 def _player_totals(n: int, pairings: Iterable[_Pairing]) -> tuple[list[int], list[float]]:
-    games, points = [0] * n, [0.0] * n
+    games, points = [0] * n, [0.0] * n  # the real games: no virtual draws here
     for p in pairings:
         games[p.i] += p.games
         games[p.j] += p.games

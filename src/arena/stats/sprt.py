@@ -8,9 +8,9 @@ hundred games, and the error rates stay near ``alpha`` (accepting H1 when H0 hol
 
 >>> test = SPRT.parse("elo0=0,elo1=20,alpha=0.05,beta=0.05")
 >>> print(test.status(wins=180, draws=100, losses=120))
-LLR 3.73 [-2.94, 2.94]: H1
+LLR 3.728 >= 2.944 (the upper bound): H1 accepted
 >>> print(test.status(wins=40, draws=30, losses=35))
-LLR 0.16 [-2.94, 2.94]: continue
+LLR 0.160, between the bounds -2.944 and 2.944: no decision yet
 
 Tests: tests/stats/test_sprt.py
 """
@@ -42,8 +42,23 @@ class Verdict:
     """``"H1"``: accept elo1 (A is stronger); ``"H0"``: accept elo0; None: keep playing."""
 
     def __str__(self) -> str:
-        outcome = self.decision or "continue"
-        return f"LLR {self.llr:.2f} [{self.lower:.2f}, {self.upper:.2f}]: {outcome}"
+        """The LLR against the bound it crossed, or between the two: never "in" bounds it left.
+
+        >>> print(Verdict(2.967, -2.944, 2.944, "H1"))
+        LLR 2.967 >= 2.944 (the upper bound): H1 accepted
+        >>> print(Verdict(-3.1, -2.944, 2.944, "H0"))
+        LLR -3.100 <= -2.944 (the lower bound): H0 accepted
+        >>> print(Verdict(0.5, -2.944, 2.944, None))
+        LLR 0.500, between the bounds -2.944 and 2.944: no decision yet
+        """
+        if self.decision == "H1":
+            return f"LLR {self.llr:.3f} >= {self.upper:.3f} (the upper bound): H1 accepted"
+        if self.decision == "H0":
+            return f"LLR {self.llr:.3f} <= {self.lower:.3f} (the lower bound): H0 accepted"
+        return (
+            f"LLR {self.llr:.3f}, between the bounds {self.lower:.3f} and {self.upper:.3f}: "
+            "no decision yet"
+        )
 
 
 def _fit(wins: int, draws: int, losses: int, score: float) -> float:

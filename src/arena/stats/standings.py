@@ -13,7 +13,7 @@ from typing import Any
 from arena.core.errors import ArenaError
 from arena.formats.record import GameRecord
 from arena.games import load_game
-from arena.stats.ratings import elo_difference, fit
+from arena.stats.ratings import PRIOR_DRAWS, fit
 from arena.stats.tally import Tally
 
 
@@ -63,25 +63,34 @@ class Standings:
     head_to_head: dict[str, dict[str, list[float]]]
     """points[row][column] = [points, games] of row against column."""
     games: int
+    anchor: str | None = None
+    """The agent rated 0, or None when 0 is the average of all the agents."""
+
+    @property
+    def elo_method(self) -> str:
+        """How the Elo column was made and what 0 means, in one line under the table."""
+        zero = (
+            f"0 = {self.anchor}"
+            if self.anchor is not None
+            else f"0 = the average of the {len(self.agents)} agents"
+        )
+        draws = f"{PRIOR_DRAWS:g} virtual draw{'s' if PRIOR_DRAWS != 1 else ''}"
+        return (
+            f"Elo: {zero}; Bradley-Terry fit with a prior of {draws} per pairing (keeps "
+            "all-win and all-loss scores finite), 95% intervals"
+        )
 
     def as_json(self) -> dict[str, Any]:
         return {
             "games": self.games,
+            "elo_anchor": self.anchor,
+            "elo_method": self.elo_method,
             "agents": {name: line.as_json() for name, line in self.agents.items()},
             "head_to_head": {
                 a: {b: {"points": p, "games": g} for b, (p, g) in row.items()}
                 for a, row in self.head_to_head.items()
             },
         }
-
-
-def anchor_of(names: list[str]) -> str | None:
-    """The agent a tournament's ratings are anchored at (Elo 0): ``random`` when it plays.
-
-    >>> anchor_of(["mcts", "random:seed=2", "ids"]), anchor_of(["mcts", "ids"])
-    ('random:seed=2', None)
-    """
-    return next((n for n in names if n.split(":")[0] == "random"), None)
 
 
 @cache
@@ -101,9 +110,12 @@ def first_mover(spec: str) -> int:
 def standings(records: list[GameRecord], names: list[str], anchor: str | None = None) -> Standings:
     """Tally ``records`` for the agents ``names`` and fit Elo ratings.
 
-    With two agents the Elo difference comes from their score with its 95%
-    interval (the first agent is rated against the second at 0); with more,
-    from the maximum-likelihood fit over all games, anchored at ``anchor``.
+    The ratings are one Bradley-Terry fit over all games (:func:`arena.stats.ratings.fit`,
+    with its prior of virtual draws, so a player who won or lost every game has a finite
+    rating and does not stretch the others' intervals). 0 is ``anchor`` when it played;
+    otherwise, with two agents, the second (the first is rated against it); with more, the
+    average of all of them. An extreme player is a poor anchor: every interval measured
+    against it carries its uncertainty.
     """
     lines = {n: AgentLine(n) for n in names}
     h2h: dict[str, dict[str, list[float]]] = {
@@ -130,22 +142,16 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
             if nodes is not None:
                 line.move_nodes.append(nodes)
         results.append((first, second, record.points(0)))
-    if len(lines) == 2 and records:
-        a, b = list(lines)
-        line = lines[a]
-        estimate = elo_difference(*line.tally)
-        line.elo, line.elo_low, line.elo_high = estimate.elo, estimate.low, estimate.high
-        other = lines[b]
-        other.elo, other.elo_low, other.elo_high = 0.0, 0.0, 0.0
-    elif records:
-        ratings = fit(results, anchor=anchor if anchor in lines else None)
-        for name, rating in ratings.items():
+    if anchor not in lines:
+        anchor = list(lines)[1] if len(lines) == 2 else None
+    if records:
+        for name, rating in fit(results, anchor=anchor).items():
             lines[name].elo, lines[name].elo_low, lines[name].elo_high = (
                 rating.elo,
                 rating.low,
                 rating.high,
             )
-    return Standings(lines, h2h, len(records))
+    return Standings(lines, h2h, len(records), anchor)
 
 
 def format_standings(table: Standings, title: str = "") -> str:
@@ -173,6 +179,8 @@ def format_standings(table: Standings, title: str = "") -> str:
             f"{_mean(r.move_seconds):>7.3f} {max(r.move_seconds, default=0):>6.2f} "
             f"{nodes:>10}"
         )
+    if any(r.elo is not None for r in rows):
+        out.append(table.elo_method)
     if len(rows) > 2:
         out.append("")
         out.append("head to head (points of the row against the column):")

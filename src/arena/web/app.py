@@ -150,11 +150,10 @@ def results_json(db_path: str) -> dict[str, Any]:
         rows = db.rows()
     finally:
         db.close()
-    anchor = next((n for n in names if n.split(":")[0] == "random"), None)
-    table = standings(records, names, anchor=anchor)
+    table = standings(records, names)
     return {
         "name": Path(db_path).name,
-        "anchor": anchor,
+        "anchor": table.anchor,
         "settings": settings,
         "standings": table.as_json(),
         "games": rows,

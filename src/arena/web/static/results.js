@@ -29,7 +29,7 @@ async function start() {
   $("title").textContent = `${s.game || "?"}: ${data.name}`;
   $("summary").textContent = `${data.games.length} games; agents: ${(s.agents || []).join(", ")}` +
     (s.time ? `; time ${s.time}` : "") + (s.rounds ? `; ${s.rounds} rounds` : "") +
-    (data.anchor ? `. Elo relative to ${data.anchor} (0), with 95% intervals.` : ". Elo with 95% intervals.");
+    (data.standings.elo_method ? `. ${data.standings.elo_method}.` : ".");
   const lines = Object.entries(data.standings.agents).sort((a, b) => b[1].points - a[1].points || b[1].score - a[1].score);
   table("standings", ["#", "agent", "games", "wins", "draws", "losses", "points", "score", "Elo", "95% interval"],
     lines.map(([name, l], i) => [i + 1, name, l.wins + l.draws + l.losses, l.wins, l.draws, l.losses, l.points,
