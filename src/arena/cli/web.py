@@ -13,6 +13,7 @@ import webbrowser
 
 from arena.compete.store import open_existing
 from arena.core.errors import ArenaError
+from arena.core.install import extra_command
 from arena.web.app import LOCAL_HOSTS, Guard, create_app
 
 LOCAL = LOCAL_HOSTS
@@ -34,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Serve the web board on http://HOST:PORT/: play any game against any "
         "built-in agent (or watch two agents), see the search's statistics live on the board, "
         "analyse positions, step through games and load or save them. Needs the web extra "
-        "(pip install 'arena[web]').",
+        "(from a checkout: pip install -e '.[web]').",
         epilog="example: arena web --db arena.db --open",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
     except ImportError:
-        raise ArenaError("arena web needs the web extra: pip install 'arena[web]'") from None
+        raise ArenaError(f"arena web needs the web extra: {extra_command('web')}") from None
     if args.db is not None:
         open_existing(args.db).close()  # a clear error now rather than on the results page
     if not 0 < args.port < 65536:

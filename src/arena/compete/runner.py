@@ -25,6 +25,7 @@ from arena.agents.pyclass import in_process, own_process
 from arena.compete.match import MoveHook, play_game
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
+from arena.core.install import extra_command
 from arena.formats.record import GameRecord
 from arena.games import load_game
 from arena.remote.command import isolated
@@ -154,7 +155,7 @@ def run_ray(jobs: Iterable[Job], address: str, stop: Stop) -> Iterator[tuple[Job
     try:
         import ray
     except ImportError:
-        raise ArenaError("--ray needs Ray: pip install -e '.[ray]'") from None
+        raise ArenaError(f"--ray needs Ray: {extra_command('ray')}") from None
     if not ray.is_initialized():
         connect_ray(ray, address)
     remote = ray.remote(play_job)

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.core.errors import ArenaError
+from arena.core.install import extra_command
 
 
 def pyplot() -> Any:
@@ -45,7 +46,9 @@ def pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise ArenaError("experiments draw with matplotlib: pip install 'arena[plot]'") from None
+        raise ArenaError(
+            f"experiments draw with matplotlib, which is not installed: {extra_command('plot')}"
+        ) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
