@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import math
 import time
 from typing import Any
 
@@ -124,7 +125,7 @@ def run(args: argparse.Namespace, report: Report) -> None:
         "reached.",
     )
     report.figure(
-        _plot(rows, agent, repeats),
+        plot(rows, agent, repeats),
         caption=f"Seconds for N iterations of `{agent}` from the start position (log-log), "
         f"the fastest of {repeats} per point, beside a line of slope 1; right: iterations per "
         "second.",
@@ -136,20 +137,28 @@ def run(args: argparse.Namespace, report: Report) -> None:
     )
 
 
-def _plot(rows: list[dict[str, Any]], agent: str, repeats: int) -> Any:
+def plot(rows: list[dict[str, Any]], agent: str, repeats: int) -> Any:
+    """The figure: seconds against N (log-log) beside a slope-1 reference; right, the rate.
+
+    The reference line runs below every game's points (its height means nothing, only its
+    slope), so it never hides a game's line; and each log axis gets enough labelled ticks
+    to be read (1-2-5 within a few decades), however narrow the range a run measured.
+    """
     plt = pyplot()
     note = "one search per point" if repeats == 1 else f"fastest of {repeats} searches per point"
     fig, (ax, rate_ax) = plt.subplots(1, 2, figsize=(11, 4.5), layout="constrained")
     for spec in dict.fromkeys(r["game"] for r in rows):
         mine = [r for r in rows if r["game"] == spec]
         xs = [r["iterations"] for r in mine]
-        ax.plot(xs, [r["seconds"] for r in mine], "o-", label=spec)
-        rate_ax.plot(xs, [r["iterations_per_s"] for r in mine], "o-", label=spec)
-    # The reference: time proportional to N, through the median cost of one iteration.
-    costs = sorted(r["seconds"] / r["iterations"] for r in rows)
-    cost = costs[len(costs) // 2]
+        ax.plot(xs, [r["seconds"] for r in mine], "o-", label=spec, zorder=3)
+        rate_ax.plot(xs, [r["iterations_per_s"] for r in mine], "o-", label=spec, zorder=3)
+    # The reference: time proportional to N, a third of the cheapest cost per iteration, so
+    # it sits below every game.
+    cost = min(r["seconds"] / r["iterations"] for r in rows) / 3
     ends = [min(r["iterations"] for r in rows), max(r["iterations"] for r in rows)]
-    ax.plot(ends, [cost * n for n in ends], "--", color="grey", label="slope 1 (time ∝ N)")
+    ax.plot(
+        ends, [cost * n for n in ends], "--", color="grey", label="slope 1 (time ∝ N)", zorder=2
+    )
     counts = sorted({r["iterations"] for r in rows})
     for axis in (ax, rate_ax):
         axis.set_xscale("log")
@@ -157,11 +166,7 @@ def _plot(rows: list[dict[str, Any]], agent: str, repeats: int) -> Any:
         axis.set_xticks(counts)
         axis.set_xticklabels([_short(n) for n in counts])
         axis.xaxis.set_minor_locator(plt.NullLocator())
-        plain = plt.FuncFormatter(lambda y, _: f"{y:,.0f}" if y >= 1000 else f"{y:g}")
-        axis.yaxis.set_major_formatter(plain)
-        low, high = axis.get_ylim()
-        # Within one decade there are too few major ticks; across several, too many minor.
-        axis.yaxis.set_minor_formatter(plain if high / low < 10 else plt.NullFormatter())
+        readable_log_ticks(plt, axis.yaxis, *axis.get_ylim())
     ax.set_xlabel("MCTS iterations N (simulations, log scale)")
     ax.set_ylabel("time for the search (s, log scale)")
     ax.set_title(f"{agent}: time for N iterations from the start\n{note}")
@@ -172,6 +177,29 @@ def _plot(rows: list[dict[str, Any]], agent: str, repeats: int) -> Any:
     rate_ax.set_title("speed: iterations per second")
     rate_ax.grid(True, which="both", alpha=0.3)
     return fig
+
+
+def readable_log_ticks(plt: Any, axis: Any, low: float, high: float) -> None:
+    """Labelled ticks on a log ``axis`` spanning ``low``..``high``: every decade when it spans
+    more than three, else 1, 2 and 5 times each power of ten (and 1-9 within one decade).
+
+    Matplotlib's default labels only powers of ten, so a range such as 0.004-0.06 showed
+    a single label, "0.01".
+    """
+    decades = math.log10(high / low)
+    subs: tuple[float, ...] = (1.0,)
+    if decades <= 1:
+        subs = tuple(float(k) for k in range(1, 10))
+    elif decades <= 3:
+        subs = (1.0, 2.0, 5.0)
+    axis.set_major_locator(plt.LogLocator(base=10, subs=subs))
+    axis.set_major_formatter(plt.FuncFormatter(_tick_text))
+    axis.set_minor_formatter(plt.NullFormatter())
+
+
+def _tick_text(y: float, _position: int) -> str:
+    """``12345.0`` -> ``12,345``, ``0.05`` -> ``0.05``: plain numbers, no powers of ten."""
+    return f"{y:,.0f}" if y >= 1000 else f"{y:g}"
 
 
 def _short(n: int) -> str:
