@@ -26,8 +26,23 @@ from arena.search.evaluator import Evaluator, HeuristicRollout, RandomRollout
 from arena.search.tree_policy import UCT, EGreedy, TreePolicy
 
 PARAMS = (
-    Param("rollouts", int, None, "simulations per move", low=1, default_text="1000"),
-    Param("time", float, None, "seconds per move (with rollouts: whichever first)", low=0.001),
+    # No number of its own: under a clock MCTS searches on time (MCTSAgent.budget), and
+    # 1000 applies only when neither the match nor time= gives a budget.
+    Param(
+        "rollouts",
+        int,
+        None,
+        "simulations per move at most; none: as many as the move's time allows "
+        "(1000 when neither the match nor time= sets a limit)",
+        low=1,
+    ),
+    Param(
+        "time",
+        float,
+        None,
+        "seconds per move at most (the match's time caps it; with rollouts: whichever first)",
+        low=0.001,
+    ),
     Param("c", float, math.sqrt(2), "UCT exploration constant", low=0.0),
     Param("tree", str, "uct", "tree policy", choices=("uct", "egreedy")),
     Param("eps", float, 0.1, "exploration rate of tree=egreedy", low=0.0, high=1.0),
