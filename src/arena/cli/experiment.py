@@ -11,7 +11,9 @@ Tests: tests/experiments/test_framework.py
 from __future__ import annotations
 
 import argparse
+import datetime
 import inspect
+import os
 import shlex
 import sys
 import time
@@ -21,7 +23,7 @@ from types import ModuleType
 from arena.core.errors import ArenaError
 from arena.experiments import experiment_names, load
 from arena.experiments.options import count
-from arena.experiments.report import Report, pyplot
+from arena.experiments.report import Report, pyplot, run_note
 
 _COMMON = ("out", "seed", "jobs", "quiet")
 
@@ -124,9 +126,11 @@ def _run(module: ModuleType, parser: argparse.ArgumentParser, args: argparse.Nam
     args.out = Path(args.out)
     pyplot()  # every experiment draws: without matplotlib, fail now, not after its games
     report = Report(args.out, module.NAME, _command(parser, args), quiet=args.quiet)
+    load = os.getloadavg()[0]
     started = time.perf_counter()
     module.run(args, report)
     seconds = time.perf_counter() - started
+    report.text(run_note(seconds, load, os.cpu_count() or 1, datetime.date.today()))
     for path in report.files:
         print(path)
     if not args.quiet:

@@ -134,13 +134,16 @@ def run(args: argparse.Namespace, report: Report) -> None:
         "(the next depth did not finish in time), `solved` (every line reached the end of the "
         "game: the value is exact) or `maxdepth` (the agent's deepest iteration).",
     )
-    report.table(
-        depth_rows,
-        f"Every depth finished within {limit}: time (s) and positions searched (nodes) by all "
-        "iterations up to that depth, nodes per second, and the root value (for the player to "
-        "move; `win in N` when proven).",
-        stem=f"{NAME}-depths",
-    )
+    if depth_rows:
+        report.table(
+            depth_rows,
+            f"Every depth finished within {limit}: time (s) and positions searched (nodes) by "
+            "all iterations up to that depth, nodes per second, and the root value (for the "
+            "player to move; `win in N` when proven).",
+            stem=f"{NAME}-depths",
+        )
+    else:  # a tiny --seconds on a busy machine: say so rather than fail on an empty table
+        report.text(f"No search finished even depth 1 within {limit}.")
     report.figure(
         _plot(summary, depth_rows, args.agent, seconds, args.fill),
         caption=f"Left: deepest depth finished within {limit} per board size. Right: time to "

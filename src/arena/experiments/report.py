@@ -29,7 +29,9 @@ Tests: tests/experiments/test_framework.py
 from __future__ import annotations
 
 import csv
+import datetime
 import io
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -53,6 +55,24 @@ def pyplot() -> Any:
     import matplotlib.pyplot as plt
 
     return plt
+
+
+RUN_NOTE = re.compile(r"^This run took ([0-9,]+) s \(wall clock\)", re.MULTILINE)
+"""How :func:`run_note` starts: the pages' run-time table reads it back."""
+
+
+def run_note(seconds: float, load: float, cores: int, day: datetime.date) -> str:
+    """The last line of every report: how long the run took, and on what.
+
+    >>> print(run_note(188.6, 1.04, 2, datetime.date(2026, 11, 25)))
+    This run took 189 s (wall clock) on 2 cores, load average 1.0 at the start, 2026-11-25.
+    >>> RUN_NOTE.match(run_note(1234.0, 0.5, 8, datetime.date(2026, 1, 2))).group(1)
+    '1,234'
+    """
+    return (
+        f"This run took {seconds:,.0f} s (wall clock) on {cores} core{'s' if cores > 1 else ''}, "
+        f"load average {load:.1f} at the start, {day.isoformat()}."
+    )
 
 
 def cell_text(value: Any) -> str:
