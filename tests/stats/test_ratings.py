@@ -324,3 +324,22 @@ def test_error_messages_are_one_line() -> None:
         with pytest.raises(ArenaError) as info:
             call()
         assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("wins", "losses", "low", "high"),
+    # By hand (bisection on one parameter, no ridge): the scores p where
+    # (W + 1/2)·ln p + (L + 1/2)·ln(1 - p) falls 1.92 below its maximum, as Elo.
+    [(19, 1, 208.7, 827.6), (4, 0, -6.9, 1230.6), (6, 0, 74.7, 1291.7)],
+)
+def test_intervals_are_profile_likelihood_intervals(
+    wins: int, losses: int, low: float, high: float
+) -> None:
+    r = fit_table({("A", "B"): (wins, 0, losses)}, anchor="B", prior_sd=1e9)["A"]
+    assert (r.low, r.high) == pytest.approx((low, high), abs=0.1)
+
+
+def test_a_sweep_s_interval_lies_above_zero() -> None:
+    # The quadratic interval of 6-0 was [-44, +908]: "perhaps weaker" after six wins.
+    r = fit_table({("A", "B"): (6, 0, 0)}, anchor="B")["A"]
+    assert 0 < r.low < r.elo < r.high

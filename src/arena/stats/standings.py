@@ -77,7 +77,7 @@ class Standings:
         draws = f"{PRIOR_DRAWS:g} virtual draw{'s' if PRIOR_DRAWS != 1 else ''}"
         return (
             f"Elo: {zero}; Bradley-Terry fit with a prior of {draws} per pairing (keeps "
-            "all-win and all-loss scores finite), 95% intervals"
+            "all-win and all-loss scores finite), 95% profile-likelihood intervals"
         )
 
     def as_json(self) -> dict[str, Any]:
