@@ -454,7 +454,9 @@ def _maximise(
         grad = [g - a for g, a in zip(grad, tilt)]
         step = _solve(_cholesky(hess), [-g for g in grad])
         slope = sum(g * s for g, s in zip(grad, step))  # < 0: a descent direction
-        if -slope < 1e-20:  # half the squared Newton decrement: converged
+        # -slope/2 estimates how far the value is above the minimum: stop once that is
+        # rounding (relative to the value, which a tilt makes large).
+        if -slope < 1e-20 + 1e-15 * abs(value):
             break
         t = 1.0
         while True:
@@ -463,11 +465,13 @@ def _maximise(
             if trial_value <= value + 1e-4 * t * slope or t < 1e-12:
                 break
             t /= 2
+        if t < 1e-12:  # no step lowers the value any more: as close as floats allow
+            break
         theta, value = trial, trial_value
     return theta
 
 
-PROFILE_PLAYERS = 16
+PROFILE_PLAYERS = 12
 """Up to this many players :func:`fit` gives profile-likelihood intervals; beyond, the
 quadratic (Wald) ones, which cost one matrix inverse instead of a fit per bound."""
 
