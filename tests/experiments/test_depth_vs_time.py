@@ -64,3 +64,12 @@ def test_bad_options_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
 ) -> None:
     one_line_error(run(tmp_path, "--sizes", "4", *options), capsys, message)
+
+
+def test_a_board_the_compiled_engine_solves_outright_is_solved(tmp_path: Path) -> None:
+    # ids's compiled Othello engine solves 4x4 exactly whatever exact=0 asks, reporting
+    # depth 0: that read as "deepest 0, stopped: time" on the page.
+    options = ["--sizes", "4", "--seconds", "5", "--positions", "1", "--agent", "ids"]
+    assert run(tmp_path, *options) == 0
+    (row,) = read_csv(tmp_path / "depth-vs-time.csv")
+    assert row["stopped"] == "solved"

@@ -182,9 +182,12 @@ def _deepen(
             # ids stops short of the depth asked on the clock, or when nothing is left to
             # search: a proven win or loss, or every line at an end of the game (then the
             # value is an exact draw, 0, found well inside the time).
+            # A compiled engine may solve a small board outright (method "exact") whatever
+            # exact=0 asks: that is solved too, not out of time.
             value = info.value
-            solved = value is not None and (
-                is_proven(value) or (value == 0 and info.seconds < seconds / 2)
+            solved = info.method == "exact" or (
+                value is not None
+                and (is_proven(value) or (value == 0 and info.seconds < seconds / 2))
             )
             return rows, "solved" if solved else "time"
         rows.append(

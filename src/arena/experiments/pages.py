@@ -234,7 +234,12 @@ def _depth_vs_time(folder: Path) -> str:
         solved = [r for r in mine if r["stopped"] == "solved"]
         text = f"- {size}x{size}: from the start {start[0]['deepest']} plies" if start else ""
         if openings:
-            text += f", from the openings {min(openings)}-{max(openings)}"
+            span = (
+                f"{min(openings)}"
+                if min(openings) == max(openings)
+                else (f"{min(openings)}-{max(openings)}")
+            )
+            text += f", from the openings {span}"
         if solved:
             text += f" ({len(solved)} of {len(mine)} positions solved)"
         lines.append(text + ".")
