@@ -108,4 +108,6 @@ def test_the_slope_1_line_hides_no_game(tmp_path: Path) -> None:
     for line in games:  # below every point of every game
         assert all(y / x > 1.5 * cost for x, y in zip(*line.get_data(), strict=True))
     assert reference.get_zorder() < min(line.get_zorder() for line in games)
+    # One legend for both panels, outside them: it covers no point.
+    assert ax.get_legend() is None and len(fig.legends) == 1
     plt.close(fig)

@@ -171,7 +171,10 @@ def plot(rows: list[dict[str, Any]], agent: str, repeats: int) -> Any:
     ax.set_ylabel("time for the search (s, log scale)")
     ax.set_title(f"{agent}: time for N iterations from the start\n{note}")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(loc="upper left", fontsize="small")  # times grow to the right: room above
+    # Below both panels (their colours are the same games), where it cannot cover a point.
+    fig.legend(
+        *ax.get_legend_handles_labels(), loc="outside lower center", ncol=4, fontsize="small"
+    )
     rate_ax.set_xlabel("MCTS iterations N (simulations, log scale)")
     rate_ax.set_ylabel("iterations per second (1/s, log scale)")
     rate_ax.set_title("speed: iterations per second")
