@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import random
+import time
+
+import numpy as np
 
 import arena
 from arena.core.agent import start_game
 from arena.core.game import State
+from arena.search.compiled_clock import deadline_ns
 from arena.solvers import exact
+from arena.solvers.connect4 import search as c4_search
+from arena.solvers.connect4.solver import UNLIMITED, Connect4Solver
+from arena.solvers.generic import GenericSolver
+from arena.solvers.othello import search as othello_search
+from arena.solvers.othello.solver import OthelloSolver, discs
 from arena.solvers.solve import move_values, solve_state
 
 
@@ -56,3 +65,54 @@ def test_ids_switches_to_the_exact_endgame_on_othello() -> None:
     # Far from the end it searches as before.
     agent.choose(arena.load_game("othello").initial_state(), arena.Limit(time=0.5))
     assert not any(r.get("exact") for r in agent.last_search.root)  # type: ignore[union-attr]
+
+
+# --- issue 30, item 2: the solver keeps its limit -------------------------------------
+
+
+def late_go_position(size: int, seed: int) -> State:
+    """A position from late in a random game of Go (many stones, many ways to end it)."""
+    game = arena.load_game(f"go:size={size}")
+    rng = random.Random(seed)
+    state = game.initial_state()
+    line = []
+    while not state.is_terminal():
+        line.append(state)
+        state = state.play(rng.choice(state.legal_moves()))
+    return line[(3 * len(line)) // 4]
+
+
+def test_the_generic_solver_reads_the_clock_at_every_node() -> None:
+    # Go 19x19 past the middle: most nodes the solver reaches are terminal (two passes)
+    # and scored by flood fill. It read the clock only at non-terminal nodes every 1024
+    # nodes, and a 20 ms solve ran 7-30 s.
+    state = late_go_position(19, 3)
+    start = time.perf_counter()
+    found = GenericSolver().solve(state, 0.02)
+    assert not found.exact and time.perf_counter() - start < 1.0
+
+
+def test_the_compiled_solvers_stop_at_their_deadline_whatever_their_node_budget() -> None:
+    # The budget in nodes is a guess at the speed; on a cold table (a first solve) the
+    # guess was several times too high and the first move of a match overran 3-6x. The
+    # compiled searches now read the clock themselves: with no node budget at all, a
+    # solve far out of reach stops at its deadline.
+
+    c4 = Connect4Solver(table_bits=16)
+    start = time.perf_counter()
+    c4.stats[:] = (0, UNLIMITED, 0, deadline_ns(start + 0.02))
+    c4_search.probe(
+        c4.L, 0, 0, 0, 0, 1, c4.table, c4.shift, c4.mbuf, c4.sbuf, c4.frames, c4.stats
+    )  # the empty board: minutes of search
+    assert c4.stats[c4_search.ABORTED] and time.perf_counter() - start < 1.0
+
+    othello = OthelloSolver(table_bits=16)
+    me, opp = discs(othello_endgame(26, 1))  # seconds to minutes of search
+    start = time.perf_counter()
+    othello.stats[:] = (0, UNLIMITED, 0, deadline_ns(start + 0.02), 0)
+    o = othello
+    othello_search.probe(
+        np.uint64(me), np.uint64(opp), 0, 1, o.board, o.corners, o.geo, o.gap,
+        othello_search.NO_SYMMETRY, o.table, o.order, o.stats,
+    )  # fmt: skip
+    assert othello.stats[othello_search.ABORTED] and time.perf_counter() - start < 1.0

@@ -35,6 +35,7 @@ import threading
 import time
 
 from arena.core.game import State
+from arena.search.deadline import Deadline
 from arena.solvers.solution import Solution, bisect
 
 _KINAROW = ("tictactoe", "connect4", "gomoku")
@@ -110,12 +111,16 @@ class GenericSolver:
         if run is None:
             run = _Run(None, None)
         run.nodes += 1
+        # The clock at every node, terminal ones too: a node over the State API costs
+        # microseconds to milliseconds (a Go position's score, a Colosseum move's
+        # reach), reading the clock tens of nanoseconds; terminal nodes (most of a late
+        # Go position's) looked at nothing, and a 20 ms solve ran 7-30 s. The deadline
+        # stops one node's longest cost early, so the node that would cross it is not
+        # started.
+        if run.over():
+            raise OutOfTime
         if state.is_terminal():
             return terminal_value(state)
-        # A node of Go 19x19 costs tens of microseconds: every 16 nodes is a look at the
-        # clock well within a millisecond, at a small share of the node's cost.
-        if run.nodes & 15 == 0 and run.over():
-            raise OutOfTime
         low, high, best_move = self.table.get(state, (-(1 << 30), 1 << 30, None))
         if low >= beta:
             return low
@@ -158,7 +163,7 @@ class GenericSolver:
             value = terminal_value(state)
             return Solution(value, value, 0, 0.0)
         low, high = score_bounds(state)
-        run = _Run(None if seconds is None else start + seconds, stop)
+        run = _Run(None if seconds is None else Deadline(seconds, start, margin=0.0), stop)
 
         def probe(mid: int, left: float) -> tuple[int, int, bool]:
             before = run.nodes
@@ -180,11 +185,11 @@ class _Run:
 
     __slots__ = ("deadline", "nodes", "stop")
 
-    def __init__(self, deadline: float | None, stop: threading.Event | None) -> None:
+    def __init__(self, deadline: Deadline | None, stop: threading.Event | None) -> None:
         self.deadline, self.stop, self.nodes = deadline, stop, 0
 
     def over(self) -> bool:
-        return (self.deadline is not None and time.perf_counter() > self.deadline) or (
+        return (self.deadline is not None and self.deadline.expired()) or (
             self.stop is not None and self.stop.is_set()
         )
 

@@ -56,6 +56,7 @@ from numba import njit
 
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
+from arena.search import compiled_clock
 from arena.search.deadline import quiet_gc
 from arena.search.engines.clock import expired, now_ns
 from arena.search.engines.driver import BOUND_TEXT, Iteration, RootSearch, deepen
@@ -514,6 +515,9 @@ class Connect4Engine:
         self.rate = 1e6  # solver nodes per second, until measured
         self.halt = threading.Event()
         """Set by :meth:`stop` until the next move: the exact solve looks at it too."""
+        # Load the compiled helpers of exact() (from numba's cache: milliseconds each)
+        # now, not on the first move's clock; with no time it stops before solving.
+        self.exact(game.initial_state(), 0, 0, 0.0)
 
     def bitboards(self, state: State) -> tuple[int, int]:
         """``(pos, mask)`` in the solver's layout: the mover's stones and all stones."""
@@ -542,8 +546,8 @@ class Connect4Engine:
         def probe(mid: int, left: float) -> tuple[int, int, bool]:
             budget = max(MIN_PROBE, int(self.rate * min(left, PROBE_SECONDS)))
             with solver.lock:  # the solver is the process's: other threads' engines share it
-                solver.stats[:] = (0, budget, 0)
                 start = time.perf_counter()
+                solver.stats[:] = (0, budget, 0, compiled_clock.deadline_ns(start + left))
                 value = solver_search.probe(
                     solver.L, pos, mask, ply, mid, mid + 1, solver.table, solver.shift,
                     solver.mbuf, solver.sbuf, solver.frames, solver.stats,
@@ -665,8 +669,7 @@ def shared_solver(rows: int, cols: int, k: int) -> Connect4Solver:
     key = (rows, cols, k)
     found = _SOLVERS.get(key)
     if found is None:
-        found = _SOLVERS[key] = Connect4Solver(rows, cols, k)
-        found.reset()  # touch its 64 MB now, not during the first solve
+        found = _SOLVERS[key] = Connect4Solver(rows, cols, k)  # its 64 MB touched
     return found
 
 

@@ -17,9 +17,13 @@ once per null window ``[v, v+1]``: each probe answers "is the score above v?",
 and a binary search over v finds the exact score in a few probes, each much
 cheaper than a full-window search.
 
-``stats`` is ``[nodes, node_budget, aborted]``: when ``nodes`` passes the budget
-the search unwinds without storing anything and sets ``aborted``, which is
-how the Python side enforces a time limit.
+``stats`` is ``[nodes, node_budget, aborted, end]``: when ``nodes`` passes the
+budget, or the monotonic clock (:mod:`arena.search.compiled_clock`, read every
+:data:`CLOCK_EVERY` nodes) passes ``end`` (nanoseconds; 0: no deadline), the
+search unwinds without storing anything and sets ``aborted``, which is how the
+Python side enforces a time limit. The clock holds the limit however wrong the
+budget's guess at the speed (a first solve on a cold table runs several
+times slower than the next ones).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from arena.search.compiled_clock import now_ns
 from arena.solvers.bits import prefetch
 from arena.solvers.connect4.position import (
     BOARD,
@@ -42,7 +47,12 @@ from arena.solvers.connect4.position import (
 from arena.solvers.connect4.sorter import sort_moves
 from arena.solvers.connect4.table import get, index, put
 
-NODES, BUDGET, ABORTED = 0, 1, 2
+NODES, BUDGET, ABORTED, END = 0, 1, 2, 3
+STATS = 4
+"""The length of ``stats``."""
+CLOCK_EVERY = 1023
+"""Nodes between two reads of the clock, minus one (a mask): about a millisecond's
+tenth at the solver's speed."""
 ETC_EMPTY = 12
 """Nodes with more empty cells than this look their children up in the table
 before searching them (enhanced transposition cutoff): on the 200 test
@@ -90,7 +100,7 @@ def probe(
     span = smax - smin + 1
     h, k, bottom, board = L[H], L[K], L[BOTTOM], L[BOARD]
     order = L[ORDER:]
-    nodes, budget = stats[NODES], stats[BUDGET]
+    nodes, budget, end = stats[NODES], stats[BUDGET], stats[END]
     stats[ABORTED] = 0
     depth = 0
     entering = True
@@ -99,7 +109,7 @@ def probe(
         if entering:
             # Enter the node at ``depth`` with pos, mask, alpha, beta set.
             nodes += 1
-            if nodes > budget:
+            if nodes > budget or (end and nodes & CLOCK_EVERY == 0 and now_ns() >= end):
                 stats[NODES] = nodes
                 stats[ABORTED] = 1
                 return 0

@@ -19,6 +19,7 @@ import time
 
 import numpy as np
 
+from arena.search.compiled_clock import deadline_ns
 from arena.solvers.connect4 import position, search, table
 from arena.solvers.connect4.position import fits, from_moves
 from arena.solvers.solution import MAX_CHUNK, Solution, bisect
@@ -50,12 +51,15 @@ class Connect4Solver:
         self.mbuf = np.zeros((self.cells + 1, cols), dtype=np.int64)
         self.sbuf = np.zeros((self.cells + 1, cols), dtype=np.int64)
         self.frames = np.zeros((self.cells + 1, search.FIELDS), dtype=np.int64)
-        self.stats = np.zeros(3, dtype=np.int64)
+        self.stats = np.zeros(search.STATS, dtype=np.int64)
         self.lock = threading.Lock()
-        # Load the compiled code now (from numba's cache, or compile it), not on a clock.
+        # Load the compiled code now (from numba's cache, or compile it), and touch
+        # every page of the table (a first touch of 64 MB costs tens of milliseconds),
+        # not on a clock.
+        self.reset()
         self.status(0, 0, 0)
         position.can_win_next(self.L, 0, 0)
-        self.stats[:] = (0, 0, 0)  # a budget of 0 nodes: stop at once
+        self.stats[:] = (0, 0, 0, 0)  # a budget of 0 nodes: stop at once
         search.probe(
             self.L,
             0,
@@ -134,8 +138,11 @@ class Connect4Solver:
             # One probe at a time: the buffers and ``stats`` are the solver's, and a web
             # server's boards may share it.
             with self.lock:
-                self.stats[:] = (0, budget, 0)
                 t0 = time.perf_counter()
+                # The compiled search also reads the clock and stops at the deadline,
+                # however wrong the budget's guess at the speed (a cold table's is).
+                end = 0 if left < 0 else deadline_ns(t0 + left)
+                self.stats[:] = (0, budget, 0, end)
                 value = search.probe(
                     self.L, pos, mask, ply, mid, mid + 1, self.table, self.shift,
                     self.mbuf, self.sbuf, self.frames, self.stats,

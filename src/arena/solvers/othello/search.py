@@ -31,9 +31,13 @@ Tests: tests/solvers/test_othello_solver.py
   the flips for the player, then for the opponent. Measured on FFO #40, this
   tail is three times faster than generating and ordering moves at 5-6 empties.
 
-``stats`` is ``[nodes, node_budget, aborted]``: past the budget the search
-unwinds without storing anything, which is how the Python side keeps a time
-limit.
+``stats`` is ``[nodes, node_budget, aborted, end, next_look]``: past the budget,
+or once the monotonic clock (:mod:`arena.search.compiled_clock`, read when
+``nodes`` reaches ``next_look``, every :data:`CLOCK_EVERY` nodes) passes ``end``
+(nanoseconds; 0: no deadline), the search unwinds without storing anything,
+which is how the Python side keeps a time limit. The clock holds it however
+wrong the budget's guess at the speed (a first solve on a cold table is
+several times slower than the next ones).
 
 The table is a list of buckets of two rows ``[me, opp, packed]``; ``packed``
 holds the lower bound, the upper bound (each + 64), the best move's bit
@@ -47,12 +51,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from arena.search.compiled_clock import now_ns
 from arena.solvers.bits import lowest_index, popcount, prefetch
 from arena.solvers.othello.board import ONE, ZERO, U, final_score, flips, moves
 from arena.solvers.othello.stability import stable
 from arena.solvers.othello.symmetry import canonical
 
-NODES, BUDGET, ABORTED = 0, 1, 2
+NODES, BUDGET, ABORTED, END, NEXT_LOOK = 0, 1, 2, 3, 4
+STATS = 5
+"""The length of ``stats``."""
+CLOCK_EVERY = 16
+"""Nodes between two reads of the clock: near the root of a solve a deep node costs
+tens of microseconds to a millisecond (its children's shallow ordering searches are
+not counted as nodes), a read of the clock tens of nanoseconds."""
 SHALLOW = 6
 ETC_EMPTIES = 10
 STABILITY_EMPTIES = 10
@@ -67,8 +78,12 @@ NO_SYMMETRY = 99
 
 
 def new_table(bits: int = 21) -> np.ndarray:
-    """An empty table of ``2**bits`` rows (24 bytes each)."""
-    return np.zeros((1 << bits, 3), dtype=np.uint64)
+    """An empty table of ``2**bits`` rows (24 bytes each), every page of it written now:
+    a fresh table's first touches (a page fault each, 50 MB at 21 bits) made a first
+    solve hundreds of times slower, on the clock."""
+    table = np.empty((1 << bits, 3), dtype=np.uint64)
+    table[:] = 0
+    return table
 
 
 def quadrants(size: int) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
@@ -339,6 +354,11 @@ def deep(
     if stats[NODES] > stats[BUDGET]:
         stats[ABORTED] = 1
         return 0
+    if stats[END] and stats[NODES] >= stats[NEXT_LOOK]:
+        stats[NEXT_LOOK] = stats[NODES] + CLOCK_EVERY
+        if now_ns() >= stats[END]:
+            stats[ABORTED] = 1
+            return 0
     empties = popcount(board & ~(me | opp))
     if empties <= SHALLOW:
         v, n = tail(me, opp, alpha, beta, board, gap)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 import numpy as np
 
 from arena.core.game import State
+from arena.search.compiled_clock import deadline_ns
 from arena.solvers.othello import board, search, stability
 from arena.solvers.solution import MAX_CHUNK, Solution, gallop
 
@@ -90,11 +91,11 @@ class OthelloSolver:
         self.symmetry_empties = symmetry_empties
         self.table = search.new_table(table_bits if table_bits is not None else 21)
         self.order = np.zeros((65, 64, 2), dtype=np.int64)
-        self.stats = np.zeros(3, dtype=np.int64)
+        self.stats = np.zeros(search.STATS, dtype=np.int64)
         self.lock = threading.Lock()
         self.rate = 5e6  # nodes per second, until measured
         # Load the compiled code now (from numba's cache, or compile it), not on a clock.
-        self.stats[:] = (0, 0, 0)  # a budget of 0 nodes: stop at once
+        self.stats[:] = 0  # a budget of 0 nodes: stop at once
         self._probe(np.uint64(1), np.uint64(2), 0, search.NO_SYMMETRY)
 
     def _probe(self, me: np.uint64, opp: np.uint64, alpha: int, sym_from: int) -> int:
@@ -182,8 +183,11 @@ class OthelloSolver:
                 # One probe at a time: the table's order buffer and ``stats`` are the
                 # solver's, and a web server's boards may share it.
                 with self.lock:
-                    self.stats[:] = (0, max(1000, int(limit)), 0)
                     t0 = time.perf_counter()
+                    # The compiled search also reads the clock and stops at the deadline,
+                    # however wrong the budget's guess at the speed (a cold table's is).
+                    end = 0 if left < 0 else deadline_ns(t0 + left)
+                    self.stats[:] = (0, max(1000, int(limit)), 0, end, 0)
                     value = self._probe(me, opp, mid, sym_from)
                     spent = time.perf_counter() - t0
                     done = int(self.stats[search.NODES])
