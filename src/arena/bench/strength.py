@@ -173,11 +173,8 @@ def tally(records: list[GameRecord], ours: str) -> dict[str, Any]:
         for r in records
         if r.forfeited
     )
-    ours_seconds = [
-        spent
-        for r in records
-        for ply, spent in enumerate(r.seconds)
-        if r.players[(ply + r.opening_plies) % 2] == ours and ply >= r.opening_plies
+    ours_seconds = [  # every move, the one lost on time too
+        spent for r in records for seat, spent in r.timed_moves() if r.players[seat] == ours
     ]
     row.update(
         games=len(records),

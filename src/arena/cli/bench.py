@@ -13,7 +13,8 @@ from importlib import import_module
 from typing import Any
 
 from arena.agents import load_agent
-from arena.bench import engines, measure, parallel, strength, timing
+from arena.bench import engines, measure, parallel, strength
+from arena.bench import timing as timing_bench
 from arena.bench import tournament as bench_tournament
 from arena.core.errors import ArenaError
 
@@ -60,10 +61,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     timing = kinds.add_parser(
         "timing",
         help="do agents answer within their time? (10,000 moves, limits 20 ms .. 1 s)",
-        description="Let ids, mcts, alpha-beta, greedy and best answer positions from every "
-        "game at limits from 20 ms to 1 s, and print the overruns (target: none) and the "
-        "p50/p99/max of time used over the limit. The default 10,000 moves take about ten "
-        "minutes.",
+        description="Let every built-in agent (random, greedy, minimax, alpha-beta, ids, mcts "
+        "with random and with heuristic rollouts, solver, best) answer positions from every "
+        "game at limits from 20 ms to 1 s, and print the overruns (target: none), the "
+        "p50/p99/max of time used over the limit, and the same for each agent's first (cold) "
+        "move on each game. An agent that cannot play a game is left out of it with one line "
+        "(an error when the game was named with --game). The default 10,000 moves take about "
+        "ten minutes.",
     )
     timing.add_argument("--moves", type=int, default=10_000, help="moves to time (default 10000)")
     timing.add_argument("--seed", type=int, default=0, help="seed of the positions")
@@ -71,8 +75,25 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--agents",
         nargs="+",
         metavar="AGENT",
-        help="only these agent specs (default: ids, mcts, mcts with heuristic rollouts, "
-        "alpha-beta, greedy, best)",
+        help="only these agent specs, py: classes too (default: every built-in agent: "
+        + ", ".join(timing_bench.AGENTS)
+        + ")",
+    )
+    timing.add_argument(
+        "--game",
+        nargs="+",
+        metavar="GAME",
+        help="only these game specs (e.g. othello go:size=9); every agent must play them "
+        "(default: " + ", ".join(timing_bench.GAMES) + ", leaving out a game an agent "
+        "cannot play)",
+    )
+    timing.add_argument(
+        "--move-time",
+        nargs="+",
+        type=float,
+        metavar="S",
+        help="only these limits in seconds, the moves shared evenly "
+        "(default: 0.02 .. 1, most moves at the short ones)",
     )
     _json_option(timing)
     timing.set_defaults(func=run_timing)
@@ -269,10 +290,18 @@ def run_strength(args: argparse.Namespace) -> int:
 def run_timing(args: argparse.Namespace) -> int:
     if args.moves < 1:
         raise ArenaError(f"--moves must be >= 1, not {args.moves}")
-    agents = tuple(args.agents or timing.AGENTS)
+    for seconds in args.move_time or ():
+        if not seconds > 0:
+            raise ArenaError(f"--move-time must be > 0, not {seconds:g}")
+    agents = tuple(args.agents or timing_bench.AGENTS)
     for spec in agents:
         load_agent(spec)  # a bad spec is one line, before any move is timed
-    result = _reported(args, lambda report: timing.run(args.moves, args.seed, report, agents))
+    result = _reported(
+        args,
+        lambda report: timing_bench.run(
+            args.moves, args.seed, report, agents, args.game, args.move_time
+        ),
+    )
     return 1 if result["overruns"] else 0
 
 

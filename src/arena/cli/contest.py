@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from arena.core.words import plural
 from arena.formats.record import GameRecord
 from arena.formats.sgf import to_sgf
 from arena.games import load_game
+from arena.search.deadline import limit_note
 from arena.stats.sprt import SPRT
 from arena.stats.standings import format_standings, standings
 
@@ -273,6 +275,10 @@ def _run(
             f"{cores()} cores: clocks are unfair when games share a core",
             file=err,
         )
+    per_move = settings.control.per_move
+    note = limit_note(per_move, os.getloadavg()[0], cores()) if per_move else ""
+    if note:  # a short limit buys less search than it says: say so where it is set
+        print(f"arena: note: {note}", file=err)
     db = ResultsDB(args.db) if args.db else None
     progress, task = _progress(args, out)
     running = _RunningScore(names)

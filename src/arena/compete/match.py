@@ -116,8 +116,10 @@ def _play(
         record.nodes.append(None)
     record.opening_plies = len(opening)
 
-    def forfeit(mover: int, reason: str, detail: str) -> GameRecord:
+    def forfeit(mover: int, reason: str, detail: str, spent: float | None = None) -> GameRecord:
         record.reason, record.loser, record.detail = reason, mover, detail
+        if spent is not None:  # the answer that lost: its time counts like any move's
+            record.last_seconds = round(spent, 6)
         record.returns = (-1, 1) if mover == 0 else (1, -1)
         return record
 
@@ -142,13 +144,15 @@ def _play(
                 return crashed(seat, player, exc)
         return None
 
-    def crashed(seat: int, player: Any, exc: Exception) -> GameRecord:
+    def crashed(seat: int, player: Any, exc: Exception, spent: float | None = None) -> GameRecord:
         # One line at the user's own frame; the whole traceback with `arena --debug`.
         log.debug("%s crashed", _spec(player), exc_info=True)
         # A choose(self, state) fails in the referee's call: name the user's def instead.
         kind = type(player)
         signature = isinstance(exc, TypeError) and callable(getattr(kind, "choose", None))
-        return forfeit(seat, "crash", (signature and choose_problem(kind)) or crash_text(exc))
+        return forfeit(
+            seat, "crash", (signature and choose_problem(kind)) or crash_text(exc), spent
+        )
 
     failed = rejoin()
     if failed is not None:
@@ -173,18 +177,18 @@ def _play(
                     return failed
             continue
         except Resign as exc:
-            return forfeit(mover, "resign", str(exc) or "resigned")
+            return forfeit(mover, "resign", str(exc) or "resigned", time.perf_counter() - started)
         except AgentFailure as exc:  # a program timed out, crashed or answered garbage
-            return forfeit(mover, exc.reason, exc.detail)
+            return forfeit(mover, exc.reason, exc.detail, time.perf_counter() - started)
         except Exception as exc:  # any failure of the agent is its loss, never the arena's
-            return crashed(mover, agent, exc)
+            return crashed(mover, agent, exc, time.perf_counter() - started)
         spent = time.perf_counter() - started
         over = clocks[mover].charge(spent, grace)
         if over:
-            return forfeit(mover, "time", over)
+            return forfeit(mover, "time", over, spent)
         wrong = answer_problem(state, move)
         if wrong:
-            return forfeit(mover, "illegal", wrong)
+            return forfeit(mover, "illegal", wrong, spent)
         move = operator.index(move)  # a numpy integer is a move too; the record keeps ints
         info = getattr(agent, "last_search", None)
         record.moves.append(game.format_move(move))

@@ -9,7 +9,8 @@ True
 >>> GameRecord("tictactoe", ("a", "b"), returns=(-1, 1), reason="time", loser=0).forfeited
 True
 
-Tests: tests/cli/test_replay.py, tests/formats/test_sgf.py, tests/formats/test_jsontext.py
+Tests: tests/cli/test_replay.py, tests/formats/test_sgf.py, tests/formats/test_jsontext.py,
+tests/compete/test_match.py
 """
 
 from __future__ import annotations
@@ -64,6 +65,10 @@ class GameRecord:
     """What else happened, short of a forfeit (a failed step replaced by a random walk)."""
     finished: bool = True
     """False for a game saved while it was being played (``save FILE`` at the terminal)."""
+    last_seconds: float | None = None
+    """Time the loser's last answer took when it ended the game without a move (a
+    forfeit on time, an illegal move, a crash, a resignation): not in ``seconds``,
+    which has one entry per move played, but counted by :meth:`timed_moves`."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)  # type: ignore[assignment]
@@ -84,10 +89,32 @@ class GameRecord:
         """True when the game ended by a forfeit (:data:`FORFEITS`); ``loser`` forfeited."""
         return self.reason in FORFEITS
 
+    def timed_moves(self, opener: int = 0) -> list[tuple[int, float]]:
+        """``(seat, seconds)`` of every answer a player was timed on: the moves after the
+        opening, and the last answer that forfeited or resigned the game. What every
+        time column (seconds a move, the longest move) counts. ``opener``: the seat that
+        made the first move (1 in Go with a handicap).
+
+        >>> r = GameRecord("tictactoe", ("slow", "b"), moves=["b2", "a1"], seconds=[0.0, 0.01],
+        ...                opening_plies=1, reason="time", loser=0, last_seconds=3.0)
+        >>> r.timed_moves()
+        [(1, 0.01), (0, 3.0)]
+        """
+        timed = [
+            ((ply + opener) % 2, self.seconds[ply])
+            # A record read from elsewhere may time fewer moves than it holds (SGF keeps none).
+            for ply in range(self.opening_plies, min(len(self.moves), len(self.seconds)))
+        ]
+        if self.last_seconds is not None and self.loser is not None:
+            timed.append((self.loser, self.last_seconds))
+        return timed
+
     def to_json(self) -> str:
         data = asdict(self)
         if self.finished:
             del data["finished"]  # finished games read exactly as before the field existed
+        if self.last_seconds is None:
+            del data["last_seconds"]  # likewise
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod

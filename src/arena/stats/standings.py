@@ -134,13 +134,12 @@ def standings(records: list[GameRecord], names: list[str], anchor: str | None = 
             cell[0] += record.points(seat)
             cell[1] += 1
         opener = first_mover(record.game)  # 1 in Go with a handicap: White moves first
-        # A record read from elsewhere may time fewer moves than it holds (SGF keeps none).
-        for ply in range(record.opening_plies, min(len(record.moves), len(record.seconds))):
-            line = lines[record.players[(ply + opener) % 2]]
-            line.move_seconds.append(record.seconds[ply])
+        for seat, spent in record.timed_moves(opener):  # the forfeited last answer's too
+            lines[record.players[seat]].move_seconds.append(spent)
+        for ply in range(record.opening_plies, len(record.moves)):
             nodes = record.nodes[ply] if ply < len(record.nodes) else None
             if nodes is not None:
-                line.move_nodes.append(nodes)
+                lines[record.players[(ply + opener) % 2]].move_nodes.append(nodes)
         results.append((first, second, record.points(0)))
     if anchor not in lines:
         anchor = list(lines)[1] if len(lines) == 2 else None
