@@ -10,6 +10,8 @@ import arena
 from arena.compete.match import play_game
 from arena.compete.timecontrol import TimeControl
 from arena.core.agent import Resign
+from arena.formats.record import GameRecord
+from arena.stats.standings import format_standings, standings
 
 
 class Scripted:
@@ -301,3 +303,25 @@ def test_without_the_allowance_the_long_first_move_loses_on_time() -> None:
         TimeControl.parse("move:0.2,first:1"),
     )
     assert (record.reason, len(record.moves)) == ("time", 2)  # its second move is a 0.2 s move
+
+
+def test_the_move_that_forfeits_counts_in_every_time_column() -> None:
+    """Issue 30, item 4: a move lost on time was left out of the times (an agent that slept
+    3 s showed `max s 0.00`): its time is in the record, the standings and the JSON."""
+    slow = Scripted(delay=0.3, after=1)
+    slow.spec = "slow"
+    record = play_game(C4, [slow, Scripted()], TimeControl.parse("move:0.05"), grace=0.0)
+    assert (record.reason, record.loser, len(record.moves)) == ("time", 0, 0)
+    assert record.last_seconds is not None and record.last_seconds >= 0.3
+    assert GameRecord.from_json(record.to_json()) == record
+    line = standings([record], ["slow", "scripted"]).agents["slow"].as_json()
+    assert line["max_move_seconds"] >= 0.3 and line["mean_move_seconds"] >= 0.3
+    assert "0.30" in format_standings(standings([record], ["slow", "scripted"]))
+    # A crash and an illegal answer count the time they took too; a game won by the
+    # rules has no last answer apart from its moves.
+    crash = Scripted(delay=0.01, error=ZeroDivisionError("boom"))
+    crashed = play_game(C4, [Scripted(), crash], TimeControl.parse("move:1"))
+    assert crashed.reason == "crash" and crashed.last_seconds >= 0.01  # type: ignore[operator]
+    assert [seat for seat, _ in crashed.timed_moves()] == [0, 1]
+    normal = play_game(C4, [Scripted(), Scripted()], TimeControl.parse("rollouts=1"))
+    assert normal.last_seconds is None and "last_seconds" not in normal.to_json()
