@@ -18,7 +18,7 @@ from arena.search import compiled_clock
 from arena.search import mcts_kernel as mk
 from arena.search.batch_clock import batch_clock
 from arena.search.compiled import fast_engine
-from arena.search.deadline import Deadline
+from arena.search.deadline import MOST, Deadline, answer_margin
 from arena.search.mcts_options import MCTSOptions
 from arena.search.pauses import CAP, PAUSES, RecentPauses
 
@@ -92,27 +92,28 @@ def test_a_search_past_its_deadline_runs_nothing_and_answers(spec: str) -> None:
 
 
 def test_the_stop_moment_keeps_the_pause_reserve() -> None:
-    """``batch_clock``: the deadline's end less the remembered pause, capped to a share of
-    the search; no clock at all without a deadline."""
+    """A deadline's end keeps the remembered pause, capped to a share of the search, on
+    top of the answer's margin; ``batch_clock`` stops there; no clock at all without a
+    deadline."""
     report = np.zeros(mk.REPORT_SIZE, np.int64)
     assert batch_clock(report, Deadline(None)) == math.inf and report[mk.UNTIL] == 0
     PAUSES.forget()
     deadline = Deadline(1.0)
+    assert deadline.end == pytest.approx(deadline.start + 1.0 - answer_margin(1.0))
     assert batch_clock(report, deadline) == deadline.end
     PAUSES.seen(0.1)
     try:
-        stop = batch_clock(report, deadline)
-        assert deadline.end - 0.1 <= stop < deadline.end - 0.09
+        deadline = Deadline(1.0)
+        kept = deadline.start + 1.0 - deadline.end - answer_margin(1.0)
+        assert 0.09 < kept <= 0.1 and batch_clock(report, deadline) == deadline.end
         short = Deadline(0.02)
-        assert batch_clock(report, short) == pytest.approx(
-            short.end - CAP * (short.end - short.start)
-        )
+        assert short.end == pytest.approx(short.start + (1 - MOST) * 0.02)
+        assert Deadline(0.02, margin=0.0).end == pytest.approx(short.start + 0.02, abs=1e-3)
     finally:
         PAUSES.forget()
     if compiled_clock.AVAILABLE:
-        assert report[mk.UNTIL] == compiled_clock.deadline_ns(
-            short.end - CAP * (short.end - short.start)
-        )
+        assert batch_clock(report, short) == short.end
+        assert report[mk.UNTIL] == compiled_clock.deadline_ns(short.end)
 
 
 def test_recent_pauses_keep_the_longest_and_forget_it() -> None:

@@ -3,11 +3,10 @@
 The compiled search runs in batches of simulations, each sized to take a
 fraction of a millisecond. Two things decide when a timed search stops:
 
-- the *stop* moment: the :class:`~arena.search.deadline.Deadline`'s end (which
-  already keeps a margin for the answer's way back) less the reserve for the
-  pauses this process has lately suffered (:mod:`arena.search.pauses`), so a
-  pause of the operating system after the last check does not make the answer
-  late;
+- the *stop* moment: the :class:`~arena.search.deadline.Deadline`'s end, which
+  keeps a margin for the answer's way back and the reserve for the pauses this
+  process has lately suffered (:mod:`arena.search.pauses`), so a pause of the
+  operating system after the last check does not make the answer late;
 - the check: the compiled code reads a monotonic clock every few simulations
   (:mod:`arena.search.compiled_clock`) and ends its batch the moment *stop*
   passes, so no batch runs past it, however wrong its predicted length; Python
@@ -30,7 +29,6 @@ from typing import Any
 from arena.search import compiled_clock
 from arena.search import mcts_kernel as mk
 from arena.search.deadline import Deadline
-from arena.search.pauses import PAUSES
 
 
 def batch_clock(report: Any, deadline: Deadline) -> float:
@@ -39,9 +37,8 @@ def batch_clock(report: Any, deadline: Deadline) -> float:
     if deadline.end == float("inf"):
         report[mk.UNTIL] = 0
         return deadline.end
-    stop = deadline.end - PAUSES.reserve(deadline.end - deadline.start)
-    report[mk.UNTIL] = compiled_clock.deadline_ns(stop)
-    return stop
+    report[mk.UNTIL] = compiled_clock.deadline_ns(deadline.end)
+    return deadline.end
 
 
 def stop_between_batches(deadline: Deadline, stop: float) -> bool:

@@ -17,6 +17,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from arena.search.pauses import PAUSES
+
 _clock = time.perf_counter
 
 
@@ -45,6 +47,8 @@ def answer_margin(seconds: float) -> float:
     return min(ANSWER + SHARE * seconds, 0.05, 0.5 * seconds)
 
 
+MOST = 0.95
+"""The largest share of a search's time its margin keeps."""
 BUSY_PAUSES = "10-30 ms"
 """How long the operating system stops a process on a machine with more busy processes
 than cores (measured on 2 cores at load 4-9)."""
@@ -85,11 +89,13 @@ def limit_note(seconds: float, load: float = 0.0, cores: int = 1) -> str:
 class Deadline:
     """The moment a search must stop, with a margin for returning the answer.
 
-    The margin is :func:`answer_margin` (``margin=`` sets another: 0 for a part of a
-    move, such as an exact solve, whose caller answers with the time left); on
-    top of it, ``tick`` remembers the longest unit of work seen and ``expired``
-    stops that much earlier, so the unit that would cross the deadline is never
-    started.
+    The margin is :func:`answer_margin` plus the reserve for the pauses this
+    process has lately suffered (:data:`arena.search.pauses.PAUSES`: none on a
+    quiet machine, the operating system's time slices on a busy one), at most
+    :data:`MOST` of the time (``margin=`` sets another: 0 for a part of a move,
+    such as an exact solve, whose caller answers with the time left); on top of
+    it, ``tick`` remembers the longest unit of work seen and ``expired`` stops
+    that much earlier, so the unit that would cross the deadline is never started.
     """
 
     __slots__ = ("end", "last", "longest", "start")
@@ -101,7 +107,9 @@ class Deadline:
         if seconds is None:
             self.end = float("inf")
         else:
-            kept = answer_margin(seconds) if margin is None else margin
+            if margin is None:
+                margin = min(answer_margin(seconds) + PAUSES.reserve(seconds), MOST * seconds)
+            kept = margin
             self.end = self.start + seconds - kept
         self.last = self.start
         self.longest = 0.0

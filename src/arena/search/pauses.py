@@ -7,12 +7,13 @@ pause falls between its last clock check and its answer. Within one search
 :class:`~arena.search.deadline.Deadline` learns the longest unit of work,
 pauses included, but a search of 20 ms may see no pause before the one that
 makes it late. :class:`RecentPauses` carries that knowledge across searches
-(and agents: it measures the machine, not a search): each search reports its
-longest batch of simulations, pauses included; the level decays with a
-half-life of 20 s once the load goes; and the next search stops that much
-earlier, within a cap that leaves it most of its time on a quiet
-machine (where the level is the length of a batch, well under a millisecond)
-and a tenth of it under the heaviest load.
+(and agents: it measures the machine, not a search): each compiled MCTS search
+reports its longest batch of simulations, pauses included; the level decays with a
+half-life of 20 s once the load goes; and the next search of any agent (every
+:class:`~arena.search.deadline.Deadline` of a move) stops that much earlier, within
+a cap that leaves it most of its time on a quiet machine (where the level is the
+length of a batch, well under a millisecond) and a tenth of it under the heaviest
+load.
 
 >>> pauses = RecentPauses(half_life=1.0, clock=iter([0.0, 0.0, 1.0, 2.0]).__next__)
 >>> pauses.seen(0.02)            # at t=0 a search saw a 20 ms pause
