@@ -149,3 +149,14 @@ def test_the_solver_answers_within_its_limit_and_the_grace(spec: str) -> None:
 def game_length(spec: str) -> int:
     """Roughly how many plies a random game of ``spec`` lasts, halved."""
     return {"go:size=19": 250, "go:size=9": 50, "gomoku": 60}.get(spec, 25)
+
+
+def test_a_generic_solve_out_of_reach_is_not_tried() -> None:
+    """Go 19x19 (362 moves): one node for each move of the root costs more than the whole
+    move, and a solve that tried overran its share by its first nodes; Tic-tac-toe is
+    tried, and Connect Four's compiled solver keeps its own time."""
+    go = arena.load_game("go:size=19")
+    assert not exact.within_reach(go.play_moves(go.parse_moves("d4 q16")), 0.02)
+    game = arena.load_game("tictactoe")
+    assert exact.within_reach(game.initial_state(), 0.01)
+    assert exact.within_reach(arena.load_game("connect4").initial_state(), 0.01)

@@ -59,12 +59,30 @@ def othello_reach(seconds: float) -> int:
     return int(20 + math.log(seconds / _OTHELLO_SECONDS_AT_20) / math.log(_OTHELLO_GROWTH))
 
 
+GENERIC_SHARE = 0.25
+"""The generic solver is tried when one node for each move of the root (as long as
+the first child's ``play``, ``is_terminal`` and ``legal_moves``) takes at most this
+share of the time."""
+
+
 def within_reach(state: State, seconds: float) -> bool:
-    """Whether a solve of ``state`` is worth trying in ``seconds`` (Othello: by its
-    empty cells; other games: always, the time limit decides)."""
-    if kind(state.game) == "othello":
+    """Whether a solve of ``state`` is worth trying in ``seconds``: Othello by its empty
+    cells; Connect Four always (the compiled solver keeps the time); other games (the
+    generic solver over the State API) when one node for each move of the root fits
+    :data:`GENERIC_SHARE` of the time, timed on the first child (Go 19x19 and Gomoku
+    never: a first ply costs 10-300 ms there, and a solve that tried overran its share
+    by its first nodes)."""
+    which = kind(state.game)
+    if which == "othello":
         return empty_cells(state) <= othello_reach(seconds)
-    return True
+    if which == "connect4":
+        return True
+    moves = state.legal_moves()
+    start = time.perf_counter()
+    child = state.play(moves[0])  # a node of the solve: a new state, its moves, its end
+    if not child.is_terminal():
+        child.legal_moves()
+    return len(moves) * (time.perf_counter() - start) <= GENERIC_SHARE * seconds
 
 
 def _text(score: int) -> str:
