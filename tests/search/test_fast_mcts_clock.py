@@ -140,12 +140,16 @@ def test_a_short_limit_is_nearly_all_search() -> None:
     game = arena.load_game("connect4")
     agent = arena.load_agent("mcts:seed=1")
     start_game(agent, game)
+    # A longer search first grows the tree's arrays: a growth under way is skipped when a
+    # pause seen in the move says it might not finish (the reserve is not what is tested).
+    agent.choose(game.initial_state(), arena.Limit(time=0.3))
     state = game.play_moves(game.parse_moves("4453"))
     used = []
     for _ in range(7):
         PAUSES.forget()  # a pause another test saw would be kept in reserve
         start = time.perf_counter()
-        agent.choose(state, arena.Limit(time=0.02))
+        move = agent.choose(state, arena.Limit(time=0.02))
         used.append((time.perf_counter() - start) / 0.02)
+        state = state.play(move)
     PAUSES.forget()
     assert statistics.median(used) > 0.85
