@@ -18,6 +18,7 @@ from typing import Any
 
 from arena.cli.common import add_start_arguments, move_line, search_table, start_moves
 from arena.compete import tournament
+from arena.compete.estimate import estimate_line
 from arena.compete.match import MoveHook
 from arena.compete.openings import Openings
 from arena.compete.runner import Job, cores
@@ -275,6 +276,12 @@ def _run(
             f"{cores()} cores: clocks are unfair when games share a core",
             file=err,
         )
+    # A long run says so before it starts (ten Othello games at 10 s a move: most of an hour).
+    planned = settings.planned().size
+    jobs = 1 if args.ray else args.jobs
+    estimate = estimate_line(game, settings.control, planned, jobs, args.max_plies)
+    if estimate and not args.quiet:
+        print(f"arena: {estimate}", file=err)
     per_move = settings.control.per_move
     note = limit_note(per_move, os.getloadavg()[0], cores()) if per_move else ""
     if note:  # a short limit buys less search than it says: say so where it is set
