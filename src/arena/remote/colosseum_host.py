@@ -193,12 +193,7 @@ def serve(file: Path, wanted: str, out: IO[str]) -> int:
         send(f"error loading {file.name}: {course_host.one_line(exc)}")
         return 1
     send(f"ready {str(getattr(agent, 'name', '') or type(agent).__name__)[:80]}")
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "quit":
-            return 0
+    for words in course_host.commands():
         size, steps, ar, ac, br, bc = map(int, words[1:7])
         board = walls_array(size, words[7])
         try:

@@ -29,6 +29,7 @@ import os
 import sys
 import traceback
 import types
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -100,6 +101,22 @@ def import_from_folder(file: Path) -> types.ModuleType:
     if not name.isidentifier():
         raise ImportError(f"{file.name}: a module name is letters, digits and '_'")
     return importlib.import_module(name)
+
+
+def commands(stream: Iterable[str] | None = None) -> Iterator[list[str]]:
+    """The words of each line the arena sends, blank lines skipped, until ``quit`` (or the
+    end of the input: the arena went away).
+
+    >>> list(commands(["go 1\\n", "\\n", "play 2\\n", "quit\\n", "go 3\\n"]))
+    [['go', '1'], ['play', '2']]
+    """
+    for line in sys.stdin if stream is None else stream:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "quit":
+            return
+        yield words
 
 
 def sender(out: IO[str]):  # type: ignore[no-untyped-def]

@@ -82,19 +82,10 @@ class CS410Agent(ExternalAgent):
         self.told = 0
         self.record_notes = []
         size: int = game.config["size"]
-        with self.starting():
-            self.process.send(f"new {size}")
-            line = self.process.read_line(self.config["startup"], "'ready'")
-        word, _, rest = line.partition(" ")
-        if word == "error":
-            missing = missing_package(self.label, rest, self.argv[0])
-            if missing is not None:
-                self.close()
-                raise missing
-            raise self._failure("crash", f"{rest}; log {self.process.log_path}")
-        words = rest.split()
-        if word != "ready" or len(words) < 3:
-            raise self._failure("illegal", f"said {line[:60]!r} at the start, not 'ready ...'")
+        self.process.send(f"new {size}")
+        words = self.ready_words(lambda text: missing_package(self.label, text, self.argv[0]))
+        if len(words) < 3:
+            raise self._failure("illegal", f"said 'ready {' '.join(words)[:50]}' at the start")
         self.program_name = " ".join(words[3:]) or None
         self.check_rules(game, words[0], words[1], words[2])
 

@@ -125,12 +125,7 @@ def serve(file: Path, wanted: str, out: IO[str]) -> int:
     agent: Any = None
     problem: Any = None
     state: Any = None
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "quit":
-            return 0
+    for words in course_host.commands():
         if words[0] == "new":
             try:
                 problem, state = new_problem(int(words[1]))

@@ -21,7 +21,7 @@ import contextlib
 import os
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from arena.core.agent import Agent
@@ -133,6 +133,25 @@ class ExternalAgent(Agent):
                 else f"; it had {self.config['startup']:g} s to import its file and start"
             )
             raise AgentFailure("time", failure.detail + hint) from None
+
+    def ready_words(self, missing: Callable[[str], Exception | None] | None = None) -> list[str]:
+        """The words after ``ready`` in the program's greeting, read within ``startup``.
+        A greeting ``error TEXT`` is the program failing to start: ``missing`` may turn
+        TEXT into the error that stops the match (a package its Python lacks), else the
+        game is lost as a crash; any other greeting is lost as illegal."""
+        assert self.process is not None
+        with self.starting():
+            line = self.process.read_line(self.config["startup"], "'ready'")
+        word, _, rest = line.partition(" ")
+        if word == "error":
+            stop = missing(rest) if missing is not None else None
+            if stop is not None:
+                self.close()
+                raise stop
+            raise self._failure("crash", f"{rest}; log {self.process.log_path}")
+        if word != "ready":
+            raise self._failure("illegal", f"said {line[:60]!r} at the start, not 'ready ...'")
+        return rest.split()
 
     def observe(self, state: State, move: int) -> None:
         # Programs are told the game as moves from the initial position: keep them

@@ -90,18 +90,9 @@ class MCTSLabAgent(ExternalAgent):
         if game.name != "connect4":
             raise self._failure("crash", f"an MCTS lab agent plays connect4, not {game.name}")
         assert self.process is not None
-        with self.starting():
-            line = self.process.read_line(self.config["startup"], "'ready'")
-        word, _, rest = line.partition(" ")
-        if word == "error":
-            missing = missing_package(self.label, rest, self.argv[0])
-            if missing is not None:
-                self.close()
-                raise missing
-            raise self._failure("crash", f"{rest}; log {self.process.log_path}")
-        words = rest.split()
-        if word != "ready" or len(words) != 3:
-            raise self._failure("illegal", f"said {line[:60]!r} at the start, not 'ready ...'")
+        words = self.ready_words(lambda text: missing_package(self.label, text, self.argv[0]))
+        if len(words) != 3:
+            raise self._failure("illegal", f"said 'ready {' '.join(words)[:50]}' at the start")
         rows, cols, k = words
         c = game.config
         if any(v not in ("?", str(c[key])) for key, v in zip(("rows", "cols", "k"), words)):

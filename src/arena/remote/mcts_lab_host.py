@@ -83,12 +83,7 @@ def serve(file: Path, rollouts: int, ucb: str, out: IO[str]) -> int:
         send(course_host.load_error(file, exc))
         return 1
     send(f"ready {board_of(game1)}")
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "quit":
-            return 0
+    for words in course_host.commands():
         try:
             state = replay(game1, [int(w) for w in words[1:]])
             result = module.MCTS(module.Node(state, None), rollouts)

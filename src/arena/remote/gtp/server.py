@@ -570,12 +570,7 @@ class GTPServer:
     def _analyze(self, kind: str, args: tuple[str, ...]) -> str:
         """Start streaming analysis lines; the reply stays open until the next line."""
         assert kind in KINDS
-        if self.write is None:
-            raise _Failure("analysis needs a stream: run arena gtp")
-        try:
-            request = parse_request(args)
-        except GTPError as err:
-            raise _Failure(f"syntax error: {err}") from None
+        request = self._stream_request(args)
         if self.state.is_terminal():
             return ""  # nothing to search: an empty analysis, closed at once
         state = self.state
@@ -584,6 +579,15 @@ class GTPServer:
             state = passes[-1].state.play(passes[-1].move) if passes else state
         self.analysis = Analysis(kind, self.agent, state, request, self.write)
         return _OPEN
+
+    def _stream_request(self, args: tuple[str, ...]) -> Any:
+        """The arguments of an analysis command, which needs a stream to print lines to."""
+        if self.write is None:
+            raise _Failure("analysis needs a stream: run arena gtp")
+        try:
+            return parse_request(args)
+        except GTPError as err:
+            raise _Failure(f"syntax error: {err}") from None
 
     def _lz_genmove_analyze(self, args: tuple[str, ...]) -> str:
         return self._genmove_analyze("lz", args)
@@ -594,12 +598,7 @@ class GTPServer:
     def _genmove_analyze(self, kind: str, args: tuple[str, ...]) -> str:
         """``genmove`` that prints analysis lines while it searches, then ``play VERTEX``
         (Sabaki uses it to show the engine's thinking while it plays)."""
-        if self.write is None:
-            raise _Failure("analysis needs a stream: run arena gtp")
-        try:
-            request = parse_request(args)
-        except GTPError as err:
-            raise _Failure(f"syntax error: {err}") from None
+        request = self._stream_request(args)
         player = self.state.to_move if request.player is None else request.player
         if not self.state.is_terminal():
             self._forced_passes(player, "")  # fails here, before the reply starts
