@@ -276,12 +276,18 @@ def _run(
             f"{cores()} cores: clocks are unfair when games share a core",
             file=err,
         )
-    # A long run says so before it starts (ten Othello games at 10 s a move: most of an hour).
-    planned = settings.planned().size
-    jobs = 1 if args.ray else args.jobs
-    estimate = estimate_line(game, settings.control, planned, jobs, args.max_plies)
-    if estimate and not args.quiet:
-        print(f"arena: {estimate}", file=err)
+
+    def on_start(games_left: int) -> None:
+        # A long run says so before it starts (ten Othello games at 10 s a move: most of an
+        # hour), once the agents are known to load and the games already stored are counted.
+        jobs = 1 if args.ray else args.jobs
+        estimate = estimate_line(game, settings.control, games_left, jobs, args.max_plies)
+        if estimate and not args.quiet:
+            if progress is not None:  # above the running progress bar
+                progress.console.print(f"arena: {estimate}", highlight=False, markup=False)
+            else:
+                print(f"arena: {estimate}", file=err)
+
     per_move = settings.control.per_move
     note = limit_note(per_move, os.getloadavg()[0], cores()) if per_move else ""
     if note:  # a short limit buys less search than it says: say so where it is set
@@ -330,6 +336,7 @@ def _run(
             sprt=sprt,
             on_record=on_record,
             watch=watch if args.show_search else None,
+            on_start=on_start,
         )
     finally:
         if progress is not None:

@@ -205,11 +205,13 @@ def run(
     sprt: SPRT | None = None,
     on_record: Callable[[GameRecord, int, int], None] | None = None,
     watch: Watch | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> Outcome:
     """Play the games of ``settings`` that ``db`` does not hold yet.
 
     ``watch`` sees every move as it is played (a search table after each move):
-    only when the games run one at a time in this process.
+    only when the games run one at a time in this process. ``on_start`` is told how many
+    games are left to play once the settings are checked, before the first starts.
     """
     if watch is not None and (ray or jobs > 1):
         raise ArenaError("moves can be watched only when games run one at a time (jobs=1)")
@@ -221,6 +223,8 @@ def run(
         db.bind(settings.identity(), canonical=canonical_identity)
         records = [r for r in db.records() if r.game_id in planned]
         done = {r.game_id for r in records}
+    if on_start is not None:
+        on_start(planned.size - len(done))
     todo = jobs_for(settings, (p for p in planned if p.game_id not in done))
     verdict = None
     a_name = settings.agents[0]
