@@ -15,7 +15,7 @@ Routes:
 ``/ws``
     A board (:mod:`arena.web.session`); at most :data:`MAX_BOARDS` per client, and
     running searches limited per client and in all (a
-    :class:`~arena.web.session.Searches`).
+    :class:`~arena.web.searches.Searches`).
 
 Who may use it (:class:`Guard`): a request whose ``Host`` is not one of the server's own names
 is refused (a page of another site that re-points its DNS name at 127.0.0.1 must not reach
@@ -47,7 +47,8 @@ from arena.compete.store import open_existing
 from arena.core.errors import ArenaError
 from arena.stats.standings import standings
 from arena.web.catalog import MAX_SECONDS, agents_json, games_json
-from arena.web.session import MAX_UPLOAD, Searches, Session
+from arena.web.searches import Searches
+from arena.web.session import MAX_UPLOAD, Session
 
 STATIC = Path(__file__).parent / "static"
 MAX_BOARDS = 8

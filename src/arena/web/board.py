@@ -20,6 +20,9 @@ Traceback (most recent call last):
 ...
 arena.core.errors.IllegalMove: illegal move a1: the cell is occupied
 
+Boards are also built from what the browser sends: a line of moves
+(:func:`new_board`), or a JSON record or an SGF file (:func:`load_board`).
+
 Tests: tests/web/test_board.py
 """
 
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from arena.core.agent import SearchInfo
 from arena.core.errors import ArenaError
@@ -34,7 +38,10 @@ from arena.core.evaluation import SCALE
 from arena.core.game import Game, State
 from arena.core.words import plural
 from arena.formats.record import GameRecord
+from arena.formats.sgf import from_sgf
+from arena.games import load_game
 from arena.search.values import PROVEN
+from arena.web.messages import BadMessage
 
 MAX_PLIES = 5000
 """The longest line a board keeps (Go 19x19 games stay well below)."""
@@ -193,3 +200,56 @@ def first_player_chance(info: SearchInfo, to_move: int) -> float | None:
     else:
         mine = 1 / (1 + math.exp(-4 * value / SCALE))
     return round(mine if to_move == 0 else 1 - mine, 4)
+
+
+def read_game_file(text: str) -> tuple[str, list[str], int | None]:
+    """The game spec, moves and seed of a JSON record or an SGF file."""
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            record = GameRecord.from_json(
+                stripped.splitlines()[0] if "\n" in stripped else stripped
+            )
+        except (ValueError, TypeError) as exc:
+            raise BadMessage(f"not a game record: {exc}") from None
+        if not isinstance(record.game, str) or not isinstance(record.moves, list):
+            raise BadMessage("not a game record: 'game' and 'moves' are missing")
+        seed = record.seed if isinstance(record.seed, int) else None
+        return record.game, [str(m) for m in record.moves], seed
+    if stripped.startswith("("):
+        spec, moves = from_sgf(stripped)
+        return spec, moves, None
+    raise BadMessage("not a JSON game record or an SGF file")
+
+
+def load_board(text: str) -> Board:
+    """The board of a JSON record or an SGF file holding one game (at its last move)."""
+    spec, moves, seed = read_game_file(text)
+    return new_board(load_game(spec), seed, moves)
+
+
+def new_board(game: Any, seed: int | None, moves: Any) -> Board:
+    """A board of ``game`` after ``moves`` (a string or a list of them, as the browser sends)."""
+    board = Board(game, seed)
+    _replay(board, _moves(game, moves))
+    return board
+
+
+def _replay(board: Board, moves: list[int]) -> None:
+    for number, move in enumerate(moves, 1):
+        try:
+            board.play(move)
+        except ArenaError as exc:
+            raise ArenaError(f"move {number}: {exc}") from None
+
+
+def _moves(game: Any, moves: Any) -> list[int]:
+    if isinstance(moves, list) and all(isinstance(m, str) for m in moves):
+        if len(moves) > MAX_PLIES:
+            raise BadMessage(f"too many moves (at most {MAX_PLIES})")
+        return game.parse_moves(moves)  # type: ignore[no-any-return]
+    if isinstance(moves, str):
+        if len(moves) > 20 * MAX_PLIES:
+            raise BadMessage(f"too many moves (at most {MAX_PLIES})")
+        return game.parse_moves(moves)  # type: ignore[no-any-return]
+    raise BadMessage("'moves' is a string of moves or a list of them")
