@@ -1,6 +1,7 @@
 """The web board in a real browser: Playwright for Python driving Debian's Chromium.
 
-For every game: start a game against MCTS, click a legal move, see the live
+For every game: play a whole game from the form (New game, an agent in the second seat,
+clicks until the result); start a game against MCTS, click a legal move, see the live
 overlay while the agent searches, see its reply, take back. Then finish a
 Tic-tac-toe game, refuse an illegal click, load a record and open the results
 page of a small database. The screenshots in docs/web/ come from here
@@ -13,6 +14,7 @@ it these tests skip, except under ``CI=1``, where they fail.
 from __future__ import annotations
 
 import os
+import random
 import socket
 import tempfile
 import threading
@@ -422,3 +424,79 @@ def test_a_first_use_shows_the_board_and_what_it_waits_for(
     page.click('#board .clicks [data-move="4"]')
     wait_ply(page, 2)  # the agent, once ready, plays; the line goes
     page.wait_for_function("document.body.dataset.compiling === undefined")
+
+
+# --- whole games through the page: the form, New game, then clicks until the result -------
+
+WHOLE = [
+    # (game, the form's game parameters, the seat-two agent, a seed for a random set-up)
+    ("tictactoe", {}, "greedy", None),
+    ("connect4", {"rows": "5", "cols": "5"}, "random", None),
+    ("othello", {"size": "6"}, "greedy", None),
+    ("gomoku", {"size": "7", "k": "4"}, "greedy", None),
+    ("go", {"size": "5", "maxlen": "16"}, "random", None),
+    ("colosseum", {"size": "6"}, "random", "11"),
+]
+
+YOUR_TURN = """() => !document.getElementById('result').hidden
+    || (document.body.dataset.thinking === '' && !window.arenaView.terminal
+        && window.arenaView.toMove === 0
+        && document.querySelectorAll('#moves span').length === Number(document.body.dataset.ply))"""
+"""The result shows, or the person (first seat) is to move at the end of the line."""
+
+
+def click_a_legal_move(page: Any, pick: random.Random) -> str:
+    """Click one legal move as a person would, read from the board drawn; return its text."""
+    view = page.evaluate("() => window.arenaView")
+    if view["kind"] == "colosseum":  # a reachable cell, then a side for its wall
+        cell = pick.choice(sorted(view["sides"]))
+        sides = view["sides"][cell]
+        page.click(f'#board .clicks [data-cell="{cell}"]')
+        side = sides[0]
+        if len(sides) > 1:
+            side = pick.choice(sides)
+            page.click(f'#board .side-pick[data-side="{side}"]')
+        return f"{cell},{side}"
+    if not view["cells"]:  # only a pass is legal
+        page.click("#pass")
+        return view["pass"]
+    move = pick.choice(sorted(view["cells"]))
+    page.click(f'#board .clicks [data-move="{move}"]')
+    return move
+
+
+@pytest.mark.parametrize(("name", "params", "agent", "seed"), WHOLE, ids=[w[0] for w in WHOLE])
+def test_play_a_whole_game_through_the_page(
+    server: str, page: Any, name: str, params: dict[str, str], agent: str, seed: str | None
+) -> None:
+    open_board(page, server, "game=tictactoe")
+    page.select_option("#game-name", name)
+    for key, value in params.items():
+        page.fill(f'#game-params [data-param="{key}"]', value)
+    page.select_option("#player0", "person")
+    page.select_option("#player1", agent)
+    page.fill("#time", "0.2")
+    want = {"second": agent, "time": "0.2"}
+    if seed is not None:
+        page.fill("#seed", seed)
+        want["seed"] = seed
+    got = new_game(page, want)
+    assert got["game"].split(":")[0] == name and "moves" not in got
+    pick = random.Random(name)
+    mine: dict[int, str] = {}
+    while True:
+        page.wait_for_function(YOUR_TURN, timeout=20_000)
+        if page.locator("#result").is_visible():
+            break
+        n = ply(page)
+        mine[n] = click_a_legal_move(page, pick)
+        page.wait_for_function(f"Number(document.body.dataset.ply) > {n}", timeout=10_000)
+    n = ply(page)
+    text = page.inner_text("#result")
+    assert text.startswith("Result: ") and text.endswith(f"after {n} move{'s' * (n != 1)}")
+    assert any(word in text for word in ("wins", "draw", "Draw")), text
+    moves = page.locator("#moves span").all_inner_texts()
+    assert len(moves) == n and len(mine) >= n // 2
+    if name != "colosseum":  # Colosseum's list writes a move its own way
+        assert all(moves[i].lower() == move.lower() for i, move in mine.items()), (moves, mine)
+    assert page.locator("#message").is_hidden()

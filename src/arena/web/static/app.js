@@ -156,6 +156,8 @@ function refreshForms(sides = [0, 1], withGame = true) {
     paramForm($("game-params"), game.params);
     $("name0").textContent = game.players[0];
     $("name1").textContent = game.players[1];
+    // Only Colosseum draws its start at random (walls, players): its seed is a field of the form.
+    $("seed-field").hidden = game.name !== "colosseum";
   }
   for (const side of sides) {
     const name = $(`player${side}`).value;
@@ -177,8 +179,11 @@ function newGame(extra = {}) {
   compiling = null;
   recordNames = null;
   const clock = $("clock").value.trim();
+  const seed = $("seed-field").hidden ? "" : $("seed").value.trim();
+  if (seed && !/^\d{1,9}$/.test(seed)) { showMessage(`The seed is a whole number (not ${JSON.stringify(seed)}).`); return; }
   send({ type: "new", game: gameSpec(), players: [agentSpec(0), agentSpec(1)],
-    time: parseFloat($("time").value), ...(clock ? { clock } : {}), ...extra });
+    time: parseFloat($("time").value), ...(clock ? { clock } : {}), ...(seed ? { seed: parseInt(seed, 10) } : {}),
+    ...extra });
 }
 
 function clockText(seconds) {
@@ -369,10 +374,15 @@ function wire() {
     send({ type: "load", text: await file.text() });
     e.target.value = "";
   });
+  // Keys as on Lichess's analysis board and KaTrain: ← → a move, Home/End (and ↑ ↓) the
+  // first and last position.
+  const keys = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", ArrowUp: "first",
+    End: "last", ArrowDown: "last" };
   document.addEventListener("keydown", (e) => {
-    if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || !state) return;
-    if (e.key === "ArrowLeft") $("back").click();
-    if (e.key === "ArrowRight") $("forward").click();
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName) || !state) return;
+    if (e.ctrlKey || e.altKey || e.metaKey || !keys[e.key]) return;
+    e.preventDefault();  // not the page's scroll
+    $(keys[e.key]).click();
   });
 }
 
