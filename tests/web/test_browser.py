@@ -211,11 +211,18 @@ def test_analysis_draws_statistics_and_stop_keeps_them(server: str, page: Any) -
     page.wait_for_function("document.body.dataset.thinking === ''")
     assert page.locator("#board .stat").count() > 0
     assert "analyze, done" in page.inner_text("#search-head")
+    # The best move marked over its column, as an engine's arrow on Lichess.
+    best_mark = page.locator("#board .best-1")
+    assert (
+        best_mark.get_attribute("data-move")
+        == page.locator("#search-table tbody tr td").first.inner_text()
+    )
     # The principal variation as numbered ghost stones while the best move is hovered.
     best = page.locator("#search-table tbody tr").first.locator("td").first.inner_text()
     page.hover(f'#board .clicks [data-move="{best}"]')
     page.wait_for_selector("#board .pv .ghost-num")
     assert page.locator("#board .pv .ghost-num").first.text_content() == "1"
+    page.locator("main").screenshot(path=str(DOCS / "connect4-pv.png"))
     page.mouse.move(0, 0)
     page.wait_for_selector("#board .pv", state="detached")
 
@@ -500,3 +507,103 @@ def test_play_a_whole_game_through_the_page(
     if name != "colosseum":  # Colosseum's list writes a move its own way
         assert all(moves[i].lower() == move.lower() for i, move in mine.items()), (moves, mine)
     assert page.locator("#message").is_hidden()
+
+
+# --- what the comparison with Lichess's analysis board and KaTrain added ------------------
+
+
+def test_best_move_marks_the_ring_the_column_and_the_arrow(server: str, page: Any) -> None:
+    open_board(page, server, "game=colosseum:size=6&seed=11")
+
+    def marks(kind: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        # The board drawn with a search report of our own: what the marks are, where.
+        return page.evaluate(
+            """async ([kind, rows]) => {
+                const { drawBoard } = await import('/static/board.js');
+                const view = window.arenaView;
+                const svg = document.getElementById('board');
+                drawBoard(svg, view, { interactive: false, search: { info: { root: rows } } });
+                return [...svg.querySelectorAll('.best-mark')].map((m) => ({
+                    move: m.dataset.move, cls: m.getAttribute('class'),
+                    arrow: m.querySelector('.best-arrow') !== null,
+                    wall: m.querySelector('.best-wall') !== null }));
+            }""",
+            [kind, rows],
+        )
+
+    legal = sorted(page.evaluate("() => Object.keys(window.arenaView.cells)"))
+    mover = page.evaluate("() => window.arenaView.stones.find((s) => s[2] === 0).slice(0, 2)")
+    away = [m for m in legal if m.split(",")[:2] != [str(v) for v in mover]]
+    got = marks("mcts", [{"move": away[0], "visits": 90}, {"move": away[1], "visits": 10}])
+    assert [m["move"] for m in got] == away[:2]
+    assert all(m["arrow"] and m["wall"] for m in got)  # from the piece, and the wall it builds
+    assert "best-1" in got[0]["cls"] and "best-2" in got[1]["cls"]
+    # Alpha-beta: the runner-up only where its value is exact, not a bound from pruning.
+    open_board(page, server, "game=tictactoe")
+    rows = [{"move": "b2", "value": 0, "bound": "="}, {"move": "a1", "value": 0, "bound": "<="}]
+    assert [m["move"] for m in marks("ab", rows)] == ["b2"]
+    rows[1]["bound"] = "="
+    assert [m["move"] for m in marks("ab", rows)] == ["b2", "a1"]
+
+
+def test_keys_walk_the_game(server: str, page: Any) -> None:
+    open_board(page, server, "game=tictactoe&moves=a1 b1 a2")
+    for key, want in [("Home", 0), ("ArrowRight", 1), ("End", 3), ("ArrowLeft", 2),
+                      ("ArrowUp", 0), ("ArrowDown", 3)]:  # fmt: skip
+        page.keyboard.press(key)
+        wait_ply(page, want)
+    # Typing in the form moves its cursor, not the game.
+    page.click("#time")
+    page.keyboard.press("Home")
+    page.wait_for_timeout(300)
+    assert ply(page) == 3
+
+
+def test_a_phone_sized_screen_stacks_the_board_and_the_panel(browser: Any, server: str) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    open_board(page, server, "game=othello&moves=f5 d6")
+    width = page.evaluate("() => window.innerWidth")
+    scroll = page.evaluate("() => document.documentElement.scrollWidth")
+    assert scroll <= width  # nothing scrolls sideways
+    board = page.locator("#board").bounding_box()
+    assert board["x"] >= 0 and board["x"] + board["width"] <= width and board["width"] > 0.8 * width
+    assert page.locator("#board").is_visible()
+    # The panel below the board, the form wrapped above it (within the width).
+    panel = page.locator("aside").bounding_box()
+    assert panel["y"] >= board["y"] + board["height"]
+    form = page.locator("#setup").bounding_box()
+    assert form["x"] + form["width"] <= width
+    page.click('#board .clicks [data-move="c5"]')
+    wait_ply(page, 3)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(DOCS / "phone.png"))
+    page.close()
+
+
+def test_the_board_while_best_thinks(server: str, page: Any) -> None:
+    open_board(page, server, "game=go:size=7&moves=D4 C3&second=best&time=4")
+    page.click('#board .clicks [data-move="E3"]')
+    wait_ply(page, 3)
+    # First use on a machine: the compiled search may take half a minute to be ready.
+    page.wait_for_function(
+        "() => document.body.dataset.thinking === 'move'"
+        " && document.querySelectorAll('#board .stat').length >= 3"
+        " && document.querySelector('#board .best-1') !== null",
+        timeout=60_000,
+    )
+    page.wait_for_timeout(1500)
+    page.locator("main").screenshot(path=str(DOCS / "best-thinking.png"))
+    wait_ply(page, 4)
+
+
+def test_othello_analysis(server: str, page: Any) -> None:
+    open_board(page, server, "game=othello&moves=f5 d6 c3 d3 c4 f4")
+    page.select_option("#analysis-agent", "ids")
+    page.click("#analyze")
+    page.wait_for_selector("#board .stat", timeout=60_000)
+    page.wait_for_timeout(2500)
+    page.click("#stop")
+    page.wait_for_function("document.body.dataset.thinking === ''")
+    assert page.locator("#board .best-1").count() == 1
+    assert page.locator("#search-table tbody tr").count() >= 2
+    page.locator("main").screenshot(path=str(DOCS / "othello-analysis.png"))

@@ -175,6 +175,63 @@ function overlay(svg, view, search) {
   });
 }
 
+// The search's best move and its runner-up, marked as Lichess draws its engine arrows and
+// KaTrain its top moves: a ring on the cell (solid: best, dashed: second), a marker over
+// Connect Four's column, an arrow from Colosseum's piece to where it walks, with its wall.
+// A second move is marked only where its value is exact (not a bound from pruning).
+function bestMarks(svg, view, search) {
+  const rows = (search && search.info.root) || [];
+  if (!rows.length) return;
+  const mcts = "visits" in rows[0];
+  const real = (row) => (mcts ? row.visits > 0 : !row.bound || row.bound === "=");
+  const marks = [rows[0], ...rows.slice(1).filter(real).slice(0, 1)].filter((row) => view.cells[row.move]);
+  if (!marks.length) return;
+  const g = el("g", { class: "best-marks" }, svg);
+  if (view.kind === "colosseum") {
+    const defs = el("defs", {}, g);
+    const head = el("marker", { id: "best-head", viewBox: "0 0 10 10", refX: 6, refY: 5,
+      markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" }, defs);
+    el("path", { d: "M0,0 L10,5 L0,10 z", class: "best-head" }, head);
+  }
+  marks.forEach((row, i) => {
+    const rank = i + 1;
+    const [r, c] = view.cells[row.move];
+    const cls = `best-mark best-${rank}`;
+    const title = `${rank === 1 ? "best" : "second"}: ${row.move}`;
+    if (view.kind === "columns") {
+      // Over the column, in the margin: a marker with the column's number.
+      const [x] = centre(view, 0, c);
+      const mark = el("g", { class: cls, "data-move": row.move }, g);
+      el("title", {}, mark, title);
+      el("path", { d: `M${x - 13},${1} h26 v12 l-13,${M - 16} l-13,${-(M - 16)} z`, class: "best-flag" }, mark);
+      el("text", { x, y: 8, class: "best-num" }, mark, view.colLabels[c]);
+      return;
+    }
+    const [x, y] = centre(view, r, c);
+    if (view.kind === "colosseum") {
+      const mover = view.stones.find((s) => s[2] === view.toMove);
+      const mark = el("g", { class: cls, "data-move": row.move }, g);
+      el("title", {}, mark, title);
+      if (mover && (mover[0] !== r || mover[1] !== c)) {
+        const [x0, y0] = centre(view, mover[0], mover[1]);
+        // From the piece's edge to the edge of the destination's statistics, not over them.
+        const len = Math.hypot(x - x0, y - y0), from = S * 0.4, to = Math.min(S * 0.5, len / 2);
+        el("line", { x1: x0 + ((x - x0) * from) / len, y1: y0 + ((y - y0) * from) / len,
+          x2: x - ((x - x0) * to) / len, y2: y - ((y - y0) * to) / len, "marker-end": "url(#best-head)",
+          class: "best-arrow" }, mark);
+      }
+      const side = row.move.split(",")[2];
+      const x1 = M + c * S, y1 = M + r * S;
+      const seg = { u: [x1, y1, x1 + S, y1], d: [x1, y1 + S, x1 + S, y1 + S],
+        l: [x1, y1, x1, y1 + S], r: [x1 + S, y1, x1 + S, y1 + S] }[side];
+      if (seg) el("line", { x1: seg[0], y1: seg[1], x2: seg[2], y2: seg[3], class: "best-wall" }, mark);
+      return;
+    }
+    const ring = el("circle", { cx: x, cy: y, r: S * 0.47, class: cls, "data-move": row.move }, g);
+    el("title", {}, ring, title);
+  });
+}
+
 export function drawPv(svg, view, pv) {
   svg.querySelectorAll(".pv").forEach((n) => n.remove());
   svg.classList.toggle("showing-pv", !!pv);  // the statistics step aside for the numbered stones
@@ -238,6 +295,7 @@ export function drawBoard(svg, view, opts) {
     }
   }
   overlay(svg, view, search);
+  bestMarks(svg, view, search);
   // Click targets on top of everything; the best move's shows the PV while hovered.
   const layer = el("g", { class: "clicks" }, svg);
   const best = search ? (search.info.root || [])[0] : null;
