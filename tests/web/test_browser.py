@@ -607,3 +607,21 @@ def test_othello_analysis(server: str, page: Any) -> None:
     assert page.locator("#board .best-1").count() == 1
     assert page.locator("#search-table tbody tr").count() >= 2
     page.locator("main").screenshot(path=str(DOCS / "othello-analysis.png"))
+
+
+def test_a_seed_that_is_not_a_number_is_refused(server: str, page: Any) -> None:
+    open_board(page, server, "game=tictactoe")
+    assert page.locator("#seed-field").is_hidden()  # only Colosseum starts at random
+    page.select_option("#game-name", "colosseum")
+    page.fill("#seed", "seven")
+    page.click("#new-game")
+    page.wait_for_selector("#message:not([hidden])")
+    assert "whole number" in page.inner_text("#message")
+    assert page.get_attribute("#board", "data-game") == "tictactoe"
+    # The same seed, the same board.
+    page.fill("#seed", "7")
+    new_game(page, {"game": "colosseum", "seed": "7"})
+    walls = page.evaluate("() => JSON.stringify(window.arenaView.walls)")
+    page.goto(f"{server}/?game=colosseum&seed=7")
+    page.wait_for_selector("#board .clicks")
+    assert page.evaluate("() => JSON.stringify(window.arenaView.walls)") == walls
