@@ -142,6 +142,18 @@ def test_analyze_explains_the_choice() -> None:
     assert code == 0 and "a3" in out and "win in 1" in out
 
 
+def test_analyze_othello_names_the_unit_and_values_each_move() -> None:
+    """Issue 26: values say what they are (predicted discs for the player to move), and
+    each listed move has its own value (multi-PV), not a bound from pruning."""
+    code, out, _ = run("analyze", "othello", "f5 d6 c3", "ids", "--time", "0.5")
+    assert code == 0, out
+    table = out[out.index("move  ") : out.index(" nodes in ")]
+    rows = [line for line in table.splitlines()[1:-1] if line.strip()]
+    assert len(rows) == 4 and all(line.rstrip().split()[-2] == "discs" for line in rows), table
+    assert "<=" not in table and ">=" not in table
+    assert "value: the final disc difference the evaluation predicts for the player to move" in out
+
+
 @pytest.mark.parametrize("how", ["quit\n", ""])
 def test_analyze_with_a_person_who_quits_is_no_traceback(how: str) -> None:
     code, out, err = run("analyze", "connect4", "", "human", stdin=how)

@@ -14,8 +14,9 @@ from arena.core.agent import SearchInfo
 from arena.core.game import State
 from arena.search.alphabeta import AlphaBeta
 from arena.search.engines import engine_for
-from arena.search.engines.othello import OthelloEngine, make_engine
+from arena.search.engines.othello import NEVER, OthelloEngine, make_engine, predicted_discs
 from arena.search.engines.othello_eval import HEURISTIC, UTILITY, evaluate
+from arena.search.engines.othello_search import UPPER
 from arena.search.values import PROVEN, evaluation
 from arena.solvers.othello.board import moves
 from arena.solvers.solve import solve_state
@@ -198,3 +199,99 @@ def test_the_evaluation_is_the_same_on_symmetric_boards(engine8: OthelloEngine) 
                          HEURISTIC, engine8.masks, engine8.weights)
             )  # fmt: skip
         assert len(values) == 1, values
+
+
+def endgame_positions(engine: OthelloEngine, count: int, empties: int) -> list[State]:
+    """Positions ``empties`` cells from the end of games the engine played itself at
+    depth 2, with random moves among the first 20 plies so the games differ."""
+    game = engine.game
+    out: list[State] = []
+    seed = 0
+    while len(out) < count:
+        rng = random.Random(seed)
+        seed += 1
+        state = game.initial_state()
+        while 64 - state.ply - 4 > empties and not state.is_terminal():
+            legal = state.legal_moves()
+            if legal == (game.PASS,) or (state.ply < 20 and rng.random() < 0.3):
+                move = rng.choice(legal)
+            else:
+                move = engine.search_depth(state, 2)[1]
+            state = state.play(move)
+        filled = state.black.bit_count() + state.white.bit_count()  # type: ignore[attr-defined]
+        if (
+            filled == 64 - empties
+            and not state.is_terminal()
+            and state.legal_moves() != (game.PASS,)
+        ):
+            out.append(state)
+    return out
+
+
+def test_the_evaluation_predicts_discs_for_the_player_to_move(engine8: OthelloEngine) -> None:
+    """Sign and scale (issue 26): near the end the value the engine reports, read as
+    predicted discs, is within a few discs of the exact solver's final disc difference
+    for the player to move; a scale off by the fit's factor 4 or a sign for Black instead
+    of the mover would miss by tens of discs."""
+    errors = []
+    for state in endgame_positions(engine8, 5, 10):
+        value, _ = engine8.search_depth(state, 4)
+        predicted = predicted_discs(engine8.report_value(value))
+        exact = solve_state(state, 30.0).score
+        errors.append(abs(predicted - exact))
+        assert abs(predicted - exact) <= 16, (predicted, exact)
+    assert sum(errors) / len(errors) <= 8, errors
+
+
+def test_black_ahead_in_discs_and_corners_is_positive_for_black(
+    engine8: OthelloEngine,
+) -> None:
+    game = engine8.game
+    # Near the end: Black holds three corners and most of the board, six cells empty.
+    black = [f"{c}{r}" for c in "abcdefgh" for r in range(1, 7)] + ["a7", "a8", "b8"]
+    black = [cell for cell in black if cell not in ("d4", "e5", "h6", "h5")]
+    white = ["d4", "e5", "h6", "h5", "c8", "d8", "e8", "h8", "b7", "c7", "d7", "e7"]
+    for mover, sign in ((0, 1), (1, -1)):
+        state = game.state_from_discs(black, white, to_move=mover)
+        value, _ = engine8.search_depth(state, 1)
+        discs = predicted_discs(engine8.report_value(value))
+        assert sign * discs > 10, (mover, discs)  # for the player to move: + for Black
+    agent = arena.load_agent("ids:exact=false")
+    agent.choose(game.state_from_discs(black, white, to_move=0), arena.Limit(depth=3))
+    info = agent.last_search
+    assert info is not None and info.root[0]["text"].endswith(" discs")
+    assert info.root[0]["text"].startswith("+") and "disc difference" in info.units
+
+
+@pytest.mark.parametrize("engine", ["auto", "python"])
+def test_a_multipv_analysis_gives_every_row_an_exact_value(engine: str) -> None:
+    """Each row of ``ids:multipv=N`` is exact (``=``) and equals a search of that move
+    alone with an open window at the same depth (issue 26)."""
+    game = arena.load_game("othello")
+    state = game.play_moves(game.parse_moves("f5 d6 c3 d3 c4"))
+    agent = arena.load_agent(f"ids:engine={engine},multipv=20")
+    depth = 4
+    agent.choose(state, arena.Limit(depth=depth))
+    info = agent.last_search
+    assert info is not None and info.depth == depth
+    assert len(info.root) == len(state.legal_moves()) > 3
+    assert all(row["bound"] == "=" for row in info.root), info.root
+    plain = arena.load_agent(f"ids:engine={engine}")
+    plain.choose(state, arena.Limit(depth=depth))
+    assert plain.last_search is not None
+    assert any(row["bound"] != "=" for row in plain.last_search.root)  # pruning's bounds
+    direct = OthelloEngine(game, table_bits=16)
+    me, opp = direct.bits(state)
+    for row in info.root:
+        move = game.parse_move(row["move"])
+        if engine == "auto":
+            direct.reset()  # a fresh table: nothing from the analysis' search
+            rows, _ = direct.open_window(
+                me, opp, depth, [(direct.bit_of(move), 0, UPPER)], 1, NEVER
+            )
+            direct_value = direct.report_value(rows[0][1])
+        else:
+            searcher = AlphaBeta(evaluation(game, "heuristic"), cache=True, order=True)
+            child = state.play(move)
+            direct_value = -searcher.search(child, depth - 1, -float("inf"), float("inf"), 1)
+        assert row["value"] == pytest.approx(direct_value, abs=1e-3), row

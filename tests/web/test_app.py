@@ -301,6 +301,19 @@ def test_stop_interrupts_ids_in_the_middle_of_a_depth(board: Board) -> None:
     assert final["purpose"] == "analyze" and final["info"]["depth"] >= 2
 
 
+def test_othello_analysis_names_its_units_with_exact_values(board: Board) -> None:
+    """Issue 26: the analysis' values say what they are (predicted discs for the player to
+    move), and each move has its own value (multi-PV), not a bound from pruning."""
+    new(board, "othello", moves="f5 d6 c3 d3 c4")
+    board.send(type="hint", agent="ids", time=1)
+    final = board.until(lambda m: m["type"] == "search" and m["final"])
+    info = final["info"]
+    assert "disc difference" in info["units"] and "player to move" in info["units"]
+    rows = info["root"]
+    assert len(rows) > 3 and all(row["unit"] == "discs" for row in rows)
+    assert all(row["text"].endswith(" discs") and row["bound"] == "=" for row in rows)
+
+
 def test_hint_names_a_legal_move(board: Board) -> None:
     state = new(board, "connect4", moves="444")
     board.send(type="hint", agent="mcts:rollouts=300,seed=1", time=2)

@@ -22,7 +22,7 @@ from arena.core.spec import Param
 from arena.search.deadline import Deadline
 from arena.search.report import value_rows
 from arena.search.timing import move_time
-from arena.search.values import EVAL_PARAM, Evaluate, evaluation, terminal_value
+from arena.search.values import EVAL_PARAM, Evaluate, evaluation, terminal_value, units
 
 
 class GreedyAgent(Agent):
@@ -57,11 +57,13 @@ class GreedyAgent(Agent):
             if deadline.expired():
                 break
         rows.sort(reverse=True)
+        unit = units(state.game, self.eval_kind)
         self.last_search = SearchInfo(
             seconds=deadline.elapsed(),
             depth=1,
             nodes=len(rows),
             value=rows[0][0],
-            root=value_rows(state, [(m, v, "=") for v, _, m in rows], 1),
+            root=value_rows(state, [(m, v, "=") for v, _, m in rows], 1, unit),
+            units=unit.note,
         )
         return rows[0][2]

@@ -17,6 +17,7 @@ from arena.core.errors import AgentFailure, ArenaError
 from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.games import load_game
+from arena.search.ids import for_analysis
 from arena.search.report import format_search
 
 
@@ -26,8 +27,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="show an agent's search of a position: every root move and its statistics",
         description="Play MOVES from the start, let AGENT search the position, and print a table "
         "of the root moves: visits, share, win rate, UCB and rank for MCTS; value (win/loss in N "
-        "or the evaluation, with bounds) and depth for alpha-beta; then time, simulations or "
-        "nodes per second and the principal variation.",
+        "or the evaluation in the game's units, e.g. Othello's predicted discs) and depth for "
+        "alpha-beta, with a line saying what the values are; then time, simulations or "
+        "nodes per second and the principal variation. ids values each of the --top best "
+        "moves exactly (multi-PV: an open-window search each) unless its spec sets multipv.",
         epilog='example: arena analyze connect4 "4453" mcts:rollouts=2000 --top 7',
     )
     add_game_argument(p)
@@ -52,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise ArenaError(f"--top must be >= 1, not {args.top}")
     agent = load_agent(args.agent)
+    for_analysis(agent, args.top)  # ids: an exact value for each listed move, not bounds
     try:
         move = _search(agent, game, state, args)
     except Resign as stop:  # a person typed quit, or the input ended

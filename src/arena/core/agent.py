@@ -54,6 +54,8 @@ class SearchInfo:
     solved position, value in the solvers' score units) or ``ids``."""
     engine: str | None = None
     """Which implementation searched, where an agent has several (MCTS: fast or python)."""
+    units: str = ""
+    """One line on what the values mean (their unit, for whom, their range), for people."""
 
 
 Listener = Callable[[SearchInfo], bool]

@@ -37,7 +37,16 @@ from arena.core.limit import Limit
 from arena.core.spec import Param
 from arena.search.deadline import Deadline, SearchTimeout, quiet_gc
 from arena.search.report import value_rows
-from arena.search.values import EVAL_PARAM, PROVEN, Evaluate, evaluation, terminal_value
+from arena.search.values import (
+    EVAL_PARAM,
+    HEURISTIC_UNITS,
+    PROVEN,
+    Evaluate,
+    Units,
+    evaluation,
+    terminal_value,
+    units,
+)
 
 EXACT, LOWER, UPPER = 0, 1, 2
 INF = math.inf
@@ -194,6 +203,22 @@ class AlphaBeta:
         rows.sort(key=lambda row: -row[1])
         return best, best_move, rows
 
+    def open_window(
+        self, state: State, rows: list[tuple[int, float, int]], depth: int, count: int
+    ) -> list[tuple[int, float, int]]:
+        """``rows`` (move, value, flag) best first, with the first ``count`` that are bounds
+        searched again to ``depth`` with an open window, so each has its own exact value
+        (a multi-PV analysis). The deadline ends it early: rows not reached keep their
+        bounds. The order stays the deepening's among equal values."""
+        out = list(rows)
+        try:
+            for i, (move, _, flag) in enumerate(rows[:count]):
+                if flag != EXACT:
+                    out[i] = (move, -self.search(state.play(move), depth - 1, -INF, INF, 1), EXACT)
+        except SearchTimeout:
+            pass
+        return sorted(out, key=lambda row: -row[1])
+
     def principal_variation(self, state: State, first: int, length: int) -> list[int]:
         """The expected line from the table's best moves (just ``first`` without a table)."""
         line = [first]
@@ -241,10 +266,12 @@ class GameSearcher:
         return self._searcher
 
 
-def root_rows(state: State, rows: list[tuple[int, float, int]], depth: int) -> list[dict]:
+def root_rows(
+    state: State, rows: list[tuple[int, float, int]], depth: int, unit: Units = HEURISTIC_UNITS
+) -> list[dict]:
     """Report rows for root moves searched to ``depth``, with their bound types."""
     bound = {EXACT: "=", LOWER: ">=", UPPER: "<="}
-    return value_rows(state, [(m, v, bound[flag]) for m, v, flag in rows], depth)
+    return value_rows(state, [(m, v, bound[flag]) for m, v, flag in rows], depth, unit)
 
 
 class AlphaBetaAgent(Agent):
@@ -277,12 +304,13 @@ class AlphaBetaAgent(Agent):
         searcher.max_nodes = limit.nodes or INF
         searcher.nodes = 0
         fallback = state.legal_moves()[0]
-        info = SearchInfo()
+        unit = units(state.game, self.searchers.eval_kind)
+        info = SearchInfo(units=unit.note)
         with quiet_gc():
             try:
                 value, move, rows = searcher.root(state, depth, exact=self.exact)
                 info.depth = depth
-                info.root = root_rows(state, rows, depth)
+                info.root = root_rows(state, rows, depth, unit)
                 pv = searcher.principal_variation(state, move, depth)
                 info.root[0]["pv"] = [state.game.format_move(m) for m in _replayable(state, pv)]
                 info.value = value

@@ -42,7 +42,7 @@ from arena.search.alphabeta import GameSearcher, root_rows
 from arena.search.deadline import Deadline, SearchTimeout, quiet_gc
 from arena.search.engines import Engine, engine_for
 from arena.search.timing import move_time
-from arena.search.values import EVAL_PARAM, is_proven
+from arena.search.values import EVAL_PARAM, is_proven, units
 from arena.solvers.exact import exact_endgame
 
 
@@ -62,12 +62,31 @@ class IDSAgent(Agent):
             "auto: the game's compiled engine where it has one; python: the reference",
             choices=("auto", "python"),
         ),
+        Param(
+            "multipv",
+            int,
+            0,
+            "analysis: after each depth, search the best N root moves again with an open "
+            "window so each has an exact value, not a bound (the python "
+            "search and the Othello engine; arena analyze and the web board's Analyze set it)",
+            low=0,
+            high=256,
+        ),
     )
 
     def _setup(
-        self, time: float, maxdepth: int, eval: str, cache: bool, exact: bool, engine: str
+        self,
+        time: float,
+        maxdepth: int,
+        eval: str,
+        cache: bool,
+        exact: bool,
+        engine: str,
+        multipv: int,
     ) -> None:
         self.default_time, self.maxdepth, self.exact = time, maxdepth, exact
+        self.multipv = multipv
+        """Root moves to value exactly (analysis: ``arena analyze``, the web board)."""
         self.searchers = GameSearcher(eval, cache, order=True)
         # The compiled engine is the game's own search: only with the game's own evaluation.
         self.compiled = engine == "auto" and eval == "heuristic"
@@ -107,9 +126,13 @@ class IDSAgent(Agent):
             seconds = self.default_time
         engine = None if limit.nodes else self.engine(state.game)
         if engine is not None:
-            move, self.last_search = engine.choose(
-                state, seconds, min(self.maxdepth, limit.depth or self.maxdepth), self
-            )
+            depth = min(self.maxdepth, limit.depth or self.maxdepth)
+            if self.multipv > 1 and getattr(engine, "multipv", False):
+                move, self.last_search = engine.choose(  # type: ignore[call-arg]
+                    state, seconds, depth, self, multipv=self.multipv
+                )
+            else:
+                move, self.last_search = engine.choose(state, seconds, depth, self)
             return move
         searcher = self.searchers.get(state.game)
         # Othello: the exact endgame when it fits in half the time (report rows say "exact").
@@ -122,7 +145,8 @@ class IDSAgent(Agent):
         searcher.max_nodes = limit.nodes or float("inf")
         maxdepth = min(self.maxdepth, limit.depth or self.maxdepth)
         move = state.legal_moves()[0]
-        info = SearchInfo(depth=0)
+        unit = units(state.game, self.searchers.eval_kind)
+        info = SearchInfo(depth=0, units=unit.note)
         first = None
         with quiet_gc():
             for depth in range(1, maxdepth + 1):
@@ -135,13 +159,27 @@ class IDSAgent(Agent):
                         move = searcher.root_best
                     break
                 move = first = best
+                if self.multipv > 1:
+                    # Analysis: the best moves each get an exact value at this depth (a
+                    # pass the deadline cuts short leaves the rest with their bounds).
+                    rows = searcher.open_window(state, rows, depth, self.multipv)
                 info.depth, info.value = depth, value
-                info.root = root_rows(state, rows, depth)
+                info.root = root_rows(state, rows, depth, unit)
                 line = searcher.principal_variation(state, best, depth)
-                info.root[0]["pv"] = [state.game.format_move(m) for m in line]
+                shown_best = state.game.format_move(best)
+                row = next((r for r in info.root if r["move"] == shown_best), info.root[0])
+                row["pv"] = [state.game.format_move(m) for m in line]
                 shown = info.root
                 if self.listener is not None and self.report(
-                    partial(SearchInfo, deadline.elapsed(), depth, searcher.nodes, value, shown),
+                    partial(
+                        SearchInfo,
+                        deadline.elapsed(),
+                        depth,
+                        searcher.nodes,
+                        value,
+                        shown,
+                        units=unit.note,
+                    ),
                     force=True,
                 ):
                     break
@@ -151,3 +189,11 @@ class IDSAgent(Agent):
         info.seconds = deadline.elapsed()
         self.last_search = info
         return move
+
+
+def for_analysis(agent: object, rows: int) -> None:
+    """Make ``agent`` value its best ``rows`` root moves exactly if it can (``ids``
+    with ``multipv``), unless its spec chose ``multipv`` itself: what a person asking
+    for analysis wants, where bounds from pruning would say little."""
+    if isinstance(agent, IDSAgent) and "multipv=" not in agent.spec:
+        agent.multipv = max(rows, 2)

@@ -20,7 +20,7 @@ from arena.core.limit import Limit
 from arena.core.spec import Param
 from arena.search.deadline import Deadline, SearchTimeout, quiet_gc
 from arena.search.report import value_rows
-from arena.search.values import EVAL_PARAM, Evaluate, evaluation, terminal_value
+from arena.search.values import EVAL_PARAM, Evaluate, evaluation, terminal_value, units
 
 
 def minimax(
@@ -80,11 +80,13 @@ class MinimaxAgent(Agent):
         if not rows:
             rows = [(state.legal_moves()[0], 0.0)]
         rows.sort(key=lambda row: -row[1])
+        unit = units(state.game, self.eval_kind)
         self.last_search = SearchInfo(
             seconds=deadline.elapsed(),
             depth=depth,
             nodes=counter[0],
             value=rows[0][1],
-            root=value_rows(state, [(m, v, "=") for m, v in rows], depth),
+            root=value_rows(state, [(m, v, "=") for m, v in rows], depth, unit),
+            units=unit.note,
         )
         return rows[0][0]

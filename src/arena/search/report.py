@@ -17,12 +17,15 @@ from __future__ import annotations
 
 from arena.core.agent import SearchInfo
 from arena.core.game import State
-from arena.search.values import describe
+from arena.search.values import HEURISTIC_UNITS, Units, is_proven
 
 
-def value_rows(state: State, rows: list[tuple[int, float, str]], depth: int) -> list[dict]:
+def value_rows(
+    state: State, rows: list[tuple[int, float, str]], depth: int, unit: Units = HEURISTIC_UNITS
+) -> list[dict]:
     """Root rows of a depth-limited search: ``(move, value, bound)`` with bound one of
-    ``=``, ``>=``, ``<=``, in the order given (best first)."""
+    ``=``, ``>=``, ``<=``, in the order given (best first); ``text`` is the value in
+    ``unit`` (``+11.7 discs``, ``win in 5``)."""
     fmt = state.game.format_move
     return [
         {
@@ -30,7 +33,8 @@ def value_rows(state: State, rows: list[tuple[int, float, str]], depth: int) -> 
             "value": round(value, 3),
             "bound": bound,
             "depth": depth,
-            "text": describe(value),
+            "text": unit.text(value),
+            "unit": "" if is_proven(value) else unit.name,
         }
         for move, value, bound in rows
     ]
@@ -59,16 +63,22 @@ def format_search(info: SearchInfo | None, limit: int = 10) -> str:
         if info.engine:
             summary += f" ({info.engine} engine)"
     elif rows:
-        lines.append(f"{'move':<6}{'value':>12}  {'':<12}{'depth':>5}")
+        lines.append(f"{'move':<6}{'value':>16}  {'':<8}{'depth':>5}")
         for r in rows:
             bound = "" if r.get("bound", "=") == "=" else r["bound"] + " "
-            lines.append(f"{r['move']:<6}{bound + r['text']:>12}  {'':<12}{r['depth']:>5}")
+            lines.append(f"{r['move']:<6}{bound + r['text']:>16}  {'':<8}{r['depth']:>5}")
         summary = f"{info.nodes:,} nodes in {info.seconds:.2f} s ({rate}), depth {info.depth}"
+        if any(r.get("bound", "=") != "=" for r in rows):
+            summary += (
+                "\n<= and >=: bounds from alpha-beta's cut-offs (the value is at most / at least)"
+            )
     else:
         summary = f"no search ({info.seconds * 1000:.1f} ms)"
     if len(info.root) > limit:
         lines.append(f"... {len(info.root) - limit} more moves")
     lines.append(summary)
+    if info.units and rows and "visits" not in rows[0]:
+        lines.append(info.units)
     if rows and rows[0].get("pv"):
         lines.append("principal variation: " + " ".join(rows[0]["pv"]))
     return "\n".join(lines)

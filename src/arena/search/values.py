@@ -11,6 +11,7 @@ Tests: tests/search/test_search.py
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from arena.core.errors import SpecError
 from arena.core.evaluation import SCALE, utility
@@ -70,22 +71,98 @@ def is_proven(value: float) -> bool:
     return abs(value) >= PROVEN
 
 
-def describe(value: float) -> str:
-    """A value for people: ``win in 3``, ``loss in 2``, or the number."""
-    if value >= PROVEN:
-        return f"win in {int(WIN - value)}"
-    if value <= -PROVEN:
-        return f"loss in {int(WIN + value)}"
-    return f"{value + 0.0:+.1f}"  # + 0.0 turns -0.0 into 0.0
+PROVEN_NOTE = "win/loss in N: a forced result N plies (moves of either side) ahead"
+
+
+@dataclass(frozen=True)
+class Units:
+    """What a search's values mean to a person: the unit a value is shown in and one
+    line that explains it (reports print the line above or below their table).
+
+    ``convert`` turns a search value (within ``[-SCALE, SCALE]``) into the unit;
+    without it values are shown as they are, in heuristic units.
+
+    >>> DISC_MARGIN.text(12.0), HEURISTIC_UNITS.text(46.8), HEURISTIC_UNITS.text(WIN - 5)
+    ('+12.0 discs', '+46.8', 'win in 5')
+    """
+
+    name: str
+    """The unit: ``discs``, ``points``, or ``""`` for heuristic units."""
+    note: str
+    """One line for people: what the values are, for whom, and their range."""
+    convert: Callable[[float], float] | None = None
+
+    def text(self, value: float) -> str:
+        """``value`` for people: ``win in 3``, ``loss in 2``, ``+11.7 discs`` or ``+46.8``."""
+        if value >= PROVEN:
+            return f"win in {int(WIN - value)}"
+        if value <= -PROVEN:
+            return f"loss in {int(WIN + value)}"
+        shown = value if self.convert is None else self.convert(value)
+        suffix = f" {self.name}" if self.name else ""
+        return f"{shown + 0.0:+.1f}{suffix}"  # + 0.0 turns -0.0 into 0.0
+
+
+HEURISTIC_UNITS = Units(
+    "",
+    f"value: the heuristic evaluation for the player to move, -{SCALE:g} (sure loss) to "
+    f"+{SCALE:g} (sure win), 0 even; {PROVEN_NOTE}",
+)
+"""Evaluations without a unit of the game's own."""
+DISC_MARGIN = Units(
+    "discs",
+    "value: the disc difference for the player to move (their discs minus the other's); "
+    + PROVEN_NOTE,
+)
+POINT_MARGIN = Units(
+    "points", f"value: the score margin in points for the player to move; {PROVEN_NOTE}"
+)
+RESULT_ONLY = Units(
+    "", f"value: eval=utility sees only finished games, so 0 until a result is found; {PROVEN_NOTE}"
+)
+MARGINS = {"othello": DISC_MARGIN}
+"""Games whose score (``State.score``) has a name other than points."""
+
+
+def units(game: Game, kind: str = "heuristic") -> Units:
+    """The units of the ``kind`` evaluation (``heuristic`` or ``utility``) of ``game``.
+
+    Heuristic evaluations are squashed into ``[-SCALE, SCALE]`` and have no unit of
+    the game's (engines with a calibrated evaluation report their own, as the Othello
+    engine does discs); ``utility`` is the score margin where the game has one.
+
+    >>> import arena
+    >>> units(arena.load_game("othello"), "utility").name
+    'discs'
+    >>> units(arena.load_game("connect4"), "utility") is RESULT_ONLY
+    True
+    """
+    if kind != "utility":
+        return HEURISTIC_UNITS
+    if game.initial_state().score() is None:
+        return RESULT_ONLY
+    return MARGINS.get(game.name, POINT_MARGIN)
+
+
+def describe(value: float, unit: Units = HEURISTIC_UNITS) -> str:
+    """A value for people: ``win in 3``, ``loss in 2``, or the number (in ``unit``)."""
+    return unit.text(value)
 
 
 __all__ = [
+    "DISC_MARGIN",
     "EVAL_PARAM",
+    "HEURISTIC_UNITS",
+    "POINT_MARGIN",
     "PROVEN",
+    "PROVEN_NOTE",
+    "RESULT_ONLY",
     "SCALE",
     "WIN",
+    "Units",
     "describe",
     "evaluation",
     "is_proven",
     "terminal_value",
+    "units",
 ]

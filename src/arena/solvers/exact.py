@@ -85,6 +85,13 @@ def within_reach(state: State, seconds: float) -> bool:
     return len(moves) * (time.perf_counter() - start) <= GENERIC_SHARE * seconds
 
 
+EXACT_UNITS = (
+    "exact: the final score margin for the player to move with perfect play from here "
+    "(Othello: discs; games without a count: +1 win, 0 draw, -1 loss)"
+)
+"""The one line that explains solved values (``SearchInfo.units``)."""
+
+
 def _text(score: int) -> str:
     return (
         f"exact {score:+d} (win)"
@@ -134,6 +141,7 @@ def exact_move(
         value=root.score,
         root=rows,
         method="exact",
+        units=EXACT_UNITS,
     )
     return ExactMove(best, root.score, info)
 

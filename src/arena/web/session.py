@@ -72,6 +72,7 @@ from arena.core.limit import Limit
 from arena.formats.jsontext import NotJSON, loads
 from arena.formats.sgf import to_sgf
 from arena.search.compiled import first_use
+from arena.search.ids import for_analysis
 from arena.web.board import MAX_PLIES, Board, load_board, new_board
 from arena.web.catalog import MAX_SECONDS, check_agent, check_game, check_limit
 from arena.web.clock import FLAG_GRACE, BoardClock, check_clock
@@ -104,6 +105,8 @@ log = logging.getLogger("arena.web")
 MAX_MESSAGE = 300_000
 """Characters in one message from the browser (an uploaded file travels in one)."""
 MAX_UPLOAD = 256 * 1024
+ANALYSIS_ROWS = 8
+"""Root moves an analysis (Analyze, Hint) values exactly (``ids`` multi-PV)."""
 DEFAULT_ANALYSIS = "mcts"
 
 _logged: set[tuple[str | None, str]] = set()
@@ -379,6 +382,7 @@ class Session:
             raise BadMessage("the game is over: no hint")
         spec = msg.get("agent", self.analysis_spec)
         agent = check_agent(spec, self.allow_programs)
+        for_analysis(agent, ANALYSIS_ROWS)
         seconds = number(msg, "time", 0.01, MAX_SECONDS) if "time" in msg else 1.0
         refused = self.running.claim(self.client)
         if refused is not None:
@@ -598,6 +602,7 @@ class Session:
             self._start("move", agent, limit, claimed=True, fresh=fresh, player=side)
         elif self.analyzing and not board.state.is_terminal():
             agent = check_agent(self.analysis_spec, self.allow_programs)
+            for_analysis(agent, ANALYSIS_ROWS)
             refused = self.running.claim(self.client)
             if refused is not None:
                 self.analyzing = False

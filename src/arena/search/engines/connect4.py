@@ -62,7 +62,7 @@ from arena.search.engines.clock import expired, now_ns
 from arena.search.engines.driver import BOUND_TEXT, Iteration, RootSearch, deepen
 from arena.search.engines.table_values import EXACT, LOWER, UPPER, from_table, to_table
 from arena.search.report import value_rows
-from arena.search.values import WIN
+from arena.search.values import PROVEN_NOTE, WIN
 from arena.solvers.bits import lowest_index, popcount
 from arena.solvers.connect4 import position, table
 from arena.solvers.connect4 import search as solver_search
@@ -603,6 +603,7 @@ class Connect4Engine:
             value=values[0][1],
             method="exact",
             engine="compiled",
+            units=f"exact: the solved result for the player to move; {PROVEN_NOTE}",
         )
         info.root = value_rows(state, [(c, v, "=") for c, v in values], self.cells - ply)
         return rows[0][0], info

@@ -30,7 +30,7 @@ from arena.search.deadline import Deadline
 from arena.search.engines.clock import deadline_ns
 from arena.search.engines.table_values import EXACT, LOWER, UPPER
 from arena.search.report import value_rows
-from arena.search.values import is_proven
+from arena.search.values import HEURISTIC_UNITS, is_proven
 
 BOUND_TEXT = {EXACT: "=", LOWER: ">=", UPPER: "<="}
 """A root value's bound flag (beside it in ``out[i, 2]``) as the reports show it."""
@@ -126,7 +126,7 @@ def deepen(
     deadline = Deadline(seconds, start)
     end = deadline_ns(deadline.end)
     move = fallback
-    info = SearchInfo(depth=0, engine=engine)
+    info = SearchInfo(depth=0, engine=engine, units=HEURISTIC_UNITS.note)
     for depth in range(1, maxdepth + 1):
         found = search.iterate(depth, end)
         if found is None:
@@ -148,6 +148,7 @@ def deepen(
                 found.value,
                 info.root,
                 engine=engine,
+                units=HEURISTIC_UNITS.note,
             ),
             force=True,
         ):

@@ -55,7 +55,7 @@ from arena.search.engines.clock import NEVER, expired, now_ns
 from arena.search.engines.driver import BOUND_TEXT, Iteration, RootSearch, deepen
 from arena.search.engines.table_values import EXACT, LOWER, UPPER
 from arena.search.report import value_rows
-from arena.search.values import WIN
+from arena.search.values import PROVEN_NOTE, WIN
 
 # stats: nodes, deadline (ns), aborted, horizon seen, VCF plies at the horizon, last look
 # at the clock, longest time between two looks (clock.expired).
@@ -857,6 +857,7 @@ def proven(state: State, move: int, value: float, nodes: int, start: float) -> S
         value=value,
         engine="compiled",
         method="vcf",
+        units=PROVEN_NOTE,
     )
     info.root = value_rows(state, [(move, value, "=")], 1)
     return info

@@ -64,6 +64,7 @@ from arena.search.engines.othello_eval import (
     weight_table,
 )
 from arena.search.report import value_rows
+from arena.search.values import DISC_MARGIN, HEURISTIC_UNITS, PROVEN_NOTE, Units
 from arena.solvers.exact import empty_cells
 from arena.solvers.othello.board import board_mask, flips
 from arena.solvers.othello.solver import OthelloSolver, discs
@@ -105,11 +106,36 @@ def exact_text(score: int) -> str:
     """A solved score for people, as the ``solver`` agent writes it.
 
     >>> exact_text(4), exact_text(0), exact_text(-2)
-    ('exact +4 (win)', 'exact 0 (draw)', 'exact -2 (loss)')
+    ('exact +4 discs (win)', 'exact 0 (draw)', 'exact -2 discs (loss)')
     """
     if score == 0:
         return "exact 0 (draw)"
-    return f"exact {score:+d} ({'win' if score > 0 else 'loss'})"
+    return f"exact {score:+d} discs ({'win' if score > 0 else 'loss'})"
+
+
+DISCS_PER_RAW = 0.25
+"""The 8x8 weights were fitted to four times the final disc difference
+(``scripts/fit_othello_weights.py``): a raw value of 4 is one disc."""
+
+
+def predicted_discs(value: float) -> float:
+    """A reported value (squashed into ``(-SCALE, SCALE)``, see :meth:`OthelloEngine.
+    report_value`) as the final disc difference the 8x8 evaluation predicts.
+
+    >>> round(predicted_discs(SCALE * 40 / (40 + SOFT)), 6)   # raw 40: ten discs
+    10.0
+    """
+    raw = SOFT * value / max(SCALE - abs(value), 1e-9)
+    return raw * DISCS_PER_RAW
+
+
+PREDICTED_DISCS = Units(
+    "discs",
+    "value: the final disc difference the evaluation predicts for the player to move "
+    f"(fitted to 8x8 games); {PROVEN_NOTE}",
+    predicted_discs,
+)
+EXACT_UNITS = "exact: the final disc difference for the player to move with perfect play from here"
 
 
 def make_engine(game: Game) -> OthelloEngine | None:
@@ -146,6 +172,10 @@ class OthelloEngine:
         self.stopped = False
         self.halt = threading.Event()
         """Set by :meth:`stop` until the next move: the exact solve looks at it too."""
+        self.units = (
+            DISC_MARGIN if kind == UTILITY else PREDICTED_DISCS if size == 8 else HEURISTIC_UNITS
+        )
+        """What the reported values are (the evaluation predicts discs on 8x8 only)."""
         self.probcut = PROBCUT
         self.next_share = NEXT_SHARE
         self.solver: OthelloSolver | None = None
@@ -298,20 +328,55 @@ class OthelloEngine:
             ],
             method="exact",
             engine="fast",
+            units=EXACT_UNITS,
         )
         return self.move_of(best), info
 
+    multipv = True
+    """:meth:`choose` takes ``multipv`` (``ids`` looks for this)."""
+
     def choose(
-        self, state: State, seconds: float | None, maxdepth: int, agent: Agent
+        self, state: State, seconds: float | None, maxdepth: int, agent: Agent, multipv: int = 0
     ) -> tuple[int, SearchInfo]:
-        """The move to play in ``state`` and what the search found (see the module)."""
+        """The move to play in ``state`` and what the search found (see the module).
+
+        ``multipv`` > 1 (analysis): after each depth, the best ``multipv`` root moves
+        are searched again with an open window at that depth, so each has its own
+        exact value (``=``) instead of a bound; moves the time did not reach keep
+        their bounds.
+        """
         deadline = Deadline(seconds)
         self.halt.clear()
         with quiet_gc():  # no collector pause on the clock
-            return self._choose(state, seconds, maxdepth, agent, deadline)
+            return self._choose(state, seconds, maxdepth, agent, deadline, multipv)
+
+    def open_window(
+        self, me: np.uint64, opp: np.uint64, depth: int, rows: list[tuple[int, int, int]],
+        count: int, deadline_ns: int,
+    ) -> tuple[list[tuple[int, int, int]], int]:  # fmt: skip
+        """``rows`` (bit, internal value, bound) best first, with the first ``count`` that
+        are bounds searched again to ``depth`` with an open window: ``(rows, nodes)``."""
+        out = list(rows)
+        nodes = 0
+        for i, (bit, _, flag) in enumerate(rows[:count]):
+            if flag == search.EXACT:
+                continue
+            value, _, _ = self._root(me, opp, depth, np.array([bit], dtype=np.int64), deadline_ns)
+            nodes += int(self.stats[search.NODES])
+            if self.stats[search.ABORTED] or self.stopped:
+                break
+            out[i] = (bit, value, search.EXACT)
+        # Stable: the deepening's best move stays first among equals.
+        return sorted(out, key=lambda row: -row[1]), nodes
 
     def _choose(
-        self, state: State, seconds: float | None, maxdepth: int, agent: Agent, deadline: Deadline
+        self,
+        state: State,
+        seconds: float | None,
+        maxdepth: int,
+        agent: Agent,
+        deadline: Deadline,
+        multipv: int = 0,
     ) -> tuple[int, SearchInfo]:
         if state.game != self.game:
             raise IllegalMove(None, f"the engine plays {self.game.spec}, not {state.game.spec}")
@@ -339,7 +404,7 @@ class OthelloEngine:
             )
         order = self._order(state, None)
         move = self.move_of(int(order[0]))
-        info = SearchInfo(depth=0, engine="fast")
+        info = SearchInfo(depth=0, engine="fast", units=self.units.note)
         nodes = 0
         for depth in range(1, maxdepth + 1):
             value, values, bounds = self._root(me, opp, depth, order, deadline_ns)
@@ -353,6 +418,9 @@ class OthelloEngine:
                 zip(order.tolist(), values.tolist(), bounds.tolist(), strict=True),
                 key=lambda row: -row[1],
             )
+            if multipv > 1:
+                rows, more = self.open_window(me, opp, depth, rows, multipv, deadline_ns)
+                nodes += more
             order = np.array([row[0] for row in rows], dtype=np.int64)
             move = self.move_of(int(order[0]))
             info.depth, info.value = depth, self.report_value(value)
@@ -360,11 +428,21 @@ class OthelloEngine:
                 state,
                 [(self.move_of(b), self.report_value(v), BOUND_TEXT[f]) for b, v, f in rows],
                 depth,
+                self.units,
             )
             info.root[0]["pv"] = self.principal_variation(state, move, depth)
             elapsed = deadline.elapsed()
             if agent.listener is not None and agent.report(
-                partial(SearchInfo, elapsed, depth, nodes, info.value, info.root, engine="fast"),
+                partial(
+                    SearchInfo,
+                    elapsed,
+                    depth,
+                    nodes,
+                    info.value,
+                    info.root,
+                    engine="fast",
+                    units=self.units.note,
+                ),
                 force=True,
             ):
                 break

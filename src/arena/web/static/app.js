@@ -274,7 +274,7 @@ function render() {
 function renderSearch(shown, view) {
   const head = $("search-head"), thead = $("search-table").tHead, body = $("search-table").tBodies[0];
   thead.innerHTML = ""; body.innerHTML = "";
-  $("pv").textContent = "";
+  $("pv").textContent = ""; $("search-units").textContent = "";
   let before = false;
   const previous = state.ply > 0 ? finals.get(key(state, state.ply - 1)) : null;
   if (!shown && previous && previous.purpose === "move" && !state.thinking) {
@@ -291,7 +291,9 @@ function renderSearch(shown, view) {
     `${shown.agent} (${what}${shown.final ? ", done" : ", live"}): ` +
     `${info.nodes.toLocaleString()} ${mcts ? "simulations" : "nodes"} in ${info.seconds.toFixed(2)} s` +
     (rate ? ` (${rate})` : "") + (info.depth !== null ? `, depth ${info.depth}` : "");
-  const cols = mcts ? ["move", "visits", "share", "win %", "proven"] : ["move", "value", "bound", "depth"];
+  // The value column names its unit (discs, points) when every value has one.
+  const unit = !mcts && info.root.length && info.root.every((r) => r.unit === info.root[0].unit) ? info.root[0].unit : "";
+  const cols = mcts ? ["move", "visits", "share", "win %", "proven"] : ["move", unit ? `value (${unit})` : "value", "bound", "depth"];
   const tr = thead.insertRow();
   for (const c of cols) { const th = document.createElement("th"); th.textContent = c; tr.appendChild(th); }
   const total = mcts ? info.root.reduce((a, r) => a + r.visits, 0) || 1 : 1;
@@ -306,8 +308,11 @@ function renderSearch(shown, view) {
       r.addEventListener("mouseleave", () => drawPv($("board"), view, null));
     }
   }
-  const best = info.root[0];
-  if (best && best.pv) $("pv").textContent = `Principal variation: ${best.pv.join(" ")} (hover the best move to see it)`;
+  const best = info.root.find((r) => r.pv);
+  const note = mcts ? "win %: the player to move's share of wins in the simulations through the move" : info.units || "";
+  const bounds = !mcts && info.root.some((r) => r.bound && r.bound !== "=") ? " <= and >=: bounds from alpha-beta's cut-offs (at most / at least)." : "";
+  $("search-units").textContent = note + (note && bounds ? "." : "") + bounds;
+  if (best) $("pv").textContent = `Principal variation: ${best.pv.join(" ")} (hover the best move to see it)`;
 }
 
 function renderMoves() {

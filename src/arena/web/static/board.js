@@ -165,8 +165,11 @@ function overlay(svg, view, search) {
       label2 = row.proven ? row.proven : (rate * 100).toFixed(0);
     } else {
       fill = i === 0 ? "hsl(200,80%,60%)" : "#ffffffcc";
+      // The number on top, its unit (discs) or the depth below, after a bound from pruning.
       label1 = row.text ?? String(row.value);
-      label2 = row.bound && row.bound !== "=" ? row.bound : `d${row.depth}`;
+      if (row.unit && label1.endsWith(` ${row.unit}`)) label1 = label1.slice(0, -row.unit.length - 1);
+      const bound = row.bound && row.bound !== "=" ? row.bound : "";
+      label2 = row.unit ? bound + row.unit : bound || `d${row.depth}`;
     }
     const rad = mcts ? S * (0.3 + 0.14 * Math.sqrt(share)) : S * 0.42;
     el("circle", { cx: x, cy: y, r: rad, fill, class: "stat-bg" + (i === 0 ? " stat-best" : ""), opacity: 0.85 }, g);
