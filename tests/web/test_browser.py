@@ -227,6 +227,22 @@ def test_analysis_draws_statistics_and_stop_keeps_them(server: str, page: Any) -
     page.wait_for_selector("#board .pv", state="detached")
 
 
+def test_othello_analysis_shows_discs(server: str, page: Any) -> None:
+    """Issue 26: the table's value column and the board's labels name the unit, a line says
+    what the values are, and an analysis gives each move an exact value."""
+    open_board(page, server, "game=othello&moves=f5 d6 c3 d3 c4")
+    page.select_option("#analysis-agent", "ids")
+    page.click("#hint")
+    page.wait_for_function("document.querySelector('#search-head').innerText.includes('done')")
+    assert page.inner_text("#search-table thead").strip().split("\t")[1] == "value (discs)"
+    assert "disc difference the evaluation predicts for the player to move (White)" in (
+        page.inner_text("#search-units")
+    )
+    bounds = page.locator("#search-table tbody tr td:nth-child(3)").all_inner_texts()
+    assert bounds and set(bounds) == {"="}
+    assert "discs" in page.locator("#board .stat").first.text_content()
+
+
 def test_watch_two_agents_pause_and_step(server: str, page: Any) -> None:
     fast = "mcts:rollouts=200,seed=1"
     open_board(page, server, f"game=connect4&first={fast}&second={fast}&time=1")

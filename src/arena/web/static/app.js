@@ -309,7 +309,9 @@ function renderSearch(shown, view) {
     }
   }
   const best = info.root.find((r) => r.pv);
-  const note = mcts ? "win %: the player to move's share of wins in the simulations through the move" : info.units || "";
+  const mover = view.names && shown.side !== undefined && shown.side !== null ? ` (${view.names[shown.side]})` : "";
+  const note = (mcts ? "win %: the player to move's share of wins in the simulations through the move" : info.units || "")
+    .replace("the player to move", `the player to move${mover}`);
   const bounds = !mcts && info.root.some((r) => r.bound && r.bound !== "=") ? " <= and >=: bounds from alpha-beta's cut-offs (at most / at least)." : "";
   $("search-units").textContent = note + (note && bounds ? "." : "") + bounds;
   if (best) $("pv").textContent = `Principal variation: ${best.pv.join(" ")} (hover the best move to see it)`;
