@@ -176,3 +176,14 @@ def test_minimax_agent_reports_every_root_move() -> None:
     agent.choose(game.initial_state(), arena.Limit())
     assert len(agent.last_search.root) == 9
     assert agent.last_search.nodes == 1 + 9 + 72
+
+
+def test_go_values_are_points_for_the_player_to_move() -> None:
+    """Issue 26: Go's evaluation is an estimated score margin, so reports show points."""
+    game = arena.load_game("go:size=5,komi=0.5")
+    state = game.play_moves(game.parse_moves("c3"))  # White to move, a stone behind
+    agent = arena.load_agent("alphabeta:depth=1")
+    agent.choose(state, arena.Limit(time=5))
+    info = agent.last_search
+    assert info is not None and "score margin in points" in info.units
+    assert info.root[0]["text"].endswith(" points") and info.root[0]["unit"] == "points"

@@ -74,11 +74,16 @@ class Knowledge:
         A subset of ``moves`` worth sampling in smart rollouts (never empty when
         ``moves`` is not): e.g. cells near stones in Gomoku and Go, or moves that
         do not wall yourself in at Colosseum.
+    ``margin_per_value(game) -> float``
+        For an evaluation that is an estimated score margin (Go: points), the
+        margin one unit of evaluation stands for, so reports can show the
+        estimate in the game's units (absent: the evaluation has no unit).
     """
 
     evaluate: Evaluate
     immediate_wins: Callable[[State, int], Sequence[int]] | None = None
     candidates: Callable[[State, tuple[int, ...]], tuple[int, ...]] | None = None
+    margin_per_value: Callable[[Game], float] | None = None
 
 
 def load_kernel(game: Game) -> Kernel | None:
@@ -110,4 +115,5 @@ def knowledge(game: Game) -> Knowledge:
         evaluate=module.evaluate,
         immediate_wins=getattr(module, "immediate_wins", None),
         candidates=getattr(module, "candidates", None),
+        margin_per_value=getattr(module, "margin_per_value", None),
     )

@@ -136,9 +136,22 @@ def units(game: Game, kind: str = "heuristic") -> Units:
     'discs'
     >>> units(arena.load_game("connect4"), "utility") is RESULT_ONLY
     True
+    >>> units(arena.load_game("go:size=9,komi=7.5")).text(100.0)   # a 8.85-point lead
+    '+8.8 points'
+    >>> units(arena.load_game("connect4")).name   # heuristic units, explained in a line
+    ''
     """
     if kind != "utility":
-        return HEURISTIC_UNITS
+        per_value = knowledge(game).margin_per_value
+        if per_value is None:
+            return HEURISTIC_UNITS
+        scale = per_value(game)
+        return Units(
+            "points",
+            "value: the score margin in points the evaluation estimates for the player to move "
+            f"(as the game counts it, komi included); {PROVEN_NOTE}",
+            lambda value: value * scale,
+        )
     if game.initial_state().score() is None:
         return RESULT_ONLY
     return MARGINS.get(game.name, POINT_MARGIN)

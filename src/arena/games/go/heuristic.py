@@ -193,6 +193,17 @@ def shortage(state: GoState) -> float:
     return value
 
 
+def margin_per_value(game: Go) -> float:
+    """Points of margin per unit of :func:`evaluate` (which is the margin times a
+    factor, clipped to ``[-SCALE, SCALE]``), so reports can show the estimate in points.
+
+    >>> from arena.games import load_game
+    >>> round(margin_per_value(load_game("go:size=9,komi=7.5")) * SCALE, 1)   # 81 points + komi
+    88.5
+    """
+    return 1 / _board(game).factor
+
+
 def evaluate(state: GoState) -> float:
     """How good the position is for Black (player 0), in [-SCALE, SCALE]."""
     game = state.game
