@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-test engines browser sabaki web lint bench clean
+.PHONY: run test install install-test engines browser sabaki web lint bench docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,9 +14,10 @@ install: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 
 # The test extras include the bench extra so the OpenSpiel comparison code is exercised too,
-# plot (matplotlib) for the experiments and web (Starlette, uvicorn) for the web board.
+# plot (matplotlib) for the experiments, web (Starlette, uvicorn) for the web board and docs
+# (MkDocs) for tests/test_docs.py, which builds the site in strict mode.
 install-test: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench,plot,web]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench,plot,web,docs]'
 
 # The main job: a short seeded round robin on Connect Four; results go to arena.db
 # (running it again resumes: only missing games are played).
@@ -54,8 +55,15 @@ test: lint engines browser sabaki
 	$(BIN)/arena warmup
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
+# The documentation site (mkdocs.yml, pages in docs/) into site/; strict: a broken link,
+# a missing page or a docstring the API reference cannot read stops the build.
+# `.venv/bin/mkdocs serve` shows it at http://127.0.0.1:8000/ while you edit.
+docs: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	$(BIN)/mkdocs build --strict --site-dir site
+
 bench: install-test
 	$(BIN)/arena bench playouts
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .ruff_cache src/*.egg-info
+	rm -rf $(VENV) build site .pytest_cache .ruff_cache src/*.egg-info

@@ -61,7 +61,7 @@ def _finite(x: float | None) -> float | str | None:
 class Standings:
     agents: dict[str, AgentLine]
     head_to_head: dict[str, dict[str, list[float]]]
-    """points[row][column] = [points, games] of row against column."""
+    """``head_to_head[row][column] == [points, games]`` of row against column."""
     games: int
     anchor: str | None = None
     """The agent rated 0, or None when 0 is the average of all the agents."""
