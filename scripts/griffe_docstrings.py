@@ -66,6 +66,8 @@ def markdown(text: str) -> str:
                 i += 1
             while block and not block[-1].strip():
                 block.pop()
+            while block and not block[0].strip():
+                block.pop(0)
             body = [b for b in block if b.strip()]
             if body:
                 cut = min(len(b) - len(b.lstrip()) for b in body)
