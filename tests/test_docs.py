@@ -292,9 +292,9 @@ def test_the_site_builds_in_strict_mode(tmp_path: Path) -> None:
     for module in ("mkdocs", "material", "mkdocstrings", "mkdocstrings_handlers.python"):
         pytest.importorskip(module)
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    config, site = str(ROOT / "mkdocs.yml"), str(tmp_path / "site")
     done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"]
-        + ["--config-file", str(ROOT / "mkdocs.yml"), "--site-dir", str(tmp_path / "site")],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", config, "-d", site],
         cwd=ROOT,
         env=env,
         capture_output=True,

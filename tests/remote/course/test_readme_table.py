@@ -1,4 +1,4 @@
-"""Every row of the README's "From the assignments" table runs, in an assignment folder.
+"""Every row of the "From the assignments" table (docs/matches.md) runs, in an assignment folder.
 
 Each command runs as written from a copy of the course-style folders in this directory
 (the Othello assignment's, a Colosseum Survival project, a Go final project and a
@@ -18,7 +18,7 @@ import pytest
 
 from arena.cli.main import main
 
-README = Path(__file__).parents[3] / "README.md"
+PAGE = Path(__file__).parents[3] / "docs" / "matches.md"
 
 SCALE = {"--games": "2", "--rounds": "1", "--move-time": "0.2"}
 """Options whose values are scaled down (programs get a move time that a busy machine's
@@ -29,9 +29,9 @@ COURSE_KINDS = ("othello-ai:", "colosseum-agent:", "cs410-agent:", "mcts-lab:")
 
 
 def table_commands() -> list[str]:
-    text = README.read_text()
-    section = text[text.index("### From the assignments") :]
-    section = section[: section.index("\n## ")]
+    text = PAGE.read_text()
+    section = text[text.index("## From the assignments") :]
+    section = section.split("\n#", 1)[0]
     commands = [
         found.group(1)
         for line in section.splitlines()
