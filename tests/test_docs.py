@@ -11,6 +11,7 @@ is one `arena` accepts (and the cheap ones run), and the README's links resolve.
   `<!-- file: NAME -->` is written to NAME in that folder first (the agent a tutorial has
   you write, then play). `$ arena ...` lines in other code blocks (transcripts with their
   output) are parsed.
+- The examples in `arena COMMAND --help` are parsed the same way.
 - README.md's relative links and images point at files that exist, and their `#anchors` at
   headings of the page they name.
 """
@@ -266,6 +267,31 @@ def test_the_cli_reference_has_every_command() -> None:
         assert f"## `arena {name}`" in reference
     assert "### `arena bench strength`" in reference
     assert "--move-time" in reference  # the options, not only the names
+
+
+def test_every_example_in_the_help_is_one_arena_accepts() -> None:
+    """The `examples:` of `arena COMMAND --help` are documentation too."""
+    hooks = loaded("mkdocs_hooks")
+    parser = build_parser()
+    options = value_options(parser)
+    epilogs = [
+        sub.epilog or ""
+        for _, command in hooks.sub_commands(parser).values()
+        for sub in [command, *(p for _, p in hooks.sub_commands(command).values())]
+    ]
+    examples = [
+        segment.strip()[len("arena ") :]
+        for epilog in epilogs
+        if epilog.startswith(("example: ", "examples:"))
+        for segment in re.split(r"\||\n", epilog.split(":", 1)[1])
+        if segment.strip().startswith("arena ")
+    ]
+    assert len(examples) >= 20
+    for example in examples:
+        try:
+            parser.parse_args(attach_negative_values(words(example), options))
+        except SystemExit:
+            pytest.fail(f"`arena {example}` in a --help is refused by arena's parser")
 
 
 def test_every_page_is_in_the_nav() -> None:
