@@ -7,7 +7,8 @@ is one `arena` accepts (and the cheap ones run), and the README's links resolve.
 - Every line that starts with `arena ` (or `.venv/bin/arena `) in a ```sh block of README.md
   or docs/ is parsed by arena's own argument parser (a renamed option fails), and the block
   runs: a page's blocks run in order in one fresh folder, each command within BUDGET seconds,
-  unless the line before the block says why not: `<!-- not run: 25 min -->`. A block after
+  unless the line before the block says why not: `<!-- not run: 25 min -->` (or it is an
+  experiment page's command, `<!-- numbers NAME -->`, run shrunk by its own test). A block after
   `<!-- file: NAME -->` is written to NAME in that folder first (the agent a tutorial has
   you write, then play). `$ arena ...` lines in other code blocks (transcripts with their
   output) are parsed.
@@ -41,6 +42,9 @@ a second or two; the first use of a game's compiled code up to 30 s)."""
 
 NOT_RUN = re.compile(r"^<!-- not run: (.+?) -->$")
 FILE = re.compile(r"^<!-- file: (\S+) -->$")
+NUMBERS = re.compile(r"^<!-- numbers (\S+) -->$")
+"""docs/experiments.md's blocks made from an experiment page (scripts/experiment_pages.py):
+the command of a run of minutes, which tests/experiments/test_pages.py runs shrunk."""
 FENCE = re.compile(r"^(\s*)```(\S*)")
 ARENA = re.compile(r"^(?:\$ )?(?:\.venv/bin/)?arena (.*)$")
 
@@ -79,7 +83,7 @@ def blocks(page: Path) -> list[Block]:
             continue
         indent, language = opening.groups()
         before = next((line.strip() for line in reversed(lines[:i]) if line.strip()), "")
-        marker = NOT_RUN.match(before)
+        marker = NOT_RUN.match(before) or NUMBERS.match(before)
         file = FILE.match(before)
         start = i
         commands: list[tuple[int, str]] = []
