@@ -1,4 +1,4 @@
-"""The defaults `arena agents` and the README show are the ones the agents use."""
+"""The defaults `arena agents` and docs/agents.md show are the ones the agents use."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from arena.core.errors import SpecError
 from arena.core.limit import Limit
 from arena.games import load_game
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "agents.md"
 
 
 @pytest.mark.parametrize("name", agent_names())
@@ -48,16 +48,16 @@ def test_mcts_says_it_searches_on_time_and_does(capsys: pytest.CaptureFixture[st
 
 
 def agent_rows() -> list[tuple[str, str]]:
-    """The README's table of agent specs: (spec, description) for the built-in names."""
+    """The agents page's table of specs: (spec, description) for the built-in names."""
     rows = []
-    for line in README.read_text().splitlines():
+    for line in PAGE.read_text().splitlines():
         found = re.match(r"\| `([a-z]+)(?::([^`]*))?` \| (.*) \|$", line)
         if found and found.group(1) in agent_names():
             rows.append((f"{found.group(1)}:{found.group(2) or ''}", found.group(3)))
     return rows
 
 
-def test_the_readme_agent_table_shows_true_defaults() -> None:
+def test_the_agent_table_shows_true_defaults() -> None:
     rows = agent_rows()
     assert {spec.split(":")[0] for spec, _ in rows} >= {"minimax", "alphabeta", "ids", "mcts"}
     for spec, _ in rows:
@@ -68,8 +68,8 @@ def test_the_readme_agent_table_shows_true_defaults() -> None:
             value = params[key].convert(name, text)
             default = params[key].default
             # Was mcts:rollouts=1000 (no default: it searches on time) and eval=utility.
-            assert default is not None, f"README: {name}:{pair} has no default"
+            assert default is not None, f"docs/agents.md: {name}:{pair} has no default"
             if isinstance(default, float):
-                assert value == pytest.approx(default, rel=1e-3), f"README: {name}:{pair}"
+                assert value == pytest.approx(default, rel=1e-3), f"docs/agents.md: {name}:{pair}"
             else:
-                assert value == default, f"README: {name}:{pair} (default {default})"
+                assert value == default, f"docs/agents.md: {name}:{pair} (default {default})"
