@@ -338,6 +338,6 @@ def test_the_site_builds_in_strict_mode(tmp_path: Path) -> None:
         timeout=300,
     )
     assert done.returncode == 0, done.stderr[-4000:]
-    assert (tmp_path / "site" / "api" / "core" / "index.html").exists()
-    cli = (tmp_path / "site" / "cli" / "index.html").read_text()
+    assert (tmp_path / "site" / "api" / "core.html").exists()
+    cli = (tmp_path / "site" / "cli.html").read_text()
     assert "arena tournament" in cli and "--rounds" in cli
