@@ -152,3 +152,20 @@ def test_the_zugzwang_term_follows_allis_rule() -> None:
 def test_boards_too_large_for_the_bitboards_have_no_engine() -> None:
     assert engine_for(arena.load_game("connect4:rows=9,cols=7")) is None
     assert engine_for(arena.load_game("connect4:rows=6,cols=9")) is not None
+
+
+def test_an_analysis_values_every_move_where_the_engine_cannot() -> None:
+    """Issue 26: the compiled Connect Four engine cannot re-search one root move with an
+    open window, so ``ids:multipv=N`` answers with the readable search: every row exact
+    (``=``), where the engine's rows carry pruning's bounds."""
+    game = arena.load_game("connect4")
+    state = game.play_moves(game.parse_moves("4453"))
+    agent = arena.load_agent("ids:multipv=7")
+    agent.choose(state, arena.Limit(depth=5))
+    info = agent.last_search
+    assert info is not None and len(info.root) == 7
+    assert all(row["bound"] == "=" for row in info.root), info.root
+    engine = arena.load_agent("ids")
+    engine.choose(state, arena.Limit(depth=5))
+    assert engine.last_search is not None
+    assert any(row["bound"] != "=" for row in engine.last_search.root)  # pruning's bounds

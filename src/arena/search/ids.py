@@ -125,6 +125,11 @@ class IDSAgent(Agent):
         if seconds is None and not (limit.depth or limit.nodes):
             seconds = self.default_time
         engine = None if limit.nodes else self.engine(state.game)
+        if engine is not None and self.multipv > 1 and not getattr(engine, "multipv", False):
+            # An analysis asks each move its own value: the compiled Connect Four and Gomoku
+            # engines search a whole depth per call and cannot re-search one move with an
+            # open window, so the readable search (which can) answers, slower but exact.
+            engine = None
         if engine is not None:
             depth = min(self.maxdepth, limit.depth or self.maxdepth)
             if self.multipv > 1 and getattr(engine, "multipv", False):
