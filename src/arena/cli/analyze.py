@@ -17,8 +17,7 @@ from arena.core.errors import AgentFailure, ArenaError
 from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.games import load_game
-from arena.search.ids import for_analysis
-from arena.search.report import format_search
+from arena.search.report import for_analysis, format_search
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -194,11 +194,3 @@ class IDSAgent(Agent):
         info.seconds = deadline.elapsed()
         self.last_search = info
         return move
-
-
-def for_analysis(agent: object, rows: int) -> None:
-    """Make ``agent`` value its best ``rows`` root moves exactly if it can (``ids``
-    with ``multipv``), unless its spec chose ``multipv`` itself: what a person asking
-    for analysis wants, where bounds from pruning would say little."""
-    if isinstance(agent, IDSAgent) and "multipv=" not in agent.spec:
-        agent.multipv = max(rows, 2)

@@ -82,3 +82,12 @@ def format_search(info: SearchInfo | None, limit: int = 10) -> str:
     if rows and rows[0].get("pv"):
         lines.append("principal variation: " + " ".join(rows[0]["pv"]))
     return "\n".join(lines)
+
+
+def for_analysis(agent: object, rows: int) -> None:
+    """Make ``agent`` value its best ``rows`` root moves exactly if it can (``ids`` with
+    ``multipv``), unless its spec chose ``multipv`` itself: what a person asking for
+    analysis wants, where bounds from pruning would say little. (Here rather than in
+    :mod:`arena.search.ids`, so the command line does not import numba to start.)"""
+    if hasattr(agent, "multipv") and "multipv=" not in str(getattr(agent, "spec", "")):
+        agent.multipv = max(rows, 2)  # type: ignore[attr-defined]

@@ -72,7 +72,7 @@ from arena.core.limit import Limit
 from arena.formats.jsontext import NotJSON, loads
 from arena.formats.sgf import to_sgf
 from arena.search.compiled import first_use
-from arena.search.ids import for_analysis
+from arena.search.report import for_analysis
 from arena.web.board import MAX_PLIES, Board, load_board, new_board
 from arena.web.catalog import MAX_SECONDS, check_agent, check_game, check_limit
 from arena.web.clock import FLAG_GRACE, BoardClock, check_clock
