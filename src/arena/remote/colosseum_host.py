@@ -196,13 +196,8 @@ def serve(file: Path, wanted: str, out: IO[str]) -> int:
     for words in course_host.commands():
         size, steps, ar, ac, br, bc = map(int, words[1:7])
         board = walls_array(size, words[7])
-        try:
-            result = agent.step(board, (ar, ac), (br, bc), steps)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # SystemExit in student code is a failure too
-            traceback.print_exc()
-            send(f"raised {course_host.one_line(exc)}")
+        ok, result = course_host.student_call(send, agent.step, board, (ar, ac), (br, bc), steps)
+        if not ok:
             continue
         try:
             row, col, side = unpack(result)

@@ -29,9 +29,9 @@ import os
 import sys
 import traceback
 import types
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 PACKAGES = {
     "pyspiel": "open_spiel",
@@ -101,6 +101,22 @@ def import_from_folder(file: Path) -> types.ModuleType:
     if not name.isidentifier():
         raise ImportError(f"{file.name}: a module name is letters, digits and '_'")
     return importlib.import_module(name)
+
+
+def student_call(
+    send: Callable[[str], None], fn: Callable[..., Any], *args: Any
+) -> tuple[bool, Any]:
+    """Call the student's ``fn``: ``(True, result)``, or ``(False, None)`` after its
+    traceback went to the log and a ``raised`` line to the arena (a ``SystemExit`` in
+    student code is a failure too; only Ctrl-C stops the host)."""
+    try:
+        return True, fn(*args)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        traceback.print_exc()
+        send(f"raised {one_line(exc)}")
+        return False, None
 
 
 def commands(stream: Iterable[str] | None = None) -> Iterator[list[str]]:

@@ -149,13 +149,10 @@ def serve(file: Path, wanted: str, out: IO[str]) -> int:
             if ended(state):
                 send(f"over {' '.join(str(v) for v in state.terminal_value())}")
                 continue
-            try:
-                result = agent.get_move(state.clone(), float(words[1]))
-            except KeyboardInterrupt:
-                raise
-            except BaseException as exc:  # SystemExit in student code is a failure too
-                traceback.print_exc()
-                send(f"raised {course_host.one_line(exc)}")
+            ok, result = course_host.student_call(
+                send, agent.get_move, state.clone(), float(words[1])
+            )
+            if not ok:
                 continue
             action = action_of(result)
             if action is None:

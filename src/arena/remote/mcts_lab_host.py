@@ -84,14 +84,13 @@ def serve(file: Path, rollouts: int, ucb: str, out: IO[str]) -> int:
         return 1
     send(f"ready {board_of(game1)}")
     for words in course_host.commands():
-        try:
-            state = replay(game1, [int(w) for w in words[1:]])
-            result = module.MCTS(module.Node(state, None), rollouts)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # SystemExit in student code is a failure too
-            traceback.print_exc()
-            send(f"raised {course_host.one_line(exc)}")
+        # Replaying runs the student's game1 too: a raise there is theirs as well.
+        ok, result = course_host.student_call(
+            send,
+            lambda columns: module.MCTS(module.Node(replay(game1, columns), None), rollouts),
+            [int(w) for w in words[1:]],
+        )
+        if not ok:
             continue
         try:
             if isinstance(result, bool):
