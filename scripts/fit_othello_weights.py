@@ -11,7 +11,7 @@ Usage (about 5 minutes of one core per 1,500 games, then a minute of fitting):
    solved by :class:`arena.solvers.othello.solver.OthelloSolver`, for the side
    to move; the later positions get their own exact score.
 3. **Fit**: ridge least squares (``scipy.sparse.linalg.lsqr``) of the label on
-   the features of :mod:`arena.search.engines.othello_eval`, each feature's
+   the features of :mod:`arena.search.alphabeta.engines.othello_eval`, each feature's
    weight piecewise linear over five phases, plus one value per edge
    configuration and phase (an edge read either way is the same configuration)
    and per configuration of a corner's 3x3 block (the same mirrored on its
@@ -38,8 +38,8 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import lsqr
 
 import arena
-from arena.search.engines import othello_eval as ev
-from arena.search.engines.othello import make_engine
+from arena.search.alphabeta.engines import othello_eval as ev
+from arena.search.alphabeta.engines.othello import make_engine
 from arena.solvers.othello.board import board_mask
 from arena.solvers.othello.solver import OthelloSolver
 

@@ -12,7 +12,7 @@ import arena
 from arena.core.agent import start_game
 from arena.core.game import State
 from arena.core.limit import DEFAULT_GRACE
-from arena.search.compiled_clock import deadline_ns
+from arena.search.clock.compiled import deadline_ns
 from arena.solvers import exact
 from arena.solvers.connect4 import search as c4_search
 from arena.solvers.connect4.solver import UNLIMITED, Connect4Solver

@@ -24,8 +24,8 @@ from arena.core.kernel import ONGOING, Kernel
 from arena.games.go import heuristic as go_heuristic
 from arena.games.go.kernel import P_CELL, P_NP, PASSES, PLY, kernel, moves_played
 from arena.games.go.rules import Go, GoState
-from arena.search.deadline import Deadline
-from arena.search.evaluator import HeuristicRollout
+from arena.search.clock.deadline import Deadline
+from arena.search.mcts.evaluator import HeuristicRollout
 from helpers import chi2_limit
 from kernel_checks import (
     assert_playout_uniform,

@@ -13,8 +13,8 @@ from arena.core.kernel import kernel_playouts
 from arena.games.connect4 import kernel as connect4
 from arena.games.gomoku import heuristic as gomoku_heuristic
 from arena.games.kinarow import kernel as kinarow
-from arena.search.deadline import Deadline
-from arena.search.evaluator import HeuristicRollout
+from arena.search.clock.deadline import Deadline
+from arena.search.mcts.evaluator import HeuristicRollout
 from helpers import chi2_limit
 from kernel_checks import (
     assert_perft_matches_reference,

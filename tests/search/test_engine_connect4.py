@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 
 import arena
-from arena.search.alphabeta import AlphaBeta
-from arena.search.engines import engine_for
-from arena.search.engines.clock import NEVER
-from arena.search.engines.connect4 import (
+from arena.search.alphabeta.alphabeta import AlphaBeta
+from arena.search.alphabeta.engines import engine_for
+from arena.search.alphabeta.engines.connect4 import (
     X_EVEN,
     X_ODD,
     ZUGZWANG,
@@ -21,6 +20,7 @@ from arena.search.engines.connect4 import (
     make_engine,
     zugzwang,
 )
+from arena.search.clock.compiled_deadline import NEVER
 from arena.search.values import evaluation, is_proven
 from arena.solvers.connect4.solver import Connect4Solver
 from helpers import random_states

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import arena
-from arena.search.engines import engine_for
-from arena.search.engines.gomoku import C_FOURS, GomokuEngine, make_engine, place, remove
+from arena.search.alphabeta.engines import engine_for
+from arena.search.alphabeta.engines.gomoku import C_FOURS, GomokuEngine, make_engine, place, remove
 from helpers import random_states
 
 

@@ -12,11 +12,16 @@ import pytest
 import arena
 from arena.core.agent import SearchInfo
 from arena.core.game import State
-from arena.search.alphabeta import AlphaBeta
-from arena.search.engines import engine_for
-from arena.search.engines.othello import NEVER, OthelloEngine, make_engine, predicted_discs
-from arena.search.engines.othello_eval import HEURISTIC, UTILITY, evaluate
-from arena.search.engines.othello_search import UPPER
+from arena.search.alphabeta.alphabeta import AlphaBeta
+from arena.search.alphabeta.engines import engine_for
+from arena.search.alphabeta.engines.othello import (
+    NEVER,
+    OthelloEngine,
+    make_engine,
+    predicted_discs,
+)
+from arena.search.alphabeta.engines.othello_eval import HEURISTIC, UTILITY, evaluate
+from arena.search.alphabeta.engines.othello_search import UPPER
 from arena.search.values import PROVEN, evaluation
 from arena.solvers.othello.board import moves
 from arena.solvers.solve import solve_state

@@ -11,8 +11,8 @@ import pytest
 
 import arena
 from arena.core.errors import SpecError
-from arena.search.mcts import MCTSAgent
-from arena.search.mcts_tree import Proof
+from arena.search.mcts.agent import MCTSAgent
+from arena.search.mcts.tree import Proof
 from arena.search.report import format_search
 from helpers import random_states
 from kernel_checks import run_without_jit

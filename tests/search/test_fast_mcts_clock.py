@@ -14,13 +14,13 @@ import pytest
 import arena
 from arena.core.agent import start_game
 from arena.games import load_kernel
-from arena.search import compiled_clock
-from arena.search import mcts_kernel as mk
-from arena.search.batch_clock import batch_clock
-from arena.search.compiled import fast_engine
-from arena.search.deadline import MOST, Deadline, answer_margin
-from arena.search.mcts_options import MCTSOptions
-from arena.search.pauses import CAP, PAUSES, RecentPauses
+from arena.search.clock import compiled as compiled_clock
+from arena.search.clock.deadline import MOST, Deadline, answer_margin
+from arena.search.clock.pauses import CAP, PAUSES, RecentPauses
+from arena.search.mcts import kernel as mk
+from arena.search.mcts.batch_clock import batch_clock
+from arena.search.mcts.options import MCTSOptions
+from arena.search.mcts.warmup import fast_engine
 
 GAMES = ["tictactoe", "connect4", "othello", "gomoku", "go:size=9", "go:size=19", "colosseum"]
 needs_clock = pytest.mark.skipif(not compiled_clock.AVAILABLE, reason="no compiled clock here")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import arena
-from arena.search.engines import ENGINES, connect4, engine_for, gomoku, othello_search
+from arena.search.alphabeta.engines import ENGINES, connect4, engine_for, gomoku, othello_search
 
 
 def test_games_without_an_engine_get_none() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 import arena
 from arena.core.limit import DEFAULT_GRACE
-from arena.search.mcts_tree import Node, Proof, prove
+from arena.search.mcts.tree import Node, Proof, prove
 from helpers import random_states
 
 

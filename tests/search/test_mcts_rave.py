@@ -9,8 +9,8 @@ from test_fast_mcts import minimax
 
 import arena
 from arena.core.errors import SpecError
-from arena.search.mcts import MCTSAgent
-from arena.search.mcts_tree import Proof
+from arena.search.mcts.agent import MCTSAgent
+from arena.search.mcts.tree import Proof
 from helpers import random_states
 from kernel_checks import run_without_jit
 

@@ -1,4 +1,4 @@
-"""Quick cache loads (``arena.search.numba_cache``): a fresh process loads cached kernels
+"""Quick cache loads (``arena.search.mcts.numba_cache``): a fresh process loads cached kernels
 without numba's target refresh, they compute what they computed when compiled, and a
 function missing from the cache still compiles inside the block."""
 
@@ -26,7 +26,7 @@ def walk(n, seed):
 RUN = """
 import sys
 import numba
-from arena.search.numba_cache import quick_loads, SUPPORTED
+from arena.search.mcts.numba_cache import quick_loads, SUPPORTED
 import cached
 with quick_loads():
     total = cached.walk(1000, 7)
@@ -63,7 +63,7 @@ def test_a_quick_load_runs_the_cached_code_and_compiling_still_works(tmp_path: P
 WARM = """
 import sys
 import arena
-from arena.search import mcts_kernel as mk
+from arena.search.mcts import kernel as mk
 a = arena.load_agent("mcts:rollouts=300,seed=1")
 game = arena.load_game("connect4")
 a.reset(game)  # what a match does before the clock starts

@@ -7,8 +7,8 @@ import time
 import pytest
 
 import arena
-from arena.search.alphabeta import AlphaBeta
-from arena.search.minimax import minimax
+from arena.search.alphabeta.alphabeta import AlphaBeta
+from arena.search.alphabeta.minimax import minimax
 from arena.search.values import WIN, evaluation, terminal_value
 from helpers import random_states
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import arena
 from arena.core.limit import DEFAULT_GRACE
-from arena.search.timing import allocate, move_time, reserve
+from arena.search.clock.time_management import allocate, move_time, reserve
 
 
 @given(

@@ -19,9 +19,9 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.spec import Param
-from arena.search.deadline import Deadline
+from arena.search.clock.deadline import Deadline
+from arena.search.clock.time_management import move_time
 from arena.search.report import value_rows
-from arena.search.timing import move_time
 from arena.search.values import EVAL_PARAM, Evaluate, evaluation, terminal_value, units
 
 

@@ -26,7 +26,7 @@ from arena.core.agent import Agent
 from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.spec import Param
-from arena.search.ids import IDSAgent
+from arena.search.alphabeta.ids import IDSAgent
 from arena.solvers.exact import exact_move, within_reach
 from arena.solvers.solve import solver_for
 

@@ -32,7 +32,7 @@ from arena.core.words import plural
 from arena.formats.record import GameRecord
 from arena.formats.sgf import to_sgf
 from arena.games import load_game
-from arena.search.deadline import limit_note
+from arena.search.clock.deadline import limit_note
 from arena.stats.sprt import SPRT
 from arena.stats.standings import format_standings, standings
 

@@ -13,7 +13,7 @@ import time
 
 from arena.core.errors import ArenaError
 from arena.games import NAMES, load_game
-from arena.search.compiled import warmup
+from arena.search.mcts.warmup import warmup
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -221,7 +221,7 @@ class TimeControl:
         than the clock minus a safety margin — the agent's deadline is hard,
         but a move that overruns the clock still loses. The limit carries the
         clock and the increment too: agents that manage their own time decide
-        from them (:mod:`arena.search.timing`), the others use ``time``.
+        from them (:mod:`arena.search.clock.time_management`), the others use ``time``.
 
         >>> TimeControl.parse("1+0.1").allotment(1.0)
         Limit(time=0.113333, clock=1.0, increment=0.1)

@@ -57,10 +57,10 @@ by every later process; passed as plain dispatchers, numba would specialise it
 per function object, and such specialisations miss the disk cache in every new
 process.
 
-The compiled MCTS (``arena.search.mcts_kernel``) calls ``legal_moves``, ``play``,
+The compiled MCTS (``arena.search.mcts.kernel``) calls ``legal_moves``, ``play``,
 ``to_move``, ``outcome`` and ``playout``/``rollout`` at exactly the
 :func:`signatures` types (C-contiguous int64 arrays, int64 results), looked up
-once by address (``arena.search.kernel_functions``); ``max_moves`` sizes its
+once by address (``arena.search.mcts.kernel_functions``); ``max_moves`` sizes its
 move buffer and ``max_plies`` its tree paths, so both must be true bounds.
 
 numba is imported only when a kernel is loaded, so ``import arena`` stays fast.

@@ -40,7 +40,7 @@ class Limit:
     """Seconds left on the mover's clock when there is one: the hard bound behind
     ``time`` (the referee forfeits past it). Agents in other processes are told it.
     An agent that manages its own time (``ids``, ``greedy``) decides from this
-    (see :mod:`arena.search.timing`); the others just use ``time``, the referee's
+    (see :mod:`arena.search.clock.time_management`); the others just use ``time``, the referee's
     default share."""
     increment: float | None = None
     """Seconds added to the clock after this move (Fischer; None: none)."""

@@ -18,7 +18,7 @@ from arena.core.game import State, position
 from arena.core.limit import Limit
 from arena.core.spec import split_spec
 from arena.games import load_game
-from arena.search.mcts import MCTSAgent
+from arena.search.mcts.agent import MCTSAgent
 
 DEFAULT_MOVES = {
     "tictactoe": "b2 a1 c1",

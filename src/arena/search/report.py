@@ -88,6 +88,6 @@ def for_analysis(agent: object, rows: int) -> None:
     """Make ``agent`` value its best ``rows`` root moves exactly if it can (``ids`` with
     ``multipv``), unless its spec chose ``multipv`` itself: what a person asking for
     analysis wants, where bounds from pruning would say little. (Here rather than in
-    :mod:`arena.search.ids`, so the command line does not import numba to start.)"""
+    :mod:`arena.search.alphabeta.ids`, so the command line does not import numba to start.)"""
     if hasattr(agent, "multipv") and "multipv=" not in str(getattr(agent, "spec", "")):
         agent.multipv = max(rows, 2)  # type: ignore[attr-defined]

@@ -35,7 +35,7 @@ import threading
 import time
 
 from arena.core.game import State
-from arena.search.deadline import Deadline
+from arena.search.clock.deadline import Deadline
 from arena.solvers.solution import Solution, bisect
 
 _KINAROW = ("tictactoe", "connect4", "gomoku")

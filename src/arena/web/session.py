@@ -71,7 +71,7 @@ from arena.core.errors import ArenaError
 from arena.core.limit import Limit
 from arena.formats.jsontext import NotJSON, loads
 from arena.formats.sgf import to_sgf
-from arena.search.compiled import first_use
+from arena.search.mcts.warmup import first_use
 from arena.search.report import for_analysis
 from arena.web.board import MAX_PLIES, Board, load_board, new_board
 from arena.web.catalog import MAX_SECONDS, check_agent, check_game, check_limit

@@ -18,7 +18,7 @@ and a binary search over v finds the exact score in a few probes, each much
 cheaper than a full-window search.
 
 ``stats`` is ``[nodes, node_budget, aborted, end]``: when ``nodes`` passes the
-budget, or the monotonic clock (:mod:`arena.search.compiled_clock`, read every
+budget, or the monotonic clock (:mod:`arena.search.clock.compiled`, read every
 :data:`CLOCK_EVERY` nodes) passes ``end`` (nanoseconds; 0: no deadline), the
 search unwinds without storing anything and sets ``aborted``, which is how the
 Python side enforces a time limit. The clock holds the limit however wrong the
@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from arena.search.compiled_clock import now_ns
+from arena.search.clock.compiled import now_ns
 from arena.solvers.bits import prefetch
 from arena.solvers.connect4.position import (
     BOARD,

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from arena.search.compiled_clock import deadline_ns
+from arena.search.clock.compiled import deadline_ns
 from arena.solvers.connect4 import position, search, table
 from arena.solvers.connect4.position import fits, from_moves
 from arena.solvers.solution import MAX_CHUNK, Solution, bisect

@@ -32,7 +32,7 @@ Tests: tests/solvers/test_othello_solver.py
   tail is three times faster than generating and ordering moves at 5-6 empties.
 
 ``stats`` is ``[nodes, node_budget, aborted, end, next_look]``: past the budget,
-or once the monotonic clock (:mod:`arena.search.compiled_clock`, read when
+or once the monotonic clock (:mod:`arena.search.clock.compiled`, read when
 ``nodes`` reaches ``next_look``, every :data:`CLOCK_EVERY` nodes) passes ``end``
 (nanoseconds; 0: no deadline), the search unwinds without storing anything,
 which is how the Python side keeps a time limit. The clock holds it however
@@ -51,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from arena.search.compiled_clock import now_ns
+from arena.search.clock.compiled import now_ns
 from arena.solvers.bits import lowest_index, popcount, prefetch
 from arena.solvers.othello.board import ONE, ZERO, U, final_score, flips, moves
 from arena.solvers.othello.stability import stable

@@ -18,7 +18,7 @@ from collections.abc import Callable
 import numpy as np
 
 from arena.core.game import State
-from arena.search.compiled_clock import deadline_ns
+from arena.search.clock.compiled import deadline_ns
 from arena.solvers.othello import board, search, stability
 from arena.solvers.solution import MAX_CHUNK, Solution, gallop
 

@@ -1,6 +1,6 @@
 """Compiled alpha-beta engines, one per game that has one: what ``ids:engine=fast`` runs.
 
-The readable ``ids`` (:mod:`arena.search.ids`) searches any game through the
+The readable ``ids`` (:mod:`arena.search.alphabeta.ids`) searches any game through the
 State API. A game whose strength comes from alpha-beta (Connect Four,
 Othello, Gomoku) may also have an *engine* here: the same iterative deepening
 written over the game's compiled position (numba), with its heuristic
@@ -27,12 +27,12 @@ from typing import Protocol
 
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
-from arena.search.compiled_clock import AVAILABLE
+from arena.search.clock.compiled import AVAILABLE
 
 ENGINES: dict[str, str] = {
-    "connect4": "arena.search.engines.connect4",
-    "gomoku": "arena.search.engines.gomoku",
-    "othello": "arena.search.engines.othello",
+    "connect4": "arena.search.alphabeta.engines.connect4",
+    "gomoku": "arena.search.alphabeta.engines.gomoku",
+    "othello": "arena.search.alphabeta.engines.othello",
 }
 """Game name -> the module of its compiled engine."""
 

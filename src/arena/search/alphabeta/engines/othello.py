@@ -16,7 +16,7 @@ unless told ``engine=python``. A move:
    root moves in the order of the previous one's values. A new depth starts
    only if :data:`NEXT_SHARE` of the time is left (the next costs a few times
    the last); the compiled code reads the clock itself and stops at a hard
-   deadline (:class:`arena.search.deadline.Deadline`'s margin), so a move never
+   deadline (:class:`arena.search.clock.deadline.Deadline`'s margin), so a move never
    overruns. A depth stopped by the deadline still counts a root move that
    proved better than the previous best. The search stops early at a proven
    win or loss, or when no line reached the horizon (the game tree is done).
@@ -51,10 +51,9 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.errors import IllegalMove, SpecError
 from arena.core.evaluation import SCALE
 from arena.core.game import Game, State
-from arena.search.deadline import Deadline, quiet_gc
-from arena.search.engines import othello_search as search
-from arena.search.engines.driver import BOUND_TEXT
-from arena.search.engines.othello_eval import (
+from arena.search.alphabeta.engines import othello_search as search
+from arena.search.alphabeta.engines.driver import BOUND_TEXT
+from arena.search.alphabeta.engines.othello_eval import (
     HEURISTIC,
     SOFT,
     UNIT,
@@ -63,6 +62,7 @@ from arena.search.engines.othello_eval import (
     pattern_table,
     weight_table,
 )
+from arena.search.clock.deadline import Deadline, quiet_gc
 from arena.search.report import value_rows
 from arena.search.values import DISC_MARGIN, HEURISTIC_UNITS, PROVEN_NOTE, Units
 from arena.solvers.exact import empty_cells

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from arena.core.agent import SearchInfo
 from arena.core.game import Game
-from arena.search.mcts_tree import Proof
+from arena.search.mcts.tree import Proof
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@
 ``clock_gettime`` directly (tens of nanoseconds), so the compiled MCTS can stop
 a batch the moment its deadline passes instead of trusting the batch's
 predicted length. On Linux, Python's :func:`time.perf_counter` reads the same
-clock, so a :class:`~arena.search.deadline.Deadline` converts to it with
+clock, so a :class:`~arena.search.clock.deadline.Deadline` converts to it with
 :func:`deadline_ns`. Elsewhere the compiled clock is off (:data:`AVAILABLE` is
 False, :func:`deadline_ns` gives 0 = no deadline inside a batch) and batches
 stop between two reads of Python's clock only.

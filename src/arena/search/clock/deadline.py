@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from arena.search.pauses import PAUSES
+from arena.search.clock.pauses import PAUSES
 
 _clock = time.perf_counter
 
@@ -90,7 +90,7 @@ class Deadline:
     """The moment a search must stop, with a margin for returning the answer.
 
     The margin is :func:`answer_margin` plus the reserve for the pauses this
-    process has lately suffered (:data:`arena.search.pauses.PAUSES`: none on a
+    process has lately suffered (:data:`arena.search.clock.pauses.PAUSES`: none on a
     quiet machine, the operating system's time slices on a busy one), at most
     :data:`MOST` of the time (``margin=`` sets another: 0 for a part of a move,
     such as an exact solve, whose caller answers with the time left); on top of

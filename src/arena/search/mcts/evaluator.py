@@ -7,7 +7,7 @@ Tests: ``tests/search/test_mcts.py``.
 
 >>> import random
 >>> from arena.games import load_game
->>> from arena.search.deadline import Deadline
+>>> from arena.search.clock.deadline import Deadline
 >>> game = load_game("tictactoe")
 >>> state = game.play_moves(game.parse_moves("a1 b1 a2 b2"))  # X to move wins at a3
 >>> HeuristicRollout()(state, random.Random(0), Deadline(None))
@@ -21,7 +21,7 @@ from typing import Protocol
 
 from arena.core.game import Game, Returns, State
 from arena.games import Knowledge, knowledge
-from arena.search.deadline import Deadline, SearchTimeout
+from arena.search.clock.deadline import Deadline, SearchTimeout
 
 
 class Evaluator(Protocol):

@@ -35,7 +35,7 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.spec import Param
-from arena.search.deadline import Deadline, SearchTimeout, quiet_gc
+from arena.search.clock.deadline import Deadline, SearchTimeout, quiet_gc
 from arena.search.report import value_rows
 from arena.search.values import (
     EVAL_PARAM,

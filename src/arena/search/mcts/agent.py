@@ -7,14 +7,14 @@ node — win 1, draw 0.5, loss 0 — so selection is always a max.
 
 The parts are chosen once, when the agent is built, as in OpenSpiel's
 ``MCTSBot(evaluator=..., child_selection_fn=...)``: the tree policy
-(:mod:`~arena.search.tree_policy`: UCT, ε-greedy), the evaluator
-(:mod:`~arena.search.evaluator`: random or heuristic rollouts), and the
-engine: :class:`TreeSearch` below, over linked nodes (:mod:`~arena.search.mcts_tree`),
-or the compiled search over arrays (:mod:`~arena.search.fast_mcts`) for games
+(:mod:`~arena.search.mcts.tree_policy`: UCT, ε-greedy), the evaluator
+(:mod:`~arena.search.mcts.evaluator`: random or heuristic rollouts), and the
+engine: :class:`TreeSearch` below, over linked nodes (:mod:`~arena.search.mcts.tree`),
+or the compiled search over arrays (:mod:`~arena.search.mcts.driver`) for games
 with a kernel. Both end with the same root statistics, from which
-:mod:`~arena.search.mcts_root` picks the move and writes the report.
+:mod:`~arena.search.mcts.root` picks the move and writes the report.
 
-Options (:mod:`~arena.search.mcts_options`):
+Options (:mod:`~arena.search.mcts.options`):
 
 * ``c``: UCT exploration constant (default √2); ``tree=egreedy`` with ``eps``
   instead picks a random child with probability eps and the best otherwise.
@@ -32,7 +32,7 @@ Options (:mod:`~arena.search.mcts_options`):
   ``beta = sqrt(K / (3n + K))`` (``bias=b``: the minimum-MSE schedule); ``prior=N``
   starts each move's AMAF values with ``N`` virtual simulations of the game's
   knowledge; ``rollout=tactics`` is the kernel's knowledgeable rollout (Go:
-  captures, atari escapes, 3x3 shapes). See :mod:`~arena.search.mcts_rave`.
+  captures, atari escapes, 3x3 shapes). See :mod:`~arena.search.mcts.rave`.
 * ``engine=fast`` (default) runs the compiled search where the game has a
   kernel and the options allow it; ``engine=python`` always runs this file's.
 
@@ -62,14 +62,14 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.errors import SpecError
 from arena.core.game import Game, Returns, State
 from arena.core.limit import Limit
-from arena.search import compiled
-from arena.search.deadline import Deadline, SearchTimeout, quiet_gc, release_gc
-from arena.search.evaluator import Evaluator
-from arena.search.mcts_options import PARAMS, MCTSOptions
-from arena.search.mcts_root import RootStats, Searched, final_move, search_info
-from arena.search.mcts_tree import REWARD, Node, Proof, principal_variation, prove
-from arena.search.timing import move_time
-from arena.search.tree_policy import TreePolicy
+from arena.search.clock.deadline import Deadline, SearchTimeout, quiet_gc, release_gc
+from arena.search.clock.time_management import move_time
+from arena.search.mcts import warmup
+from arena.search.mcts.evaluator import Evaluator
+from arena.search.mcts.options import PARAMS, MCTSOptions
+from arena.search.mcts.root import RootStats, Searched, final_move, search_info
+from arena.search.mcts.tree import REWARD, Node, Proof, principal_variation, prove
+from arena.search.mcts.tree_policy import TreePolicy
 
 
 class Engine(Protocol):
@@ -274,7 +274,7 @@ class MCTSAgent(Agent):
         if engine is None:
             engine = self.reference
             if self.options.engine == "fast" and self.options.rollout != "heuristic":
-                engine = compiled.fast_engine(self.options, game, self.rng) or engine
+                engine = warmup.fast_engine(self.options, game, self.rng) or engine
             if engine is self.reference and self.options.compiled_only:
                 raise SpecError(
                     f"mcts: rave= and rollout=tactics need a compiled kernel; {game.name} has none"

@@ -1,4 +1,4 @@
-"""The compiled MC-RAVE engine: :class:`FastSearch` over :mod:`~arena.search.mcts_rave`.
+"""The compiled MC-RAVE engine: :class:`FastSearch` over :mod:`~arena.search.mcts.rave`.
 
 ``mcts:rave=K`` (and ``bias=``, ``prior=``) runs this engine: the same driver
 as the plain compiled search (batches on the clock, tree reuse, growing
@@ -24,10 +24,10 @@ from numba import config
 
 from arena.core.errors import SpecError
 from arena.core.kernel import Kernel
-from arena.search import kernel_functions as kf
-from arena.search import mcts_rave as mr
-from arena.search.fast_mcts import FastSearch, simulation_of
-from arena.search.mcts_options import MCTSOptions
+from arena.search.mcts import kernel_functions as kf
+from arena.search.mcts import rave as mr
+from arena.search.mcts.driver import FastSearch, simulation_of
+from arena.search.mcts.options import MCTSOptions
 
 
 @cache

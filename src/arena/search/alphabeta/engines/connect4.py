@@ -27,8 +27,8 @@ and the table's hashing. On top of them:
   cells for the time) it tries every move, elsewhere every fourth ply, as the
   ``solver`` agent does: failed solves still fill the solver's table, which the
   process keeps between games (:func:`shared_solver`);
-- iterative deepening by :func:`~arena.search.engines.driver.deepen`, with the
-  deadline read from compiled code (:mod:`~arena.search.engines.clock`) every
+- iterative deepening by :func:`~arena.search.alphabeta.engines.driver.deepen`, with the
+  deadline read from compiled code (:mod:`~arena.search.clock.compiled_deadline`) every
   256 nodes.
 
 Every board the solver's layout fits (``cols * (rows + 1) <= 63``) and any
@@ -56,11 +56,11 @@ from numba import njit
 
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
-from arena.search import compiled_clock
-from arena.search.deadline import quiet_gc
-from arena.search.engines.clock import expired, now_ns
-from arena.search.engines.driver import BOUND_TEXT, Iteration, RootSearch, deepen
-from arena.search.engines.table_values import EXACT, LOWER, UPPER, from_table, to_table
+from arena.search.alphabeta.engines.driver import BOUND_TEXT, Iteration, RootSearch, deepen
+from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER, from_table, to_table
+from arena.search.clock import compiled as compiled_clock
+from arena.search.clock.compiled_deadline import expired, now_ns
+from arena.search.clock.deadline import quiet_gc
 from arena.search.report import value_rows
 from arena.search.values import PROVEN_NOTE, WIN
 from arena.solvers.bits import lowest_index, popcount

@@ -22,8 +22,8 @@ from typing import Any
 
 from arena.core.errors import SpecError
 from arena.core.spec import Param
-from arena.search.evaluator import Evaluator, HeuristicRollout, RandomRollout
-from arena.search.tree_policy import UCT, EGreedy, TreePolicy
+from arena.search.mcts.evaluator import Evaluator, HeuristicRollout, RandomRollout
+from arena.search.mcts.tree_policy import UCT, EGreedy, TreePolicy
 
 PARAMS = (
     # No number of its own: under a clock MCTS searches on time (MCTSAgent.budget), and

@@ -2,9 +2,10 @@
 
 Every compiled engine (Connect Four, Gomoku, Othello, ...) searches one depth
 per call in compiled code and stops itself at a hard deadline it reads from the
-compiled clock (:mod:`.clock`). What is left is the same for all of them and
-lives here: :func:`deepen` turns the move's ``seconds`` into that deadline (with
-the margin of :class:`~arena.search.deadline.Deadline`), calls depth 1, 2, 3, ...
+compiled clock (:mod:`~arena.search.clock.compiled_deadline`). What is left is
+the same for all of them and lives here: :func:`deepen` turns the move's
+``seconds`` into that deadline (with the margin of
+:class:`~arena.search.clock.deadline.Deadline`), calls depth 1, 2, 3, ...
 while time remains, keeps the last completed depth's answer (or, from an
 iteration cut short, a root move that was searched completely and beat the
 previous best), reports each depth to ``agent.report`` as ``ids`` does, and
@@ -26,9 +27,9 @@ import numpy as np
 
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import State
-from arena.search.deadline import Deadline
-from arena.search.engines.clock import deadline_ns
-from arena.search.engines.table_values import EXACT, LOWER, UPPER
+from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER
+from arena.search.clock.compiled_deadline import deadline_ns
+from arena.search.clock.deadline import Deadline
 from arena.search.report import value_rows
 from arena.search.values import HEURISTIC_UNITS, is_proven
 

@@ -9,7 +9,7 @@ Tests: ``tests/search/test_mcts.py``.
 
 >>> import random
 >>> from arena.games import load_game
->>> from arena.search.mcts_tree import Node
+>>> from arena.search.mcts.tree import Node
 >>> node = Node(load_game("tictactoe").initial_state())
 >>> node.untried, node.visits[:2], node.wins[:2], node.total = [], [10, 2], [9.0, 1.0], 12
 >>> node.children = [node] * 9  # only the statistics matter here
@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from arena.search.mcts_tree import Node
+from arena.search.mcts.tree import Node
 
 
 class TreePolicy(Protocol):

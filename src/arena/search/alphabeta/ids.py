@@ -8,9 +8,9 @@ value is a proven win or loss, or when a depth evaluated no position at its
 horizon (every line ended the game, so deeper search cannot change the answer).
 On Othello it plays the exact endgame instead when a solve fits in half the
 move's time (:func:`arena.solvers.exact.exact_endgame`). Games with a compiled
-engine (:mod:`arena.search.engines`: Othello up to 8x8) are searched by it
+engine (:mod:`arena.search.alphabeta.engines`: Othello up to 8x8) are searched by it
 unless ``engine=python``. On a clock it decides
-its own time for the move (:mod:`arena.search.timing`: more in the middle game,
+its own time for the move (:mod:`arena.search.clock.time_management`: more in the middle game,
 next to nothing with one legal move).
 
 Even with 1 ms it returns a legal move: the first depth is preceded by a
@@ -38,10 +38,10 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.spec import Param
-from arena.search.alphabeta import GameSearcher, root_rows
-from arena.search.deadline import Deadline, SearchTimeout, quiet_gc
-from arena.search.engines import Engine, engine_for
-from arena.search.timing import move_time
+from arena.search.alphabeta.alphabeta import GameSearcher, root_rows
+from arena.search.alphabeta.engines import Engine, engine_for
+from arena.search.clock.deadline import Deadline, SearchTimeout, quiet_gc
+from arena.search.clock.time_management import move_time
 from arena.search.values import EVAL_PARAM, is_proven, units
 from arena.solvers.exact import exact_endgame
 
@@ -120,7 +120,7 @@ class IDSAgent(Agent):
 
     def choose(self, state: State, limit: Limit) -> int:
         self.halt.clear()
-        # On a clock the agent decides its own time (search/timing.py).
+        # On a clock the agent decides its own time (search/clock/time_management.py).
         seconds = move_time(limit, state)
         if seconds is None and not (limit.depth or limit.nodes):
             seconds = self.default_time

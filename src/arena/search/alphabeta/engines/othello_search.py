@@ -13,15 +13,15 @@ the same values (with the UTILITY evaluation).
 - **Transposition table**: rows ``[me, opp, data]`` with ``data`` packing the
   value (offset by 2**31), the depth, the bound type, the best move + 1 and the
   search's age; a row is replaced unless it holds a deeper result of the same
-  search. Wins are stored relative to the node, as in :mod:`arena.search.alphabeta`.
+  search. Wins are stored relative to the node, as in :mod:`arena.search.alphabeta.alphabeta`.
 - **Move ordering**: the table's move first; then, with :data:`ORDER_DEPTH`
   plies or more left, by the evaluation of the position each move leads to (a
   one-ply search, the best predictor of the deeper one); closer to the
   horizon by the opponent's mobility after the move (fewest replies first,
   corners counting double) and a square's static worth.
 - **Time**: ``stats[DEADLINE]`` is a monotonic time in nanoseconds
-  (:mod:`.clock`), read every :data:`CHECK_EVERY` nodes; past it the search
-  unwinds without storing anything and ``stats[ABORTED]`` is set. ``root``
+  (:mod:`~arena.search.clock.compiled_deadline`), read every :data:`CHECK_EVERY`
+  nodes; past it the search unwinds without storing anything and ``stats[ABORTED]`` is set. ``root``
   releases the GIL, so another thread may stop it by moving the deadline.
 
 Tests: tests/search/test_engine_othello.py
@@ -32,9 +32,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from arena.search.compiled_clock import now_ns
-from arena.search.engines.othello_eval import CORNERS, evaluate
-from arena.search.engines.table_values import EXACT, LOWER, UPPER, from_table, to_table
+from arena.search.alphabeta.engines.othello_eval import CORNERS, evaluate
+from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER, from_table, to_table
+from arena.search.clock.compiled import now_ns
 from arena.solvers.bits import lowest_index, popcount
 from arena.solvers.othello.board import ONE, ZERO, U, flips, moves
 

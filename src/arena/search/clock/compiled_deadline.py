@@ -1,7 +1,7 @@
 """A monotonic clock that compiled code can read: the engines' hard deadline.
 
 Compiled searches cannot call Python's ``time.perf_counter``; they read
-:func:`arena.search.compiled_clock.now_ns` (the C library's
+:func:`arena.search.clock.compiled.now_ns` (the C library's
 ``clock_gettime(CLOCK_MONOTONIC)``, tens of nanoseconds, the clock the compiled
 MCTS stops its batches by), so a search can compare it with a deadline computed
 on the Python side (:func:`deadline_ns`) every few hundred nodes
@@ -27,7 +27,7 @@ import time
 import numpy as np
 from numba import njit
 
-from arena.search.compiled_clock import now_ns
+from arena.search.clock.compiled import now_ns
 
 NEVER = (1 << 62) - 1
 """A deadline that never comes."""
@@ -36,7 +36,7 @@ NEVER = (1 << 62) - 1
 @njit(cache=True, inline="always")
 def expired(stats: np.ndarray, end: int, last: int, longest: int) -> bool:
     """Whether the deadline ``stats[end]`` is so near that the next stretch of work
-    may not finish before it, as :class:`~arena.search.deadline.Deadline` judges:
+    may not finish before it, as :class:`~arena.search.clock.deadline.Deadline` judges:
     ``stats[longest]`` keeps the longest time seen between two calls (a pause of the
     process included, which makes the rest of the move more careful) and
     ``stats[last]`` the time of the last call. Call it at regular intervals of work.

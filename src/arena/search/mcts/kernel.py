@@ -1,13 +1,13 @@
 """The compiled MCTS: the reference algorithm over preallocated arrays (numba).
 
-This is :class:`arena.search.mcts.TreeSearch` rewritten the mctx way, as
+This is :class:`arena.search.mcts.agent.TreeSearch` rewritten the mctx way, as
 plain Python that numba compiles once for every game: the tree is a few
 arrays, the root position is copied and the moves replayed down the path, and
 the game enters only through its kernel's functions (``legal_moves``, ``play``,
 ``to_move``, ``outcome`` and the simulation, ``playout`` or ``rollout``),
 received as first-class function arguments (:func:`arena.core.kernel.signatures`):
 :func:`search` is the algorithm, :func:`run` the entry point that rebuilds those
-functions from their addresses. :mod:`arena.search.fast_mcts` drives it from
+functions from their addresses. :mod:`arena.search.mcts.driver` drives it from
 Python in short batches.
 
 The tree:
@@ -15,7 +15,7 @@ The tree:
 ``node[x, FIELD]`` (int64, one row per node)
     ``VISITS``: simulations through the node (the reference's ``total``);
     ``PROOF``: the node's proof status for the player who moved into it
-    (:class:`~arena.search.mcts_tree.Proof` values); ``FIRST``: where its
+    (:class:`~arena.search.mcts.tree.Proof` values); ``FIRST``: where its
     children's block starts in the edge arrays, -1 until the node is *opened*
     (its legal moves listed, at its second visit); ``COUNT``: its legal
     moves; ``TRIED``: children added so far (the first ``TRIED`` edges of the
@@ -40,8 +40,8 @@ import numpy as np
 from numba import njit
 
 from arena.core.kernel import ONGOING
-from arena.search import kernel_functions as kf
-from arena.search.compiled_clock import now_ns
+from arena.search.clock.compiled import now_ns
+from arena.search.mcts import kernel_functions as kf
 
 VISITS, PROOF, FIRST, COUNT, TRIED, OUTCOME, MOVER = range(7)
 FIELDS = 7
@@ -315,7 +315,7 @@ def run(  # type: ignore[no-untyped-def]
     root, sims, policy, c, eps, expand_all, solver, report,
 ):  # fmt: skip
     """:func:`search` with the kernel's functions given as addresses (see
-    :mod:`arena.search.kernel_functions`: :data:`CALLED` in that order)."""
+    :mod:`arena.search.mcts.kernel_functions`: :data:`CALLED` in that order)."""
     return search(
         kf.as_legal_moves(functions[0], functions[1]),
         kf.as_play(functions[2], functions[3]),

@@ -4,13 +4,13 @@ On a loaded machine the operating system takes the CPU away from a process
 for whole time slices — 10 to 25 ms with twice as many busy processes as
 cores. A search that stops at its deadline's end still overruns when such a
 pause falls between its last clock check and its answer. Within one search
-:class:`~arena.search.deadline.Deadline` learns the longest unit of work,
+:class:`~arena.search.clock.deadline.Deadline` learns the longest unit of work,
 pauses included, but a search of 20 ms may see no pause before the one that
 makes it late. :class:`RecentPauses` carries that knowledge across searches
 (and agents: it measures the machine, not a search): each compiled MCTS search
 reports its longest batch of simulations, pauses included; the level decays with a
 half-life of 20 s once the load goes; and the next search of any agent (every
-:class:`~arena.search.deadline.Deadline` of a move) stops that much earlier, within
+:class:`~arena.search.clock.deadline.Deadline` of a move) stops that much earlier, within
 a cap that leaves it most of its time on a quiet machine (where the level is the
 length of a batch, well under a millisecond) and a tenth of it under the heaviest
 load.

@@ -31,8 +31,8 @@ from typing import Any
 
 from arena.core.game import Game
 from arena.games import load_kernel
-from arena.search.deadline import quiet_gc
-from arena.search.mcts_options import MCTSOptions
+from arena.search.clock.deadline import quiet_gc
+from arena.search.mcts.options import MCTSOptions
 
 STILL_COMPILING_AFTER = 5.0
 """Seconds after which a game marked ready is announced anyway (its cache was removed)."""
@@ -56,14 +56,14 @@ _ready: set[tuple[str, str]] = set()
 def _marker(game: str) -> Path:
     """The file that says ``game`` was compiled from the current sources (numba's cache
     files are its own business; this only decides whether to announce a compilation)."""
-    package = Path(__file__).resolve().parent.parent
+    package = Path(__file__).resolve().parents[2]
     numba = find_spec("numba")
     sources = [
         Path(numba.origin) if numba and numba.origin else package,  # a new numba: new stamp
-        package / "search" / "mcts_kernel.py",
-        package / "search" / "mcts_rave.py",
-        package / "search" / "kernel_functions.py",
-        package / "search" / "compiled_clock.py",
+        package / "search" / "mcts" / "kernel.py",
+        package / "search" / "mcts" / "rave.py",
+        package / "search" / "mcts" / "kernel_functions.py",
+        package / "search" / "clock" / "compiled.py",
         package / "core" / "kernel.py",
         *sorted((package / "games").glob("*/kernel.py")),
     ]
@@ -125,7 +125,7 @@ def compile_notice(game: str, stream: Any = None) -> Iterator[None]:
 def fast_engine(
     options: MCTSOptions, game: Game, rng: random.Random, everything: bool = False
 ) -> Any:
-    """The compiled engine for ``game`` (a ready :class:`~arena.search.fast_mcts.FastSearch`),
+    """The compiled engine for ``game`` (a ready :class:`~arena.search.mcts.driver.FastSearch`),
     or None when the game has no kernel. Loads (or compiles) what a search with these
     options runs — with ``everything``, what any search of the game runs."""
     with compile_notice(game.name), quiet_gc():
@@ -135,8 +135,8 @@ def fast_engine(
             return None
         # The compiled engine imports numba (0.2 s): only when a game asks for it.
         # ``fast_rave.engine`` picks the plain engine or the MC-RAVE one.
-        fast_rave = import_module("arena.search.fast_rave")
-        with import_module("arena.search.numba_cache").quick_loads():
+        fast_rave = import_module("arena.search.mcts.rave_driver")
+        with import_module("arena.search.mcts.numba_cache").quick_loads():
             # What a search with these options loads: the simulation, and the copying of a
             # kept subtree (RAVE's search is another compiled function).
             rave = "rave," if options.rave else ""

@@ -3,18 +3,18 @@
 The compiled search runs in batches of simulations, each sized to take a
 fraction of a millisecond. Two things decide when a timed search stops:
 
-- the *stop* moment: the :class:`~arena.search.deadline.Deadline`'s end, which
+- the *stop* moment: the :class:`~arena.search.clock.deadline.Deadline`'s end, which
   keeps a margin for the answer's way back and the reserve for the pauses this
-  process has lately suffered (:mod:`arena.search.pauses`), so a pause of the
+  process has lately suffered (:mod:`arena.search.clock.pauses`), so a pause of the
   operating system after the last check does not make the answer late;
 - the check: the compiled code reads a monotonic clock every few simulations
-  (:mod:`arena.search.compiled_clock`) and ends its batch the moment *stop*
+  (:mod:`arena.search.clock.compiled`) and ends its batch the moment *stop*
   passes, so no batch runs past it, however wrong its predicted length; Python
   checks between batches too. Where compiled code has no clock, Python stops
   before a batch that could cross *stop* (the deadline's longest unit so far).
 
 >>> import numpy as np
->>> from arena.search import mcts_kernel as mk
+>>> from arena.search.mcts import kernel as mk
 >>> report = np.zeros(mk.REPORT_SIZE, np.int64)
 >>> batch_clock(report, Deadline(None)), int(report[mk.UNTIL])
 (inf, 0)
@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.search import compiled_clock
-from arena.search import mcts_kernel as mk
-from arena.search.deadline import Deadline
+from arena.search.clock import compiled as compiled_clock
+from arena.search.clock.deadline import Deadline
+from arena.search.mcts import kernel as mk
 
 
 def batch_clock(report: Any, deadline: Deadline) -> float:

@@ -1,6 +1,6 @@
 """MC-RAVE in the compiled MCTS: AMAF statistics per edge, priors, selection among untried moves.
 
-The search of :mod:`arena.search.mcts_kernel` with the additions of Gelly and
+The search of :mod:`arena.search.mcts.kernel` with the additions of Gelly and
 Silver's MC-RAVE (*Monte-Carlo tree search and rapid action value estimation
 in computer Go*, Artificial Intelligence 175, 2011), written as separate
 functions over the same tree arrays so the plain search stays as it is.
@@ -38,9 +38,9 @@ import numpy as np
 from numba import njit
 
 from arena.core.kernel import ONGOING
-from arena.search import kernel_functions as kf
-from arena.search.compiled_clock import now_ns
-from arena.search.mcts_kernel import (
+from arena.search.clock.compiled import now_ns
+from arena.search.mcts import kernel_functions as kf
+from arena.search.mcts.kernel import (
     BUDGET,
     CLOCK_EVERY,
     COUNT,

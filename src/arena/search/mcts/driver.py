@@ -1,20 +1,20 @@
-"""The compiled MCTS engine: :mod:`~arena.search.mcts_kernel` driven in short batches.
+"""The compiled MCTS engine: :mod:`~arena.search.mcts.kernel` driven in short batches.
 
-:class:`FastSearch` answers like the reference :class:`~arena.search.mcts.TreeSearch`
-(same options, same :class:`~arena.search.mcts_root.RootStats`), but its tree
+:class:`FastSearch` answers like the reference :class:`~arena.search.mcts.agent.TreeSearch`
+(same options, same :class:`~arena.search.mcts.root.RootStats`), but its tree
 is arrays and its iterations run in compiled code, over the game's kernel
 (``games/<game>/kernel.py``).
 
-The clock (:mod:`~arena.search.batch_clock`): simulations run in batches, each
+The clock (:mod:`~arena.search.mcts.batch_clock`): simulations run in batches, each
 sized from the speed measured so far to last about :data:`BATCH_SECONDS` (well
 under a millisecond); the compiled code reads a monotonic clock every few
 simulations and ends a batch when the search's stop moment passes (the
 deadline less a reserve for the pauses this process has lately suffered,
-:mod:`~arena.search.pauses`), and Python checks between batches. A search with
+:mod:`~arena.search.clock.pauses`), and Python checks between batches. A search with
 only a simulation budget runs in one call.
 
 The kernel's functions reach the compiled search as addresses looked up once
-per kernel (:mod:`~arena.search.kernel_functions`), so a batch call costs
+per kernel (:mod:`~arena.search.mcts.kernel_functions`), so a batch call costs
 about two microseconds of Python.
 
 Tests: ``tests/search/test_fast_mcts.py``.
@@ -32,14 +32,14 @@ from numba import config
 
 from arena.core.game import State
 from arena.core.kernel import ONGOING, Kernel
-from arena.search import kernel_functions as kf
-from arena.search import mcts_kernel as mk
-from arena.search.batch_clock import batch_clock, stop_between_batches
-from arena.search.deadline import Deadline
-from arena.search.mcts_options import MCTSOptions
-from arena.search.mcts_root import RootStats, Searched
-from arena.search.mcts_tree import Proof
-from arena.search.pauses import PAUSES
+from arena.search.clock.deadline import Deadline
+from arena.search.clock.pauses import PAUSES
+from arena.search.mcts import kernel as mk
+from arena.search.mcts import kernel_functions as kf
+from arena.search.mcts.batch_clock import batch_clock, stop_between_batches
+from arena.search.mcts.options import MCTSOptions
+from arena.search.mcts.root import RootStats, Searched
+from arena.search.mcts.tree import Proof
 
 BATCH_SECONDS = 0.0003
 """The time one batch of simulations should take between two reads of the clock."""

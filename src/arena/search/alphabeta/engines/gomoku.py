@@ -26,8 +26,8 @@ The position is a board of cells plus, for every k-window (k cells in a line:
   must block it): a win found that way is proven.
 
 Alpha-beta negamax with a transposition table (Zobrist keys; depth, bound,
-best move), iterative deepening by :func:`~arena.search.engines.driver.deepen`,
-the deadline read from compiled code (:mod:`~arena.search.engines.clock`).
+best move), iterative deepening by :func:`~arena.search.alphabeta.engines.driver.deepen`,
+the deadline read from compiled code (:mod:`~arena.search.clock.compiled_deadline`).
 
 >>> import arena
 >>> game = arena.load_game("gomoku")
@@ -50,10 +50,10 @@ from numba import njit
 
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
-from arena.search.deadline import quiet_gc
-from arena.search.engines.clock import NEVER, expired, now_ns
-from arena.search.engines.driver import BOUND_TEXT, Iteration, RootSearch, deepen
-from arena.search.engines.table_values import EXACT, LOWER, UPPER
+from arena.search.alphabeta.engines.driver import BOUND_TEXT, Iteration, RootSearch, deepen
+from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER
+from arena.search.clock.compiled_deadline import NEVER, expired, now_ns
+from arena.search.clock.deadline import quiet_gc
 from arena.search.report import value_rows
 from arena.search.values import PROVEN_NOTE, WIN
 
