@@ -3,7 +3,7 @@
 * **Layers.** Imports point down the layer order :data:`LAYERS` (a module may
   import its own layer). The package root and ``__main__`` may import anything;
   importing the root counts as importing the highest layer it imports itself.
-  Module paths in strings (``"arena.search.mcts:MCTSAgent"``, registries that
+  Module paths in strings (``"arena.search.mcts.agent:MCTSAgent"``, registries that
   import on first use) count as imports too.
 * **No private reach-ins.** No ``from arena.x import _name``, no
   ``module._name`` on an arena module, and no ``obj._name`` unless this module
@@ -12,6 +12,9 @@
 * **No imports inside functions**, except the heavy optional dependencies of
   :data:`LAZY`: an import in a function either dodges a cycle or hides a cost.
 * **No import cycles** among arena modules.
+* **Rooms.** A layer with rooms (:data:`ROOMS`: ``search/``) holds at its top only its
+  ``__init__``, its rooms (sub-packages, one idea each) and the few modules all rooms share
+  (:data:`SHARED`); a room imports only the rooms it is allowed to, and a shared module none.
 * **Docs point to tests.** Every module has a docstring; every module that is
   not a package ``__init__`` names its tests (``Tests: tests/...``), and every
   ``tests/....py`` path named anywhere in the source exists.
@@ -70,7 +73,7 @@ LAZY: dict[str, str] = {
 FOREIGN_PRIVATE: dict[str, str] = {
     "_SubParsersAction": "argparse: the type of add_subparsers() has no public name",
     "_actions": "argparse: a parser's actions have no public accessor",
-    # search/numba_cache.py replaces numba's Cache.load_overload so that warm starts skip
+    # search/mcts/numba_cache.py replaces numba's Cache.load_overload so that warm starts skip
     # numba's target refresh (issue 12); it checks these exist (SUPPORTED) and falls back.
     "_guard_against_spurious_io_errors": "numba: Cache's I/O guard, used by its own load",
     "_enabled": "numba: whether a Cache is on",
@@ -84,6 +87,21 @@ NO_TESTS_YET: dict[str, str] = {
     "arena.core.kernel": "the kernel contract: tested through each games/<game>/kernel.py",
 }
 """Modules whose docstring may name no tests yet, with the reason (keep it short)."""
+
+ROOMS: dict[str, dict[str, tuple[str, ...]]] = {
+    "search": {
+        "clock": (),
+        "mcts": ("clock",),
+        "alphabeta": ("clock",),
+    },
+}
+"""Layers in rooms: each room and the other rooms of its layer it may import (time is the
+floor every search stands on; MCTS and alpha-beta do not know each other)."""
+
+SHARED: dict[str, tuple[str, ...]] = {
+    "search": ("values", "report"),
+}
+"""The modules at the top of a layer in rooms, shared by all its rooms (they import none)."""
 
 _MODULE_STRING = re.compile(r"arena(\.[a-z_0-9]+)+(:\w+)?")
 _TEST_PATH = re.compile(r"\btests/[\w/]+\.py\b")
@@ -367,6 +385,43 @@ def import_cycles(modules: dict[str, Module]) -> list[str]:
     return found
 
 
+def room_violations(
+    modules: dict[str, Module],
+    rooms: dict[str, dict[str, tuple[str, ...]]] = ROOMS,
+    shared: dict[str, tuple[str, ...]] = SHARED,
+) -> list[str]:
+    """Modules at the top of a layer in rooms that are neither a room nor shared, and imports
+    (static, or module paths in strings) from one room into another it may not import."""
+
+    def room_of(name: str) -> tuple[str, str] | None:
+        parts = name.split(".")
+        return (parts[1], parts[2]) if len(parts) > 2 and parts[1] in rooms else None
+
+    found = []
+    for module in modules.values():
+        where = room_of(module.name)
+        if where is None:
+            continue
+        layer, room = where
+        allowed = rooms[layer].get(room)
+        if allowed is None and room not in shared.get(layer, ()):
+            found.append(
+                f"{module.name}: {layer}/ holds only its rooms ({', '.join(rooms[layer])}) "
+                f"and shared modules ({', '.join(shared.get(layer, ()))})"
+            )
+            continue
+        targets = [(line, target) for line, target, _ in module.imports]
+        targets += list(_module_strings(module))
+        for line, target in targets:
+            theirs = room_of(target)
+            if theirs is None or theirs[0] != layer or theirs[1] not in rooms[layer]:
+                continue
+            if theirs[1] != room and theirs[1] not in (allowed or ()):
+                kind = f"room {room}" if allowed is not None else "shared module"
+                found.append(f"{module.name}:{line} ({kind}) imports {target}")
+    return found
+
+
 def missing_docs(modules: dict[str, Module], root: Path = ROOT) -> list[str]:
     """Modules without a docstring; modules that are not packages and whose docstring
     names no test file (``Tests: tests/...``); test paths in the source that do not exist."""
@@ -417,6 +472,13 @@ def test_no_import_cycles() -> None:
     assert import_cycles(PACKAGE) == []
 
 
+def test_layers_in_rooms_keep_to_their_rooms() -> None:
+    assert room_violations(PACKAGE) == []
+    for layer, rooms in ROOMS.items():
+        for room in rooms:
+            assert PACKAGE[f"arena.{layer}.{room}"].is_package, room
+
+
 def test_modules_document_themselves_and_point_to_existing_tests() -> None:
     assert missing_docs(PACKAGE) == []
 
@@ -425,6 +487,9 @@ def test_the_architecture_doc_lists_every_layer() -> None:
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     for layer in LAYERS:
         assert f"{layer}/" in text, layer
+    for layer, rooms in ROOMS.items():
+        for room in rooms:
+            assert f"`{layer}/{room}/`" in text, room
 
 
 # --- the checks catch what they are for ----------------------------------------------------
@@ -515,4 +580,38 @@ def test_missing_docs_and_test_paths_are_found() -> None:
         "arena.games.a: no docstring",
         "arena.games.b: the docstring names no tests (Tests: tests/...)",
         "arena.games.c: names tests/games/test_nothing_here.py, which does not exist",
+    ]
+
+
+def test_modules_outside_the_rooms_and_imports_across_them_are_found() -> None:
+    rooms = {
+        "arena.search": '"""Search."""\n',
+        "arena.search.values": DOC,
+        "arena.search.clock": '"""Clock."""\n',
+        "arena.search.clock.deadline": DOC,
+        "arena.search.mcts": '"""MCTS."""\n',
+        "arena.search.mcts.agent": DOC + "from arena.search.clock.deadline import Deadline\n"
+        "from arena.search.values import WIN\n",
+        "arena.search.alphabeta": '"""Alpha-beta."""\n',
+        "arena.search.alphabeta.ids": DOC + "from arena.search.clock import deadline\n",
+    }
+    assert room_violations(parse({**GOOD, **rooms})) == []
+    found = room_violations(
+        parse(
+            {
+                **GOOD,
+                **rooms,
+                "arena.search.timing": DOC,
+                "arena.search.values": DOC + "from arena.search.mcts.agent import X\n",
+                "arena.search.clock.deadline": DOC + 'WHERE = "arena.search.mcts.agent:X"\n',
+                "arena.search.alphabeta.ids": DOC + "from arena.search.mcts import agent\n",
+            }
+        )
+    )
+    assert found == [
+        "arena.search.values:5 (shared module) imports arena.search.mcts.agent",
+        "arena.search.clock.deadline:5 (room clock) imports arena.search.mcts.agent",
+        "arena.search.alphabeta.ids:5 (room alphabeta) imports arena.search.mcts.agent",
+        "arena.search.timing: search/ holds only its rooms (clock, mcts, alphabeta) "
+        "and shared modules (values, report)",
     ]
