@@ -46,6 +46,7 @@ from arena.core.crash import crash_text
 from arena.core.errors import SpecError
 from arena.core.spec import Param, split_pairs
 from arena.remote.command import CommandAgent
+from arena.remote.sandbox import Sandbox
 
 PREFIX = "py:"
 
@@ -136,17 +137,19 @@ def in_process(spec: str) -> InFolder:
     return InFolder(load_py_agent(spec), py_file(spec).parent)
 
 
-def own_process(spec: str, limits: bool = False) -> CommandAgent:
+def own_process(spec: str, limits: bool = False, sandbox: Sandbox | None = None) -> CommandAgent:
     """The ``py:`` agent ``spec`` played in a process of its own (``arena serve``), started
     for each game in the file's folder: killed past the clock plus the grace, a crash is
-    its forfeit. ``limits``: the ``cmd:`` memory limit too (``--isolate``); else none."""
+    its forfeit. ``limits``: the ``cmd:`` memory limit too (``--isolate``); else none.
+    ``sandbox``: in that sandbox, its folder read-only, with the memory limit."""
     path = py_file(spec)
     _, name, params = split_py_spec(spec)
     served = f"{PREFIX}{path}:{name}" + (f":{params}" if params else "")
-    options = f"startup={STARTUP:g}" + ("" if limits else ",memory=0")
+    options = f"startup={STARTUP:g}" + ("" if limits or sandbox else ",memory=0")
     command = shlex.join([sys.executable, "-m", "arena.agents.served", served])
     agent = CommandAgent(f"cmd:{options}:{command}")
     agent.cwd = str(path.parent)
+    agent.sandbox = sandbox
     agent.title = spec.strip()
     agent.spec = spec.strip()
     return agent

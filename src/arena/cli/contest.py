@@ -32,6 +32,8 @@ from arena.core.words import plural
 from arena.formats.record import GameRecord
 from arena.formats.sgf import to_sgf
 from arena.games import load_game
+from arena.remote.sandbox import Sandbox
+from arena.remote.sandbox import require as require_sandbox
 from arena.search.clock.deadline import limit_note
 from arena.stats.sprt import SPRT
 from arena.stats.standings import format_standings, standings
@@ -106,6 +108,14 @@ def _common(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="run py: agents in arena's own process (for a debugger); a choose() that never "
         "returns then hangs the match",
+    )
+    p.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="run every agent program (cmd:, py:, the course agents, gtp:) in a bubblewrap "
+        "sandbox: its own folder and the system read-only, a private 64 MB /tmp, no network, "
+        "at most 64 processes; an error, never an unsandboxed run, where bubblewrap cannot "
+        "(see docs/sandbox.md)",
     )
     p.add_argument(
         "--db",
@@ -246,6 +256,10 @@ def _run(
             "--show-search prints each move as it is played, so games run one at a time: "
             "drop --jobs/--ray or --show-search"
         )
+    if args.sandbox and args.in_process:
+        raise ArenaError("--sandbox runs py: agents in sandboxed processes: drop --in-process")
+    if args.sandbox:
+        require_sandbox()  # before anything else: the one line that says what is missing
     sprt = SPRT.parse(args.sprt) if args.sprt else None
     if sprt is not None and len(specs) != 2:
         raise ArenaError("--sprt compares two agents: give exactly two")
@@ -264,6 +278,7 @@ def _run(
         seed=args.seed,
         isolate=args.isolate,
         in_process=args.in_process,
+        sandbox=Sandbox() if args.sandbox else None,
     )
     tournament.check_size(
         settings, f"--games {games}" if games is not None else f"--rounds {rounds}"

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from multiprocessing import active_children, get_context
 from typing import Any
 
+from arena.agents import load_agent
 from arena.agents.pyclass import PREFIX as PY
 from arena.agents.pyclass import in_process, own_process
 from arena.compete.match import MoveHook, play_game
@@ -29,6 +30,8 @@ from arena.core.install import extra_command
 from arena.formats.record import GameRecord
 from arena.games import load_game
 from arena.remote.command import isolated
+from arena.remote.external import PROGRAM_PREFIXES
+from arena.remote.sandbox import Sandbox
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,8 @@ class Job:
     """Run built-in and py: agents in their own processes (``arena serve``)."""
     in_process: bool = False
     """Run py: agents in this process (by default each has a process of its own)."""
+    sandbox: Sandbox | None = None
+    """Run every agent program (py: agents' processes included) in this sandbox."""
 
 
 Watch = Callable[[Job], MoveHook]
@@ -64,7 +69,7 @@ def play_job(job: Job, on_move: MoveHook | None = None) -> str:
     specs = [job.first_spec, job.second_spec]
     record = play_game(
         game,
-        [placed(spec, job.isolate, job.in_process) for spec in specs],
+        [placed(spec, job.isolate, job.in_process, job.sandbox) for spec in specs],
         job.control,
         seed=job.seed,
         opening=job.opening,
@@ -77,13 +82,24 @@ def play_job(job: Job, on_move: MoveHook | None = None) -> str:
     return record.to_json()
 
 
-def placed(spec: str, isolate: bool = False, in_process_py: bool = False) -> Any:
+def placed(
+    spec: str, isolate: bool = False, in_process_py: bool = False, sandbox: Sandbox | None = None
+) -> Any:
     """What the referee plays for ``spec``: a ``py:`` agent in a process of its own (so a
     ``choose`` that never returns loses on time), unless ``in_process_py``; with ``isolate``
-    every built-in and ``py:`` agent runs under the ``cmd:`` rules (``arena serve``)."""
+    every built-in and ``py:`` agent runs under the ``cmd:`` rules (``arena serve``). With
+    ``sandbox`` every program (``cmd:``, the course agents, ``py:``, isolated built-ins) runs
+    in it; built-in agents in this process are arena's own code and stay here."""
     if prefixed_py(spec):
-        return in_process(spec) if in_process_py and not isolate else own_process(spec, isolate)
-    return isolated(spec) if isolate else spec
+        if sandbox is None and in_process_py and not isolate:
+            return in_process(spec)
+        return own_process(spec, isolate, sandbox)
+    text = isolated(spec) if isolate else spec
+    if sandbox is None or not text.strip().lower().startswith(PROGRAM_PREFIXES):
+        return text
+    agent = load_agent(text)
+    agent.sandbox = sandbox
+    return agent
 
 
 def prefixed_py(spec: str) -> bool:

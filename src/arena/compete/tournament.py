@@ -27,6 +27,7 @@ from arena.core.limit import DEFAULT_GRACE
 from arena.core.spec import split_spec, with_params
 from arena.formats.record import GameRecord
 from arena.games import load_game
+from arena.remote.sandbox import Sandbox, require
 from arena.stats.sprt import SPRT
 from arena.stats.tally import Tally
 
@@ -59,6 +60,8 @@ class Settings:
     """Every agent in its own process (how games run, not what they are)."""
     in_process: bool = False
     """``py:`` agents in the referee's process (by default each has its own)."""
+    sandbox: Sandbox | None = None
+    """Every agent program in this sandbox (``--sandbox``, :mod:`arena.remote.sandbox`)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.game, str):
@@ -155,6 +158,7 @@ def jobs_for(settings: Settings, planned: Iterable[PlannedGame]) -> Iterator[Job
             max_plies=settings.max_plies,
             isolate=settings.isolate,
             in_process=settings.in_process,
+            sandbox=settings.sandbox,
         )
 
 
@@ -182,6 +186,8 @@ def validate(settings: Settings) -> None:
     if len(settings.agents) < 2:
         raise ArenaError("at least two agents are needed")
     check_size(settings)
+    if settings.sandbox is not None:
+        require(settings.sandbox)  # one line now, not a failure in every game
     for name in settings.agents:
         load_agent(spec_of(name))
 

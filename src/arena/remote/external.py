@@ -30,6 +30,7 @@ from arena.core.game import Game, State
 from arena.core.limit import DEFAULT_GRACE, Limit
 from arena.core.spec import Param, bind_params, split_pairs
 from arena.remote.process import AgentProcess, split_command
+from arena.remote.sandbox import Sandbox
 
 OPTIONS = (
     Param("memory", int, 4096, "address-space limit in MB (0: none)", low=0, high=1 << 20),
@@ -78,6 +79,9 @@ class ExternalAgent(Agent):
     title: str | None = None
     """How errors name the agent when not by its command (a ``py:`` agent in its own process)."""
 
+    sandbox: Sandbox | None = None
+    """Run the program in this sandbox (``--sandbox``; :mod:`arena.remote.sandbox`)."""
+
     def command(self, body: str) -> list[str]:
         """The argv to run for the spec's text after the options (and ``self.config``)."""
         return find_program(split_command(body))
@@ -110,6 +114,7 @@ class ExternalAgent(Agent):
             memory_mb=self.config["memory"] or None,
             cpu_seconds=self.config["cpu"] or None,
             cwd=self.cwd,
+            sandbox=self.sandbox,
         )
         self.line = game.initial_state(seed)
         self.moves = []

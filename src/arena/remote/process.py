@@ -33,6 +33,7 @@ from pathlib import Path
 from arena.core.errors import AgentFailure, SpecError
 from arena.remote import reaper
 from arena.remote.protocol import parse_forfeit
+from arena.remote.sandbox import Confined, Sandbox
 
 logger = logging.getLogger(__name__)
 
@@ -75,10 +76,16 @@ class AgentProcess:
         memory_mb: int | None = None,
         cpu_seconds: int | None = None,
         cwd: str | None = None,
+        sandbox: Sandbox | None = None,
     ) -> None:
         self.label = label
         self.memory_mb = memory_mb
         self.cpu_seconds = cpu_seconds
+        self.confined: Confined | None = None
+        """The program's sandbox (``--sandbox``): every launch goes through it."""
+        if sandbox is not None:
+            self.confined = sandbox.confine(argv, cwd)
+            argv, cwd = self.confined.argv, None
         self.log_path = log_dir() / f"{_safe(label)}-{os.getpid()}-{time.monotonic_ns()}.log"
         self._buffer = b""
         self._guardian = reaper.channel()
@@ -95,6 +102,8 @@ class AgentProcess:
                     cwd=cwd,
                 )
             except OSError as exc:
+                if self.confined is not None:
+                    self.confined.release()
                 raise SpecError(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._out = self.proc.stdout.fileno()
@@ -111,6 +120,8 @@ class AgentProcess:
             resource.setrlimit(resource.RLIMIT_AS, (size, size))
         if self.cpu_seconds:
             resource.setrlimit(resource.RLIMIT_CPU, (self.cpu_seconds, self.cpu_seconds + 1))
+        if self.confined is not None:
+            self.confined.in_child()
 
     @property
     def pid(self) -> int:
@@ -186,6 +197,8 @@ class AgentProcess:
             )
             return AgentFailure(*told)
         code = self.proc.returncode
+        if code is not None and code > 128 and self.confined is not None:
+            code = 128 - code  # bubblewrap exits 128 + N when its program dies of signal N
         if code is None:
             status = "still running"
         elif code < 0:
@@ -193,14 +206,26 @@ class AgentProcess:
         else:
             status = f"exit status {code}"
         tail = self.stderr_tail()
-        detail = f"{self.label} crashed: {what} ({status})"
+        detail = f"{self.label} crashed: {what} ({status}{self._log_full()})"
         if tail:
             detail += f"; stderr: {tail}"
         return AgentFailure("crash", detail + f"; log {self.log_path}")
 
+    def _log_full(self) -> str:
+        if self.confined is None:
+            return ""
+        with contextlib.suppress(OSError):
+            if self.log_path.stat().st_size >= self.confined.file_mb << 20:
+                return (
+                    f", its stderr log full at the sandbox's {self.confined.file_mb} MB file limit"
+                )
+        return ""
+
     def _limit_hint(self, signum: int) -> str:
         if signum == signal.SIGXCPU and self.cpu_seconds:
             return f", over its {self.cpu_seconds} s CPU limit"
+        if signum == signal.SIGXFSZ and self.confined is not None:
+            return f", a file (its stderr log?) over the sandbox's {self.confined.file_mb} MB"
         if signum == signal.SIGKILL and self.memory_mb:
             return f" (memory limit {self.memory_mb} MB)"
         return ""
@@ -223,7 +248,7 @@ class AgentProcess:
     def stderr_tail(self, lines: int = STDERR_TAIL) -> str:
         """The last non-empty lines of the program's stderr, joined with `` | ``."""
         text = self.log_text()
-        kept = [line.strip() for line in text.splitlines() if line.strip()][-lines:]
+        kept = [clip(line.strip()) for line in text.splitlines() if line.strip()][-lines:]
         return " | ".join(kept)
 
     def kill(self) -> None:
@@ -233,6 +258,8 @@ class AgentProcess:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
         reaper.release(self.proc.pid)
+        if self.confined is not None:
+            self.confined.release()
 
     def close(self, goodbye: str | None = None, wait: float = 0.5) -> None:
         """Say ``goodbye`` (e.g. ``quit``), give the program ``wait`` seconds to leave,
@@ -247,6 +274,21 @@ class AgentProcess:
         for stream in (self.proc.stdin, self.proc.stdout):
             with contextlib.suppress(OSError):
                 stream.close()  # type: ignore[union-attr]
+
+
+TAIL_LINE = 300
+"""Characters of one stderr line kept in a crash's detail (a flood prints long lines)."""
+
+
+def clip(line: str) -> str:
+    """A line of at most :data:`TAIL_LINE` characters.
+
+    >>> clip("y" * 1000)[295:]
+    'yyyyy... (700 more characters)'
+    """
+    if len(line) <= TAIL_LINE:
+        return line
+    return f"{line[:TAIL_LINE]}... ({len(line) - TAIL_LINE} more characters)"
 
 
 def _signal_name(signum: int) -> str:
