@@ -28,7 +28,8 @@ run: install
 	$(BIN)/arena tournament connect4 random greedy alphabeta ids mcts \
 		--rounds 1 --time 1+0.1 --seed 1 --db arena.db
 
-# GNU Go and GRhino (Debian packages) for the GTP tests and `arena bench engines`.
+# GNU Go and GRhino (Debian packages) for the GTP tests and `arena bench engines`, and
+# bubblewrap for `--sandbox`.
 engines:
 	scripts/install-engines
 
