@@ -162,8 +162,6 @@ def alice_played_on(record: GameRecord) -> None:
         ("read", "results.db"),
         ("modify", "results.db"),
         ("modify", "bob/agent.py"),
-        ("write", "alice/hostile.py"),  # its own folder is read-only
-        ("write", "alice/planted.txt"),
         ("write", "/planted.txt"),
         ("write", "/usr/planted.txt"),
         ("read", "/etc/shadow"),
@@ -238,14 +236,16 @@ def test_a_program_flooding_its_answer_line_forfeits(school: Path) -> None:
 
 @needs_sandbox
 def test_a_command_sees_its_own_folder_and_a_private_tmp(school: Path) -> None:
-    """What a cmd: program sees: its folder as working directory, HOME and TMPDIR on a
-    writable tmpfs, none of the teacher's environment."""
+    """What a cmd: program sees: a private copy of its folder as working directory, HOME
+    and TMPDIR on a writable tmpfs, none of the teacher's environment."""
     probe = school / "alice" / "probe.py"
     probe.write_text(
         textwrap.dedent(
             """
             import json, os, sys
             open(os.path.join(os.environ["HOME"], "scratch"), "w").write("ok")
+            open("hostile.py", "w").write("changed")  # its own folder: a private copy
+            open("new.txt", "w").write("new")
             print(json.dumps({"cwd": os.getcwd(), "env": sorted(os.environ),
                               "root": sorted(os.listdir("/")), "host": os.uname().nodename}))
             """
@@ -261,6 +261,8 @@ def test_a_command_sees_its_own_folder_and_a_private_tmp(school: Path) -> None:
     assert seen["cwd"] == str((school / "alice").resolve())
     assert "ARENA_LOGS" not in seen["env"] and seen["host"] == "arena-sandbox"
     assert "home" not in seen["root"] and "tmp" in seen["root"]
+    assert (school / "alice" / "hostile.py").read_text() == HOSTILE
+    assert not (school / "alice" / "new.txt").exists()
 
 
 @needs_sandbox

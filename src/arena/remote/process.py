@@ -33,7 +33,7 @@ from pathlib import Path
 from arena.core.errors import AgentFailure, SpecError
 from arena.remote import reaper
 from arena.remote.protocol import parse_forfeit
-from arena.remote.sandbox import Confined, Sandbox
+from arena.remote.sandbox import COPY_FAILED, Confined, Sandbox
 
 logger = logging.getLogger(__name__)
 
@@ -203,6 +203,8 @@ class AgentProcess:
             status = "still running"
         elif code < 0:
             status = f"killed by {_signal_name(-code)}{self._limit_hint(-code)}"
+        elif code == COPY_FAILED and self.confined is not None:
+            status = "the sandbox could not copy its folder"
         else:
             status = f"exit status {code}"
         tail = self.stderr_tail()

@@ -35,6 +35,7 @@ import functools
 import itertools
 import os
 import resource
+import shlex
 import shutil
 import signal
 import subprocess
@@ -100,6 +101,9 @@ class Sandbox:
     """Size of its private writable ``/tmp`` (HOME, TMPDIR)."""
     file_mb: int = 64
     """Largest file it may write: bounds its stderr log (the agent's prints) on arena's disk."""
+    copy_mb: int = 64
+    """The program's folder up to this size is a private writable copy (many student
+    programs write files next to themselves); a larger one is visible read-only."""
 
     def confine(self, argv: list[str], cwd: str | None) -> Confined:
         """The launch of ``argv`` (run from ``cwd``, arena's own when None) in the sandbox.
@@ -109,22 +113,33 @@ class Sandbox:
         working directory; a relative script path is made absolute."""
         require(self)
         argv, folder = _program_folder(argv, cwd)
-        shown = [*_readable(argv), *([folder] if folder else [])]
+        shown = _readable(argv)
+        steps: list[str] = []  # shell commands run in the sandbox before the program
+        mounts: list[str] = []
+        compiled = _numba_cache(self.tmp_mb)
+        if compiled is not None:  # a private copy of arena's compiled kernels: not recompiled
+            mounts += ["--ro-bind", compiled, NUMBA_COPY]
+            steps.append(f"cp -R {NUMBA_COPY} {NUMBA_DIR} 2>/dev/null")
+        if folder is not None:
+            size = _copyable(folder, self.copy_mb << 20, [*shown, *_binds_of_arena()])
+            if size is None:  # too large, or holding arena's own files: read-only
+                shown.append(folder)
+            else:  # a writable private copy at the folder's own path, gone with the game
+                mounts += ["--size", str(size + (self.tmp_mb << 20)), "--tmpfs", folder]
+                mounts += ["--ro-bind", folder, FOLDER_COPY]
+                quoted = shlex.quote(folder)
+                steps.append(f"cp -pR {FOLDER_COPY}/. {quoted}/ || exit {COPY_FAILED}")
         cgroup = _Cgroup.make(self.processes) if os.geteuid() == 0 else None
         inner = list(argv)
         if cgroup is None:  # the limit is set inside, in the program's own user namespace
             inner = [_prlimit(), f"--nproc={self.processes}", "--", *inner]
-        cache: list[str] = []
-        compiled = _numba_cache(self.tmp_mb)
-        if compiled is not None:  # a private copy of arena's compiled kernels: not recompiled
-            cache = ["--ro-bind", compiled, NUMBA_COPY]
-            copy = f'cp -R {NUMBA_COPY} {NUMBA_DIR} 2>/dev/null; exec "$@"'
-            inner = ["/bin/sh", "-c", copy, "sh", *inner]
+        if steps:
+            inner = ["/bin/sh", "-c", "; ".join([*steps, 'exec "$@"']), "sh", *inner]
         command = [
             _bwrap_path(),
             *_base_options(self.tmp_mb),
             *_binds(shown),
-            *cache,
+            *mounts,
             "--remount-ro",  # bwrap's own root, an unbounded tmpfs, once the binds are made
             "/",
             "--chdir",
@@ -235,7 +250,7 @@ def _base_options(tmp_mb: int) -> list[str]:
 
 def _binds(paths: list[str]) -> list[str]:
     """Read-only binds of arena's Python and sources, and of ``paths``."""
-    shown = [*_python_dirs(sys.executable), _arena_root(), *paths]
+    shown = [*_binds_of_arena(), *paths]
     options: list[str] = []
     for path in _outermost(shown):
         options += ["--ro-bind", path, path]
@@ -350,6 +365,40 @@ def _numba_cache(tmp_mb: int) -> str | None:
             with contextlib.suppress(OSError):
                 size += os.path.getsize(os.path.join(parent, name))
     return folder if 0 < size <= (tmp_mb << 20) // 4 else None
+
+
+FOLDER_COPY = "/var/lib/arena-agent"
+"""Where the program's folder is visible (read-only) to be copied from."""
+COPY_FAILED = 97
+"""Exit status of a sandbox whose copy of the program's folder failed."""
+
+
+def _copyable(folder: str, most: int, others: list[str]) -> int | None:
+    """The size of ``folder`` if a private copy of it can be made: at most ``most`` bytes,
+    and neither inside nor around another folder the sandbox shows (arena's, a Python's).
+
+    >>> import tempfile; folder = tempfile.mkdtemp()
+    >>> _ = open(f"{folder}/a.py", "w").write("x" * 10)
+    >>> _copyable(folder, 100, []), _copyable(folder, 5, []), _copyable(folder, 100, [folder])
+    (10, None, None)
+    """
+    real = os.path.realpath(folder)
+    for other in others:
+        other = os.path.realpath(other)
+        if real == other or real.startswith(other + "/") or other.startswith(real + "/"):
+            return None
+    size = 0
+    for parent, _, files in os.walk(real):
+        for name in files:
+            with contextlib.suppress(OSError):
+                size += os.lstat(os.path.join(parent, name)).st_size
+            if size > most:
+                return None
+    return size
+
+
+def _binds_of_arena() -> list[str]:
+    return [*_python_dirs(sys.executable), _arena_root()]
 
 
 def _prlimit() -> str:
