@@ -29,7 +29,7 @@ def sandboxed_games(game: str, spec: str, folder: Path) -> None:
         players = [placed(p, sandbox=Sandbox()) for p in pair]
         record = play_game(g, players, TimeControl.parse("move:5"), seed=1)
         assert record.reason == "normal", record.detail
-        assert len(record.moves) > 8 and players[pair.index(spec)].sandbox is not None
+        assert len(record.moves) >= 3 and players[pair.index(spec)].sandbox is not None
     assert running(folder) == []
 
 
