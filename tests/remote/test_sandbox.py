@@ -23,6 +23,7 @@ from arena.compete.timecontrol import TimeControl
 from arena.formats.record import GameRecord
 from arena.games import load_game
 from arena.remote import sandbox as sandbox_module
+from arena.remote.process import AgentProcess
 from arena.remote.sandbox import Sandbox, SandboxUnavailable, require
 from helpers import running
 
@@ -251,8 +252,6 @@ def test_a_command_sees_its_own_folder_and_a_private_tmp(school: Path) -> None:
             """
         )
     )
-    from arena.remote.process import AgentProcess
-
     process = AgentProcess(
         [sys.executable, str(probe)], label="probe", sandbox=SMALL, memory_mb=2048
     )
@@ -329,3 +328,27 @@ def test_bubblewrap_without_namespaces_is_an_error_not_an_unsandboxed_run(
         placed("cmd:python -c pass", sandbox=Sandbox()).reset(load_game("connect4"), 0)
     assert main(["match", "connect4", "random", "random", "--sandbox", "--in-process"]) == 2
     assert sandbox_module.BWRAP_ENV == "ARENA_BWRAP"
+
+
+@needs_sandbox
+def test_a_folder_too_large_to_copy_is_read_only(school: Path) -> None:
+    probe = school / "alice" / "write.py"
+    probe.write_text(
+        "try:\n    open('x.txt', 'w')\n    print('wrote')\n"
+        "except OSError as exc:\n    print(type(exc).__name__, exc.errno)\n"
+    )
+    no_copy = Sandbox(processes=16, tmp_mb=8, file_mb=4, copy_mb=0)
+    process = AgentProcess([sys.executable, str(probe)], label="probe", sandbox=no_copy)
+    answer = process.read_line(30)
+    process.close()
+    assert answer == "OSError 30"  # EROFS: read-only file system
+    assert not (school / "alice" / "x.txt").exists()
+
+
+@needs_sandbox
+def test_bench_sandbox_times_both_kinds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "sandbox", "--repeat", "1", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert len(result["cases"]) == 2
+    for row in result["cases"].values():
+        assert row["plain_ms"] > 0 and row["sandbox_ms"] > 0

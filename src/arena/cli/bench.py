@@ -14,6 +14,7 @@ from typing import Any
 
 from arena.agents import load_agent
 from arena.bench import engines, measure, parallel, strength
+from arena.bench import sandbox as sandbox_bench
 from arena.bench import timing as timing_bench
 from arena.bench import tournament as bench_tournament
 from arena.core.errors import ArenaError
@@ -186,6 +187,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     tournament.add_argument("--repeat", type=int, default=3, help="runs (default 3)")
     _json_option(tournament)
     tournament.set_defaults(func=run_tournament)
+    sandbox = kinds.add_parser(
+        "sandbox",
+        help="what --sandbox adds to an agent program's start: time to its first move",
+        description="Launch a cmd: program (no arena import) and a py: class (served by "
+        "arena's Python) --repeat times each, plain and under --sandbox alternately, and "
+        "print the median time from launch to the first Connect Four move and the "
+        "difference. Fails with one line where bubblewrap cannot run.",
+    )
+    sandbox.add_argument("--repeat", type=int, default=10, help="launches per case (default 10)")
+    _json_option(sandbox)
+    sandbox.set_defaults(func=run_sandbox)
     web = kinds.add_parser(
         "web",
         help="the web board's time from New game to a drawn board, per game",
@@ -224,6 +236,13 @@ def _reported(
     if args.json:
         print(json.dumps(result))
     return result
+
+
+def run_sandbox(args: argparse.Namespace) -> int:
+    if args.repeat < 1:
+        raise ArenaError(f"--repeat must be >= 1, not {args.repeat}")
+    _reported(args, lambda report: sandbox_bench.run(args.repeat, report))
+    return 0
 
 
 def run_tournament(args: argparse.Namespace) -> int:
