@@ -352,3 +352,40 @@ def test_bench_sandbox_times_both_kinds(capsys: pytest.CaptureFixture[str]) -> N
     assert len(result["cases"]) == 2
     for row in result["cases"].values():
         assert row["plain_ms"] > 0 and row["sandbox_ms"] > 0
+
+
+@needs_sandbox
+def test_killing_arena_ends_the_sandbox_and_all_it_forked(tmp_path: Path) -> None:
+    """SIGKILL of arena mid-move: arena's guardian kills bubblewrap's process group, its
+    PID namespace dies with it, the program's forked children too."""
+    folder = tmp_path / "hang"
+    folder.mkdir()
+    (folder / "hang.py").write_text(
+        textwrap.dedent(
+            """
+            import os, sys, time
+            if os.fork() == 0:
+                os.setsid()  # a child that leaves the process group
+                time.sleep(1000)
+            for line in sys.stdin:
+                if line.startswith("arena"):
+                    print("ready hang", flush=True)
+                elif line.startswith("turn"):
+                    time.sleep(1000)
+            """
+        )
+    )
+    match = ["match", "connect4", f"cmd:python {folder}/hang.py", "random", "--games", "1"]
+    arena = subprocess.Popen(
+        [sys.executable, "-m", "arena", *match, "--time", "100+0", "--sandbox"],
+        cwd=folder,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while len(running(folder)) < 3 and time.monotonic() < deadline:  # bwrap, program, child
+        time.sleep(0.05)
+    assert len(running(folder)) >= 3
+    arena.kill()
+    arena.wait()
+    assert_nothing_left(folder)

@@ -437,8 +437,23 @@ class _Cgroup:
                 os.rmdir(trial)
             except OSError:
                 continue
+            cls.remove_stale(base)
             return base
         return None
+
+    @staticmethod
+    def remove_stale(base: str) -> None:
+        """Remove the cgroups of arena processes that were killed before they could."""
+        for name in os.listdir(base):
+            words = name.split("-")
+            if name.startswith("arena-sandbox-") and len(words) == 4 and words[2].isdigit():
+                try:
+                    os.kill(int(words[2]), 0)
+                except ProcessLookupError:
+                    with contextlib.suppress(OSError):  # not empty: left alone
+                        os.rmdir(os.path.join(base, name))
+                except OSError:
+                    pass
 
     @classmethod
     def make(cls, processes: int) -> _Cgroup | None:
