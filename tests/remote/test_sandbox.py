@@ -165,6 +165,7 @@ def alice_played_on(record: GameRecord) -> None:
         ("modify", "bob/agent.py"),
         ("write", "/planted.txt"),
         ("write", "/usr/planted.txt"),
+        ("write", "/dev/planted.txt"),  # bwrap's /dev is a tmpfs of no size limit
         ("read", "/etc/shadow"),
     ],
 )

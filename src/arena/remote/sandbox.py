@@ -237,6 +237,12 @@ def _base_options(tmp_mb: int) -> list[str]:
         str(tmp_mb << 20),
         "--tmpfs",
         "/tmp",
+        "--size",  # POSIX shared memory (multiprocessing's semaphores), bounded as /tmp
+        str(tmp_mb << 20),
+        "--tmpfs",
+        "/dev/shm",
+        "--remount-ro",  # the rest of bwrap's /dev, an unbounded tmpfs: its nodes only
+        "/dev",
     ]
     for path in SYSTEM_DIRS:
         if os.path.islink(path):
