@@ -116,10 +116,10 @@ class Sandbox:
         shown = _readable(argv)
         steps: list[str] = []  # shell commands run in the sandbox before the program
         mounts: list[str] = []
-        compiled = _numba_cache(self.tmp_mb)
-        if compiled is not None:  # a private copy of arena's compiled kernels: not recompiled
+        compiled = _numba_cache()
+        if compiled is not None:  # arena's compiled kernels, linked to: not compiled again
             mounts += ["--ro-bind", compiled, NUMBA_COPY]
-            steps.append(f"cp -R {NUMBA_COPY} {NUMBA_DIR} 2>/dev/null")
+            steps.append(f"cp -Rs {NUMBA_COPY} {NUMBA_DIR} 2>/dev/null")
         if folder is not None:
             size = _copyable(folder, self.copy_mb << 20, [*shown, *_binds_of_arena()])
             if size is None:  # too large, or holding arena's own files: read-only
@@ -355,22 +355,17 @@ def _environment() -> list[str]:
 NUMBA_DIR = "/tmp/numba-cache"
 """The program's numba cache, in its private /tmp."""
 NUMBA_COPY = "/var/cache/arena-numba"
-"""Where arena's own numba cache is visible (read-only) to be copied from."""
+"""Where arena's own numba cache is visible (read-only), linked to from :data:`NUMBA_DIR`."""
 
 
-def _numba_cache(tmp_mb: int) -> str | None:
-    """Arena's numba cache (``NUMBA_CACHE_DIR``) when there is one that fits in a quarter
-    of the sandbox's /tmp: copied in, a game needs not compile the kernels again (10-30 s,
-    a lost game), nor can it change arena's own cache."""
+def _numba_cache() -> str | None:
+    """Arena's numba cache (``NUMBA_CACHE_DIR``), when there is one: the sandbox gets a
+    writable tree of links to it, so a game neither compiles the kernels again (10-30 s,
+    a lost game) nor can change arena's own cache."""
     folder = os.environ.get("NUMBA_CACHE_DIR")
-    if not folder or not os.path.isdir(folder):
+    if not folder or not os.path.isdir(folder) or not os.listdir(folder):
         return None
-    size = 0
-    for parent, _, files in os.walk(folder):
-        for name in files:
-            with contextlib.suppress(OSError):
-                size += os.path.getsize(os.path.join(parent, name))
-    return folder if 0 < size <= (tmp_mb << 20) // 4 else None
+    return folder
 
 
 FOLDER_COPY = "/var/lib/arena-agent"
