@@ -41,7 +41,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -208,6 +207,11 @@ def _probe(bwrap: str, root: bool) -> str:
             "user namespaces may be disabled: sysctl kernel.unprivileged_userns_clone=1 "
             "or kernel.apparmor_restrict_unprivileged_userns=0 (or run in a VM or container "
             "that allows them)"
+        )
+    if not root and shutil.which("prlimit") is None:
+        return (
+            "--sandbox needs prlimit (util-linux) to limit processes: sudo apt-get install "
+            "util-linux"
         )
     if root and _Cgroup.base() is None:
         return (
@@ -511,15 +515,3 @@ class _Cgroup:
 def _remove_left() -> None:
     for path in list(_made):
         _Cgroup(path).remove(seconds=0.5)
-
-
-def probe_text() -> Iterator[str]:
-    """Lines saying whether and how sandboxing works here (``arena sandbox --check``)."""
-    bwrap = _bwrap_path()
-    yield f"bubblewrap: {shutil.which(bwrap) or 'not found'}"
-    problem = _probe(bwrap, os.geteuid() == 0)
-    if problem:
-        yield f"sandbox: unavailable: {problem}"
-        return
-    limit = "pids cgroup" if os.geteuid() == 0 else "RLIMIT_NPROC in its user namespace"
-    yield f"sandbox: works (process limit by {limit})"
