@@ -390,3 +390,19 @@ def test_killing_arena_ends_the_sandbox_and_all_it_forked(tmp_path: Path) -> Non
     arena.kill()
     arena.wait()
     assert_nothing_left(folder)
+
+
+@needs_sandbox
+def test_a_program_in_its_own_folder_gets_the_copy(
+    school: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cmd:./engine`` (a program, not a Python script): its folder is the writable copy."""
+    engine = school / "alice" / "engine.sh"
+    engine.write_text('#!/bin/sh\necho made > made.txt && echo "$(pwd) $(cat made.txt)"\n')
+    engine.chmod(0o755)
+    monkeypatch.chdir(school / "alice")
+    process = AgentProcess(["./engine.sh"], label="engine", sandbox=SMALL)
+    answer = process.read_line(30)
+    process.close()
+    assert answer == f"{(school / 'alice').resolve()} made"
+    assert not (school / "alice" / "made.txt").exists()

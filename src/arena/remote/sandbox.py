@@ -108,11 +108,12 @@ class Sandbox:
         """The launch of ``argv`` (run from ``cwd``, arena's own when None) in the sandbox.
 
         The program's folder -- ``cwd``, or for a command run from arena's folder the folder
-        of its script (the first argument naming a file) -- is visible read-only and is its
-        working directory; a relative script path is made absolute."""
-        require(self)
+        of its script (the first argument naming a file; a relative path is made absolute)
+        -- is its working directory: a private writable copy up to :attr:`copy_mb`, else
+        visible read-only."""
+        require()
         argv, folder = _program_folder(argv, cwd)
-        shown = _readable(argv)
+        shown = [p for p in _readable(argv) if folder is None or not _within(p, folder)]
         steps: list[str] = []  # shell commands run in the sandbox before the program
         mounts: list[str] = []
         compiled = _numba_cache()
@@ -174,7 +175,7 @@ class Confined:
         self.released = True
 
 
-def require(sandbox: Sandbox | None = None) -> None:
+def require() -> None:
     """Raise :class:`SandboxUnavailable` unless programs can be sandboxed here (probed once)."""
     problem = _probe(_bwrap_path(), os.geteuid() == 0)
     if problem:
@@ -202,6 +203,8 @@ def _probe(bwrap: str, root: bool) -> str:
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         why = said[-1] if said else f"exit status {done.returncode}"
+        if "unknown option" in why.lower():
+            return f"--sandbox needs bubblewrap 0.8 or later ({found}: {why})"
         return (
             f"--sandbox: bubblewrap cannot create its namespaces here ({why}); unprivileged "
             "user namespaces may be disabled: sysctl kernel.unprivileged_userns_clone=1 "
@@ -378,6 +381,16 @@ COPY_FAILED = 97
 """Exit status of a sandbox whose copy of the program's folder failed."""
 
 
+def _within(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or inside it (links resolved).
+
+    >>> _within("/a/b/c", "/a/b"), _within("/a/bc", "/a/b"), _within("/a/b", "/a/b")
+    (True, False, True)
+    """
+    path, folder = os.path.realpath(path), os.path.realpath(folder)
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
 def _copyable(folder: str, most: int, others: list[str]) -> int | None:
     """The size of ``folder`` if a private copy of it can be made: at most ``most`` bytes,
     and neither inside nor around another folder the sandbox shows (arena's, a Python's).
@@ -388,10 +401,8 @@ def _copyable(folder: str, most: int, others: list[str]) -> int | None:
     (10, None, None)
     """
     real = os.path.realpath(folder)
-    for other in others:
-        other = os.path.realpath(other)
-        if real == other or real.startswith(other + "/") or other.startswith(real + "/"):
-            return None
+    if any(_within(real, other) or _within(other, real) for other in others):
+        return None
     size = 0
     for parent, _, files in os.walk(real):
         for name in files:
