@@ -211,6 +211,11 @@ def _probe(bwrap: str, root: bool) -> str:
             "or kernel.apparmor_restrict_unprivileged_userns=0 (or run in a VM or container "
             "that allows them)"
         )
+    if not root and _kernel() < (5, 14):
+        return (
+            f"--sandbox needs Linux 5.14 or later to limit each sandbox's processes (this is "
+            f"{os.uname().release}; older kernels count a user's processes machine-wide)"
+        )
     if not root and shutil.which("prlimit") is None:
         return (
             "--sandbox needs prlimit (util-linux) to limit processes: sudo apt-get install "
@@ -223,6 +228,15 @@ def _probe(bwrap: str, root: bool) -> str:
             "as an ordinary user"
         )
     return ""
+
+
+def _kernel() -> tuple[int, int]:
+    """The running kernel's version, major and minor (0, 0 if unreadable)."""
+    words = os.uname().release.split(".")
+    try:
+        return int(words[0]), int("".join(c for c in words[1] if c.isdigit()) or 0)
+    except (IndexError, ValueError):
+        return (0, 0)
 
 
 def _base_options(tmp_mb: int) -> list[str]:
