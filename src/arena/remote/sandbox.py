@@ -116,7 +116,7 @@ class Sandbox:
         shown = [p for p in _readable(argv) if folder is None or not _within(p, folder)]
         steps: list[str] = []  # shell commands run in the sandbox before the program
         mounts: list[str] = []
-        compiled = _numba_cache()
+        compiled = _numba_cache() if _is_python(argv[0]) else None
         if compiled is not None:  # arena's compiled kernels, linked to: not compiled again
             mounts += ["--ro-bind", compiled, NUMBA_COPY]
             steps.append(f"cp -Rs {NUMBA_COPY} {NUMBA_DIR} 2>/dev/null")
@@ -317,10 +317,15 @@ def _arena_root() -> str:
     return str(Path(__file__).resolve().parents[2])
 
 
+def _is_python(program: str) -> bool:
+    """Whether ``program`` is a Python interpreter (by its name, as ``cmd:`` lines say it)."""
+    return os.path.basename(program).startswith("python")
+
+
 def _readable(argv: list[str]) -> list[str]:
     """Folders the program itself needs: a Python's installation, a program's folder."""
     program = shutil.which(argv[0]) or argv[0]
-    if os.path.basename(program).startswith("python"):
+    if _is_python(program):
         return _python_dirs(program)
     return [os.path.dirname(os.path.realpath(program))]
 
@@ -342,10 +347,7 @@ def _program_folder(argv: list[str], cwd: str | None) -> tuple[list[str], str | 
         if word.startswith("-") or not os.path.isfile(word):
             continue
         path = os.path.realpath(word)
-        if index == 0 and (
-            os.path.basename(word).startswith("python")
-            or any(path.startswith(s + "/") for s in SYSTEM_DIRS)
-        ):
+        if index == 0 and (_is_python(word) or any(_within(path, s) for s in SYSTEM_DIRS)):
             continue  # an interpreter or an installed program, not the agent's own
         changed = list(argv)
         changed[index] = path
