@@ -24,7 +24,7 @@ can be made, :func:`require` raises a one-line :class:`SandboxUnavailable` namin
 missing and how to get it: a sandboxed run never quietly runs unsandboxed. The probe runs
 once per process. ``docs/sandbox.md`` says what an agent sees and what it costs.
 
-Tests: tests/remote/test_sandbox.py
+Tests: tests/remote/test_sandbox.py, tests/remote/course/test_sandboxed_courses.py
 """
 
 from __future__ import annotations
