@@ -113,9 +113,10 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--sandbox",
         action="store_true",
         help="run every agent program (cmd:, py:, the course agents, gtp:) in a bubblewrap "
-        "sandbox: its own folder and the system read-only, a private 64 MB /tmp, no network, "
-        "at most 64 processes; an error, never an unsandboxed run, where bubblewrap cannot "
-        "(see docs/sandbox.md)",
+        "sandbox, for students' code: a private copy of its own folder, the system read-only, "
+        "a private 64 MB /tmp, no network, at most 64 processes, nothing else of the machine "
+        "visible; an error, never an unsandboxed run, where bubblewrap cannot "
+        "(docs/sandbox.md)",
     )
     p.add_argument(
         "--db",
