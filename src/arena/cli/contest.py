@@ -21,8 +21,8 @@ from arena.compete import tournament
 from arena.compete.estimate import estimate_line
 from arena.compete.match import MoveHook
 from arena.compete.openings import Openings
+from arena.compete.plan import unique_names
 from arena.compete.runner import Job, cores
-from arena.compete.schedule import unique_names
 from arena.compete.store import ResultsDB
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError

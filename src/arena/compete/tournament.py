@@ -17,8 +17,9 @@ from typing import Any
 
 from arena.agents.registry import agent_class, agent_names, load_agent, prefixed
 from arena.compete.openings import Openings
+from arena.compete.plan import Plan, PlannedGame, Rounds, spec_of
 from arena.compete.runner import Job, Watch, run_pool, run_ray, run_serial
-from arena.compete.schedule import Plan, PlannedGame, plan, spec_of
+from arena.compete.schedule import plan
 from arena.compete.store import ResultsDB
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
@@ -48,6 +49,9 @@ class Settings:
     game: Game
     agents: tuple[str, ...]
     """Unique names (a repeated spec carries a ``#2`` suffix)."""
+    specs: tuple[str, ...] = ()
+    """The spec behind each name, when the names are not specs (a league's players are
+    the students' folder names); empty: each name is its own spec (:func:`spec_of`)."""
     control: TimeControl = field(default_factory=TimeControl)
     rounds: int = 1
     games_per_pair: int | None = None
@@ -71,6 +75,15 @@ class Settings:
         if isinstance(self.openings, str):
             object.__setattr__(self, "openings", Openings.parse(self.openings, self.game))
         object.__setattr__(self, "agents", tuple(self.agents))
+        object.__setattr__(self, "specs", tuple(self.specs))
+        if self.specs and len(self.specs) != len(self.agents):
+            raise ArenaError("settings: one spec for each agent name")
+
+    def spec(self, name: str) -> str:
+        """The spec that plays under the table name ``name``."""
+        if self.specs and name in self.agents:
+            return self.specs[self.agents.index(name)]
+        return spec_of(name)
 
     def planned(self) -> Plan:
         """Every game these settings play, in order (:func:`arena.compete.schedule.plan`),
@@ -89,7 +102,7 @@ class Settings:
             "grace": self.grace,
             "max_plies": self.max_plies,
             "seed": self.seed,
-        }
+        } | ({"specs": list(self.specs)} if self.specs else {})
 
 
 def canonical_identity(stored: dict[str, Any]) -> dict[str, Any]:
@@ -148,8 +161,8 @@ def jobs_for(settings: Settings, planned: Iterable[PlannedGame]) -> Iterator[Job
             game_id=p.game_id,
             first=p.first,
             second=p.second,
-            first_spec=seeded_spec(spec_of(p.first), p.game_id, 0, settings.seed),
-            second_spec=seeded_spec(spec_of(p.second), p.game_id, 1, settings.seed),
+            first_spec=seeded_spec(settings.spec(p.first), p.game_id, 0, settings.seed),
+            second_spec=seeded_spec(settings.spec(p.second), p.game_id, 1, settings.seed),
             round=p.round,
             seed=seed,
             opening=tuple(opening),
@@ -168,10 +181,10 @@ standings (1 to 10 KB each), so a million games already needs gigabytes; ``--gam
 10**12`` is refused at once instead of filling memory."""
 
 
-def check_size(settings: Settings, asked: str = "") -> None:
-    """Refuse a plan of more than :data:`MAX_GAMES` games; ``asked`` names the option
-    that asked for it (``--games 1000000000000``) in the message."""
-    size = settings.planned().size
+def check_size(settings: Settings, asked: str = "", planned: Plan | Rounds | None = None) -> None:
+    """Refuse a plan of more than :data:`MAX_GAMES` games (``planned``, or the settings'
+    own); ``asked`` names the option that asked for it (``--games 1000000000000``)."""
+    size = (settings.planned() if planned is None else planned).size
     if size > MAX_GAMES:
         what = f"{asked} plans" if asked else "these settings plan"
         raise ArenaError(
@@ -180,16 +193,16 @@ def check_size(settings: Settings, asked: str = "") -> None:
         )
 
 
-def validate(settings: Settings) -> None:
+def validate(settings: Settings, planned: Plan | Rounds | None = None) -> None:
     """Load every agent once up front, so bad input fails before any game starts
     (the game, the clock and the openings are parsed already)."""
     if len(settings.agents) < 2:
         raise ArenaError("at least two agents are needed")
-    check_size(settings)
+    check_size(settings, planned=planned)
     if settings.sandbox is not None:
         require()  # one line now, not a failure in every game
     for name in settings.agents:
-        load_agent(spec_of(name))
+        load_agent(settings.spec(name))
 
 
 @dataclass
@@ -212,8 +225,13 @@ def run(
     on_record: Callable[[GameRecord, int, int], None] | None = None,
     watch: Watch | None = None,
     on_start: Callable[[int], None] | None = None,
+    planned: Plan | Rounds | None = None,
+    checked: bool = False,
 ) -> Outcome:
     """Play the games of ``settings`` that ``db`` does not hold yet.
+
+    ``planned`` (a league's rounds) replaces the games the settings plan themselves;
+    ``checked`` says the agents were loaded once already (a league's next round).
 
     ``watch`` sees every move as it is played (a search table after each move):
     only when the games run one at a time in this process. ``on_start`` is told how many
@@ -221,8 +239,10 @@ def run(
     """
     if watch is not None and (ray or jobs > 1):
         raise ArenaError("moves can be watched only when games run one at a time (jobs=1)")
-    validate(settings)
-    planned = settings.planned()
+    if planned is None:
+        planned = settings.planned()
+    if not checked:
+        validate(settings, planned)
     records: list[GameRecord] = []
     done: set[str] = set()
     if db is not None:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from arena.compete import tournament
-from arena.compete.schedule import unique_names
+from arena.compete.plan import unique_names
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
 from arena.core.limit import DEFAULT_GRACE
