@@ -227,11 +227,14 @@ def run(
     on_start: Callable[[int], None] | None = None,
     planned: Plan | Rounds | None = None,
     checked: bool = False,
+    identity: dict[str, Any] | None = None,
 ) -> Outcome:
     """Play the games of ``settings`` that ``db`` does not hold yet.
 
     ``planned`` (a league's rounds) replaces the games the settings plan themselves;
-    ``checked`` says the agents were loaded once already (a league's next round).
+    ``checked`` says the agents were loaded once already (a league's next round);
+    ``identity`` is what ``db`` keeps instead of the settings' own (a league's adds its
+    schedule).
 
     ``watch`` sees every move as it is played (a search table after each move):
     only when the games run one at a time in this process. ``on_start`` is told how many
@@ -246,7 +249,7 @@ def run(
     records: list[GameRecord] = []
     done: set[str] = set()
     if db is not None:
-        db.bind(settings.identity(), canonical=canonical_identity)
+        db.bind(identity or settings.identity(), canonical=canonical_identity)
         records = [r for r in db.records() if r.game_id in planned]
         done = {r.game_id for r in records}
     if on_start is not None:
