@@ -299,6 +299,8 @@ def run(args: argparse.Namespace) -> int:
         result: dict[str, Any] = table.as_json()
         result["submissions"] = [_submission_json(s) for s in found]
         result["schedule"] = schedule
+        result["played"] = outcome.played
+        result["planned"] = outcome.planned
         print(json.dumps(result))
     return 0
 
