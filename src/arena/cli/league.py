@@ -29,25 +29,24 @@ from arena.formats.record import GameRecord
 from arena.games import load_game
 from arena.stats.standings import format_standings, standings
 
-EXAMPLES = """how a submission is found (each folder of FOLDER is one student; its name is theirs):
-  arena.toml            spec = "py:bot.py:Bot" (or [agent] spec = ...), paths from the folder
-  MCTS.py + game1.py    the Connect Four MCTS lab          -> mcts-lab:   (connect4)
-  agents.py, get_move   the Go final project               -> cs410-agent: (go)
-  student_agent.py      Colosseum Survival                 -> colosseum-agent: (colosseum)
-  imports othello_shared  the Othello assignment program   -> othello-ai: (othello)
-  a class with choose(self, state, limit)                  -> py:FILE:CLASS (any game)
+EXAMPLES = """examples:
+  arena league submissions --game connect4:rows=6,cols=5 --list
+  arena league lab3 --game connect4:rows=6,cols=5 --time 2+0.1 --reference random,greedy --db l3.db
+  arena league go --game go:size=5,komi=0.5,ko=simple --reference greedy,ids,mcts --jobs 2
+  arena league zips --unzip unpacked --game othello:size=8 --move-time 10 --schedule nearest
+  arena results l3.db
+
+Run the same command again to resume (or with a larger --rounds to add rounds).
+
+how a submission is found (each folder of FOLDER is one student; its name is theirs):
+  arena.toml              spec = "py:bot.py:Bot" (or [agent] spec = ...), paths from the folder
+  MCTS.py + game1.py      the Connect Four MCTS lab             -> mcts-lab: (connect4)
+  agents.py, get_move     the Go final project                  -> cs410-agent: (go)
+  student_agent.py        Colosseum Survival                    -> colosseum-agent: (colosseum)
+  imports othello_shared  the Othello assignment program        -> othello-ai: (othello)
+  a class with choose(self, state, limit)                       -> py:FILE:CLASS (any game)
 A folder that is empty, has a syntax error, lacks the class its framework calls, holds a
 file over --max-file-size, or is for another game is listed with the reason and left out.
-
-examples:
-  arena league submissions/ --game connect4:rows=6,cols=5 --list
-  arena league submissions/ --game connect4:rows=6,cols=5 --time 2+0.1 \\
-      --reference random,greedy --jobs 2 --db lab3.db
-  arena league go-project/ --game go:size=5,komi=0.5,ko=simple --time 15+1 \\
-      --reference random,greedy,ids,mcts --db go.db        # run again to resume
-  arena league moodle-zips/ --unzip unpacked/ --game othello:size=8,rule=nomove-ends \\
-      --move-time 10 --schedule nearest --rounds 8
-  arena results lab3.db                                    # the standings any time
 """
 
 
