@@ -85,7 +85,7 @@ def game_round(game_id: str) -> int:
     return int(head.rpartition("|round=")[2])
 
 
-@dataclass
+@dataclass(frozen=True)
 class Progress:
     """What :func:`run` reports as rounds start (``round``, ``rounds``, ``games`` planned
     in it)."""

@@ -375,6 +375,7 @@ def unpack(folder: str | Path, into: str | Path, max_bytes: int = MAX_BYTES * 4)
                 shutil.rmtree(tmp, ignore_errors=True)
         except (zipfile.BadZipFile, OSError, ArenaError) as exc:
             problems.append(f"{archive.name}: cannot unpack ({exc})")
+            shutil.rmtree(target_root / f".{archive.stem}.partial", ignore_errors=True)
             target.mkdir(exist_ok=True)  # listed, as empty, so it is never silently left out
     for entry in sorted(Path(folder).iterdir()):
         if entry.is_dir() and not (target_root / entry.name).exists():
