@@ -27,6 +27,8 @@ from arena.core.limit import DEFAULT_GRACE
 from arena.core.words import plural
 from arena.formats.record import GameRecord
 from arena.games import load_game
+from arena.remote.sandbox import Sandbox
+from arena.remote.sandbox import require as require_sandbox
 from arena.stats.standings import format_standings, standings
 
 EXAMPLES = """examples:
@@ -61,8 +63,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         f"{ROUND_ROBIN_UP_TO} players plays a round robin; a larger one plays rounds in "
         "which each player meets the nearest-rated opponent it has met least (far fewer "
         "games than a round robin, and still Elo with 95%% intervals for everyone). "
-        "Student code runs in processes of its own with the cmd: limits (a hard deadline, "
-        "memory), never in arena's.",
+        "Student code runs sandboxed (bubblewrap: --no-sandbox to opt out) in processes of "
+        "its own with the cmd: limits (a hard deadline, memory), never in arena's.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -136,6 +138,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="only list each folder's verdict (the spec found, or why none); play nothing",
     )
+    p.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run students' programs without the bubblewrap sandbox (by default each runs "
+        "in one: a private copy of its own folder, the system read-only, no network, the "
+        "other submissions and the database out of sight; docs/sandbox.md)",
+    )
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="games at once (default 1)")
     p.add_argument(
         "--ray", default=None, metavar="ADDRESS", help="run games as Ray tasks (auto, local, ...)"
@@ -193,6 +202,8 @@ def run(args: argparse.Namespace) -> int:
         raise ArenaError(f"--grace must be >= 0, not {args.grace}")
     if not args.max_file_size > 0:
         raise ArenaError(f"--max-file-size must be > 0, not {args.max_file_size}")
+    if not args.no_sandbox and not args.list:
+        require_sandbox()  # before anything else: the one line that says what is missing
     game = load_game(args.game)
     err = sys.stderr
     out = err if args.json else sys.stdout
@@ -241,6 +252,7 @@ def run(args: argparse.Namespace) -> int:
         grace=args.grace / 1000,
         seed=args.seed,
         isolate=True,
+        sandbox=None if args.no_sandbox else Sandbox(),
     )
     league = leagues.League(
         settings,
@@ -258,7 +270,8 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"{game.spec}, {control.describe()}, {len(names)} players "
         f"({len(playing)} students, {len(references)} reference), "
-        f"{schedule} x {plural(rounds, 'round')}, results in {args.db}",
+        f"{schedule} x {plural(rounds, 'round')}, "
+        f"{'not sandboxed' if args.no_sandbox else 'sandboxed'}, results in {args.db}",
         file=out,
     )
     done = [0]

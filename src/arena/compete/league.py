@@ -35,6 +35,7 @@ from arena.compete.store import ResultsDB
 from arena.compete.submissions import Submission
 from arena.core.errors import ArenaError
 from arena.formats.record import GameRecord
+from arena.remote.sandbox import require
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,8 @@ def check(settings: tournament.Settings, planned: Plan) -> None:
     (a ``py:`` class is imported only in its own process: loading it here would run a
     student's code in arena's; :mod:`arena.compete.submissions` parsed it instead)."""
     tournament.check_size(settings, planned=planned)
+    if settings.sandbox is not None:
+        require()  # one line now, not a failure in every game
     for name in settings.agents:
         spec = settings.spec(name)
         if not spec.strip().lower().startswith("py:"):
