@@ -262,3 +262,18 @@ def _mentions(pid: str, text: str) -> bool:
         return text.encode() in Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
+
+
+def test_a_sandboxed_league_hides_the_other_submissions(tmp_path: Path) -> None:
+    folder = small_class(tmp_path, "lamport", "grace")
+    logs = tmp_path / "logs"
+    done = subprocess.run(
+        [sys.executable, "-m", "arena.cli.main", "league", str(folder), "--game", GAME,
+         "--time", "1+0.1", "--db", str(tmp_path / "l.db"), "--quiet"],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "ARENA_LOGS": str(logs)},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "sandboxed" in done.stdout
+    seen = "".join(p.read_text(errors="replace") for p in logs.rglob("*") if p.is_file())
+    assert "read lamport/agent.py" in seen  # it looked, and saw only its own folder
+    assert "read grace" not in seen
