@@ -139,9 +139,7 @@ def run(
     for r in range(league.rounds):
         so_far = Rounds(tuple(plans))
         earlier = [
-            (rec.players[0], rec.players[1], rec.points(0))
-            for rec in db.records()
-            if rec.game_id in so_far
+            (rec.players[0], rec.players[1], rec.points(0)) for rec in db.records(within=so_far)
         ]
         round_plan = nearest_rated(names, earlier, r, seed=settings.seed)
         plans.append(round_plan)
@@ -159,5 +157,5 @@ def run(
         )
         played += outcome.played
     every = Rounds(tuple(plans))
-    records = [rec for rec in db.records() if rec.game_id in every]
+    records = list(db.records(within=every))
     return tournament.Outcome(records, played, every.size)

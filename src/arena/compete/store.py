@@ -35,7 +35,7 @@ import contextlib
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -254,12 +254,15 @@ class ResultsDB:
 
         return Transaction()
 
-    def records(self) -> Iterator[GameRecord]:
-        """Every stored game, in the order they were stored; a row whose record is not a
-        game record is refused, naming the game."""
+    def records(self, within: Container[str] | None = None) -> Iterator[GameRecord]:
+        """Every stored game, in the order they were stored (only those whose ``game_id``
+        is ``within`` a plan of games, :mod:`arena.compete.plan`, when given); a row whose
+        record is not a game record is refused, naming the game."""
         with self.errors():
             rows = self.conn.execute("SELECT game_id, record FROM games ORDER BY rowid")
             for game_id, text in rows:
+                if within is not None and game_id not in within:
+                    continue
                 try:
                     if not isinstance(text, str):
                         raise ArenaError(f"not a JSON game record ({type(text).__name__})")

@@ -250,7 +250,7 @@ def run(
     done: set[str] = set()
     if db is not None:
         db.bind(identity or settings.identity(), canonical=canonical_identity)
-        records = [r for r in db.records() if r.game_id in planned]
+        records = list(db.records(within=planned))
         done = {r.game_id for r in records}
     if on_start is not None:
         on_start(planned.size - len(done))
@@ -284,5 +284,5 @@ def run(
             on_record(record, len(records), planned.size)
     if db is not None:
         # What is stored is the result: a row another program added counts once, as its own.
-        records = [r for r in db.records() if r.game_id in planned]
+        records = list(db.records(within=planned))
     return Outcome(records, played, planned.size, verdict)
