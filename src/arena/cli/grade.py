@@ -29,8 +29,7 @@ from arena.formats.record import GameRecord
 from arena.stats.tally import Tally
 
 EXAMPLES = """examples:
-  arena grade go:size=5 py:my_agent.py:Agent --time 15+1 --vs greedy:0.9 \\
-      --vs alphabeta:0.6 --vs mcts:0.45 --never-late
+  arena grade go:size=5 py:my_agent.py:Agent --vs greedy:0.9 --vs mcts:0.45 --never-late
   arena grade connect4 py:agent.py:Agent --time move:1 --vs random:0.95 --gradescope results.json
   arena grade --rubric grade.toml py:agent.py:Agent --json report.json
 
