@@ -310,3 +310,19 @@ def test_the_command_line_runs_as_a_program(tmp_path):
     assert "never late: MET. No clock" in proc.stdout
     assert "game 1 " in proc.stderr  # a line per game unless --quiet
     assert not list(Path(tmp_path).iterdir())  # nothing written unless asked
+
+
+def test_never_late_alone_plays_a_pair_against_itself(capsys):
+    code, out, _ = grade(capsys, "tictactoe", "alphabeta", "--time", "move:1", "--never-late")
+    assert code == 0, out
+    assert "never late: MET" in out and out.rstrip().endswith(", 2 games)")
+    # Both seats are the agent: every move of both games is timed.
+    assert "moves timed" in out
+
+
+def test_an_odd_cap_stops_at_the_last_whole_pair(capsys):
+    code, out, _ = grade(
+        capsys, "tictactoe", "random", "--time", "depth=1", "--vs", "random:0.5", "--max-games", "5"
+    )
+    assert code == 1
+    assert "no decision within 4 games" in out

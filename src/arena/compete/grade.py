@@ -14,7 +14,7 @@ the agent could spend before losing on time (the move time, the first move's all
 what was on its Fischer clock), the grace apart; a move over it is late, even when the
 grace saved it from a forfeit.
 
-Tests: tests/compete/test_grade.py, tests/cli/test_grade.py
+Tests: tests/compete/test_grading.py, tests/cli/test_grade.py
 """
 
 from __future__ import annotations
@@ -578,16 +578,15 @@ def grade(
         names.add(name)
     check = None
     if rubric.never_late:
-        if not rubric.criteria:  # only the clock to check: play the agent against itself
+        if not rubric.criteria:  # only the clock to check: one pair of games against itself
             criterion = Criterion(agent, 0.5, 0.0)
             settings = _settings(rubric, agent, criterion, placement, games=2)
             validate(settings)
-            name = settings.agents[0]
             for _, record in _stream(
                 settings, jobs_for(settings, settings.planned()), placement, lambda: False
             ):
                 records.append(record)
-            names.add(name)
+            names.update(settings.agents)  # both seats are the agent
         check = _timing_of(records, names, rubric.control)
     return GradeReport(
         agent, rubric, tuple(results), check, time.monotonic() - started, tuple(records)
@@ -647,7 +646,7 @@ def _criterion_games(
     on_record: OnRecord | None,
 ) -> tuple[CriterionResult, list[GameRecord], str]:
     """Play until the test decides on a prefix of complete pairs, or the cap."""
-    games = rubric.max_games + rubric.max_games % 2  # whole pairs
+    games = rubric.max_games - rubric.max_games % 2  # whole pairs, never past the cap
     settings = _settings(rubric, agent, criterion, placement, games)
     validate(settings)  # every agent loads before the first game
     me = settings.agents[0]
