@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from arena.compete.estimate import estimate_line
 from arena.compete.grade import (
     DEFAULT_MAX_GAMES,
     Criterion,
@@ -199,6 +200,12 @@ def run(args: argparse.Namespace) -> int:
             f"{cores()} cores: clocks are unfair when games share a core",
             file=sys.stderr,
         )
+
+    cap = rubric.max_games - rubric.max_games % 2
+    planned = cap * len(rubric.criteria) or 2
+    estimate = estimate_line(rubric.game, rubric.control, planned, args.jobs, rubric.max_plies)
+    if estimate and not args.quiet:  # the cap, before the test stops most criteria early
+        print(f"arena: at most {estimate}; most criteria decide sooner", file=sys.stderr)
 
     def on_record(criterion: Criterion, record: GameRecord, tally: Tally) -> None:
         if args.quiet:

@@ -23,7 +23,7 @@ import math
 import time
 import tomllib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -689,8 +689,3 @@ def _criterion_games(
         forfeits,
     )
     return result, records, me
-
-
-def with_overrides(rubric: Rubric, **changes: Any) -> Rubric:
-    """The rubric with the command line's values (None: keep the rubric's)."""
-    return replace(rubric, **{k: v for k, v in changes.items() if v is not None})
