@@ -188,9 +188,15 @@ def test_an_agent_late_once_fails_never_late(capsys, tmp_path):
         "8",
         "--gradescope",
         str(results),
+        "--records",
+        str(tmp_path / "games"),
     )
     assert code == 1, out
     assert "never late: NOT MET" in out
+    # The games are kept: the late move is in its record, for `arena replay`.
+    lines = (tmp_path / "games" / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 8
+    assert sum(s > 0.3 for line in lines for s in json.loads(line)["seconds"]) >= 1
     assert "1 over their limit, 0 games lost on time" in out
     data = json.loads(results.read_text())
     check_gradescope(data)

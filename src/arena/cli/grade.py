@@ -148,6 +148,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="write Gradescope's results.json here (e.g. /autograder/results/results.json)",
     )
     p.add_argument("--json", default=None, metavar="FILE", help="write the plain JSON report")
+    p.add_argument(
+        "--records",
+        default=None,
+        metavar="DIR",
+        help="write every game to DIR/games.jsonl (step through one with 'arena replay')",
+    )
     p.add_argument("--quiet", action="store_true", help="no line per game on stderr")
     p.set_defaults(func=run)
 
@@ -191,6 +197,11 @@ def run(args: argparse.Namespace) -> int:
         raise ArenaError(f"--jobs must be >= 1, not {args.jobs}")
     rubric, agent = rubric_of(args)
     outputs = [Path(f) for f in (args.gradescope, args.json) if f]
+    if args.records:
+        try:
+            Path(args.records).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ArenaError(f"--records {args.records}: {exc.strerror or exc}") from None
     for path in outputs:  # a wrong path fails now, not after an hour of games
         if not path.parent.is_dir():
             raise ArenaError(f"{path}: no such folder {str(path.parent)!r}")
@@ -224,13 +235,19 @@ def run(args: argparse.Namespace) -> int:
     print(report.table())
     _write(args.gradescope, report.gradescope())
     _write(args.json, report.as_json())
+    if args.records:
+        lines = "".join(record.to_json() + "\n" for record in report.records)
+        _write_text(str(Path(args.records) / "games.jsonl"), lines)
     return 0 if report.passed else 1
 
 
 def _write(path: str | None, data: dict[str, Any]) -> None:
-    if path is None:
-        return
+    if path is not None:
+        _write_text(path, json.dumps(data, indent=2) + "\n")
+
+
+def _write_text(path: str, text: str) -> None:
     try:
-        Path(path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise ArenaError(f"{path}: {exc.strerror or exc}") from None
