@@ -3,8 +3,8 @@
 A :class:`Rubric` names the game, the clock and the criteria: "score at least P against
 SPEC" (``--vs SPEC:P``), and optionally "never late" (every move within its limit). Each
 score criterion plays the agent against SPEC with paired openings (every opening twice,
-colours swapped) until the sequential test of :mod:`arena.stats.threshold` decides, checked
-after each complete pair, or until ``max_games``; then it is *met*, *not met* or
+colours swapped) until the sequential test of :mod:`arena.stats.threshold` decides on the
+pairs so far (each pair's points are one observation), or until ``max_games``; then it is *met*, *not met* or
 *undecided*, with the 95 % interval of the score. The score is wins + draws / 2 per game,
 forfeits counted as losses. A teacher keeps the rubric in a TOML file next to the
 assignment (:meth:`Rubric.read`).
@@ -39,7 +39,14 @@ from arena.formats.record import GameRecord
 from arena.games import load_game
 from arena.stats.standings import first_mover
 from arena.stats.tally import Tally
-from arena.stats.threshold import DELTA, Outcome, ScoreTarget, score_interval
+from arena.stats.threshold import (
+    DELTA,
+    PAIR_SCORES,
+    Outcome,
+    ScoreTarget,
+    pair_index,
+    score_interval,
+)
 
 DEFAULT_OPENINGS = "random:plies=2"
 """Paired openings unless the rubric names others: two random plies keep even tiny games
@@ -668,13 +675,11 @@ def _criterion_games(
         # parallel games finish in: its decision does not depend on --jobs.
         while decision is None and checked + 2 <= games and {checked, checked + 1} <= done.keys():
             checked += 2
-            prefix = Tally.of((done[i] for i in range(checked)), me)
-            decision = test.decide(*prefix)
+            decision = test.decide(pair_counts([done[i] for i in range(checked)], me))
             if decision is not None:
                 decided_after, stopped[0] = checked, True
     records = [done[i] for i in sorted(done)]
-    basis = Tally.of(records[: decided_after or len(records)], me)
-    verdict = test.status(*basis)
+    verdict = test.status(pair_counts(records[: decided_after or checked], me))
     forfeits: dict[str, int] = {}
     for record in records:
         if record.forfeited and record.players[record.loser or 0] == me:
@@ -689,3 +694,19 @@ def _criterion_games(
         forfeits,
     )
     return result, records, me
+
+
+def pair_counts(records: list[GameRecord], agent: str) -> tuple[int, ...]:
+    """How many pairs of consecutive games (an opening with both colours) scored 0, 1/2, 1,
+    3/2 and 2 points for ``agent``: what the sequential test counts.
+
+    >>> won = GameRecord("tictactoe", ("me", "you"), returns=(1, -1))
+    >>> drawn = GameRecord("tictactoe", ("you", "me"), returns=(0, 0))
+    >>> pair_counts([won, drawn, won, won], "me")
+    (0, 0, 0, 1, 1)
+    """
+    counts = [0] * len(PAIR_SCORES)
+    for k in range(0, len(records) - 1, 2):
+        pair = records[k : k + 2]
+        counts[pair_index(sum(r.points(r.players.index(agent)) for r in pair))] += 1
+    return tuple(counts)
