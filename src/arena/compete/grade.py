@@ -4,10 +4,10 @@ A :class:`Rubric` names the game, the clock and the criteria: "score at least P 
 SPEC" (``--vs SPEC:P``), and optionally "never late" (every move within its limit). Each
 score criterion plays the agent against SPEC with paired openings (every opening twice,
 colours swapped) until the sequential test of :mod:`arena.stats.threshold` decides on the
-pairs so far (each pair's points are one observation), or until ``max_games``; then it is *met*, *not met* or
-*undecided*, with the 95 % interval of the score. The score is wins + draws / 2 per game,
-forfeits counted as losses. A teacher keeps the rubric in a TOML file next to the
-assignment (:meth:`Rubric.read`).
+pairs so far (each pair's points are one observation), or until ``max_games``; then it
+is *met*, *not met* or *undecided*, with the 95 % interval of the score. The score is
+wins + draws / 2 per game, forfeits counted as losses. A teacher keeps the rubric in a
+TOML file next to the assignment (:meth:`Rubric.read`).
 
 The time check replays each game's clocks from the record: the limit of a move is what
 the agent could spend before losing on time (the move time, the first move's allowance, or
@@ -291,6 +291,14 @@ class LateMove:
     """The move's number in the game (1 = the first move, the opening's counted)."""
     seconds: float
     limit: float
+    opponent: str = ""
+    first: bool = True
+    """Whether the agent had the first move of the game."""
+
+    def where(self) -> str:
+        """The move for people: ``move 3, playing first against random``."""
+        side = "first" if self.first else "second"
+        return f"move {self.ply}, playing {side} against {self.opponent}"
 
 
 @dataclass(frozen=True)
@@ -315,13 +323,12 @@ class Timing:
         slow = self.slowest
         slowest = (
             f"the slowest move took {slow.seconds:.3f} s of its {slow.limit:.3f} s "
-            f"({100 * slow.seconds / slow.limit:.0f}%, move {slow.ply} of {slow.game_id})"
+            f"({100 * slow.seconds / slow.limit:.0f}%, {slow.where()})"
             if slow is not None
             else "no move was timed"
         )
         late = "; ".join(
-            f"{m.seconds:.3f} s for a {m.limit:.3f} s limit (move {m.ply} of {m.game_id})"
-            for m in self.late[:3]
+            f"{m.seconds:.3f} s for a {m.limit:.3f} s limit ({m.where()})" for m in self.late[:3]
         )
         more = f" and {len(self.late) - 3} more" if len(self.late) > 3 else ""
         return (
@@ -359,7 +366,8 @@ def timing(records: list[GameRecord], agent: str, control: TimeControl) -> Timin
             if mover != seat or limit is None:
                 continue
             moves += 1
-            move = LateMove(record.game_id, ply, seconds, limit)
+            other = record.players[1 - seat]
+            move = LateMove(record.game_id, ply, seconds, limit, other, seat == opener)
             if limit <= 0 or seconds > limit:
                 late.append(move)
             if slowest is None or seconds * slowest.limit > slowest.seconds * limit:

@@ -114,7 +114,7 @@ class ScoreTarget:
         return Verdict(llr, lower, upper, decision)  # type: ignore[arg-type]
 
     def decide(self, pairs: Sequence[int]) -> Outcome | None:
-        """"met", "not met", or None while the evidence is between the bounds."""
+        """ "met", "not met", or None while the evidence is between the bounds."""
         decision = self.status(pairs).decision
         return None if decision is None else "met" if decision == "H1" else "not met"
 
