@@ -11,6 +11,13 @@ from pathlib import Path
 import pytest
 
 from arena.cli.main import main
+from arena.remote.sandbox import SandboxUnavailable, require
+
+try:
+    require()
+    NO_SANDBOX = ""
+except SandboxUnavailable as exc:  # a kernel without user namespaces: the machine's choice
+    NO_SANDBOX = str(exc)
 
 VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
 STATUSES = {"passed", "failed"}
@@ -332,3 +339,34 @@ def test_an_odd_cap_stops_at_the_last_whole_pair(capsys):
     )
     assert code == 1
     assert "no decision within 4 games" in out
+
+
+ONLY_SANDBOXED = """\
+import os
+
+
+class Careful:
+    '''Plays only inside arena's sandbox; anywhere else it crashes (a forfeit).'''
+
+    def choose(self, state, limit):
+        if os.environ.get("ARENA_SANDBOXED") != "1":
+            raise RuntimeError("not sandboxed")
+        return state.legal_moves()[0]
+"""
+
+
+@pytest.mark.skipif(
+    bool(NO_SANDBOX) and not (os.environ.get("CI") and "not found" in NO_SANDBOX),
+    reason=NO_SANDBOX or "sandbox works",
+)
+def test_sandbox_runs_the_graded_agent_sandboxed(capsys, tmp_path):
+    agent = tmp_path / "student" / "agent.py"
+    agent.parent.mkdir()
+    agent.write_text(ONLY_SANDBOXED)
+    args = ("tictactoe", f"py:{agent}:Careful", "--time", "move:2", "--vs", "random:0.05")
+    code, out, _ = grade(capsys, *args, "--max-games", "2")
+    assert code == 1 and "2 by crash forfeited" in out  # not sandboxed: every game crashes
+    code, out, _ = grade(capsys, *args, "--max-games", "2", "--sandbox")
+    assert "by crash" not in out, out
+    code, _, err = grade(capsys, *args, "--sandbox", "--in-process")
+    assert code == 2 and "--in-process" in err

@@ -27,6 +27,8 @@ from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
 from arena.core.limit import DEFAULT_GRACE
 from arena.formats.record import GameRecord
+from arena.remote.sandbox import Sandbox
+from arena.remote.sandbox import require as require_sandbox
 from arena.stats.tally import Tally
 
 EXAMPLES = """examples:
@@ -142,6 +144,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="py: agents in arena's own process (for a debugger)",
     )
     p.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="run every agent program (py:, cmd:, the course agents) in a bubblewrap sandbox, "
+        "as a class's league does: a private copy of its folder, no network, the system "
+        "read-only; an error, never an unsandboxed run, where bubblewrap cannot "
+        "(docs/sandbox.md)",
+    )
+    p.add_argument(
         "--gradescope",
         default=None,
         metavar="FILE",
@@ -195,6 +205,10 @@ def rubric_of(args: argparse.Namespace) -> tuple[Rubric, str]:
 def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise ArenaError(f"--jobs must be >= 1, not {args.jobs}")
+    if args.sandbox and args.in_process:
+        raise ArenaError("--sandbox runs py: agents in sandboxed processes: drop --in-process")
+    if args.sandbox:
+        require_sandbox()  # before anything else: the one line that says what is missing
     rubric, agent = rubric_of(args)
     outputs = [Path(f) for f in (args.gradescope, args.json) if f]
     if args.records:
@@ -230,7 +244,8 @@ def run(args: argparse.Namespace) -> int:
             flush=True,
         )
 
-    placement = Placement(args.jobs, args.ray, args.isolate, args.in_process)
+    sandbox = Sandbox() if args.sandbox else None
+    placement = Placement(args.jobs, args.ray, args.isolate, args.in_process, sandbox)
     report = grade(rubric, agent, placement, on_record)
     print(report.table())
     _write(args.gradescope, report.gradescope())

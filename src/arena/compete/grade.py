@@ -37,6 +37,7 @@ from arena.core.game import Game
 from arena.core.limit import DEFAULT_GRACE
 from arena.formats.record import GameRecord
 from arena.games import load_game
+from arena.remote.sandbox import Sandbox
 from arena.stats.standings import first_mover
 from arena.stats.tally import Tally
 from arena.stats.threshold import (
@@ -273,8 +274,8 @@ class CriterionResult:
             f"{self.bounds[0]:.2f} and {self.bounds[1]:.2f})"
             if self.decided_after is not None
             else f"no decision within {t.games} games (LLR {self.llr:.2f}, bounds "
-            f"{self.bounds[0]:.2f} and {self.bounds[1]:.2f}): the score is too close to "
-            f"{self.criterion.target:g} to tell"
+            f"{self.bounds[0]:.2f} and {self.bounds[1]:.2f}): the score is close to "
+            f"{self.criterion.target:g}, or the game cap too small to tell"
         )
         lost = ", ".join(f"{n} by {why}" for why, n in sorted(self.forfeits.items()))
         return (
@@ -573,6 +574,8 @@ class Placement:
     ray: str | None = None
     isolate: bool = False
     in_process: bool = False
+    sandbox: Sandbox | None = None
+    """Every agent program in this sandbox (``--sandbox``, :mod:`arena.remote.sandbox`)."""
 
 
 def grade(
@@ -640,6 +643,7 @@ def _settings(
         seed=rubric.seed,
         isolate=placement.isolate,
         in_process=placement.in_process,
+        sandbox=placement.sandbox,
     )
 
 
