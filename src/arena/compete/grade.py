@@ -35,6 +35,7 @@ from arena.compete.tournament import Settings, jobs_for, validate
 from arena.core.errors import ArenaError, SpecError, excerpt
 from arena.core.game import Game
 from arena.core.limit import DEFAULT_GRACE
+from arena.core.words import plural
 from arena.formats.record import GameRecord
 from arena.games import load_game
 from arena.remote.sandbox import Sandbox
@@ -333,9 +334,9 @@ class Timing:
         )
         more = f" and {len(self.late) - 3} more" if len(self.late) > 3 else ""
         return (
-            f"never late: {self.outcome.upper()}. {self.moves} moves timed, {len(self.late)} "
-            f"over their limit, {self.time_forfeits} games lost on time; {slowest}."
-            + (f" Late: {late}{more}." if late else "")
+            f"never late: {self.outcome.upper()}. {plural(self.moves, 'move')} timed, "
+            f"{len(self.late)} over their limit, {plural(self.time_forfeits, 'game')} lost on "
+            f"time; {slowest}." + (f" Late: {late}{more}." if late else "")
         )
 
 
