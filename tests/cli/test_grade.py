@@ -370,3 +370,10 @@ def test_sandbox_runs_the_graded_agent_sandboxed(capsys, tmp_path):
     assert "by crash" not in out, out
     code, _, err = grade(capsys, *args, "--sandbox", "--in-process")
     assert code == 2 and "--in-process" in err
+
+
+def test_a_typo_in_the_last_criterion_fails_before_any_game(capsys):
+    code = main(["grade", "tictactoe", "random", "--vs", "random:0.5", "--vs", "nosuch:0.5"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "unknown agent 'nosuch'" in err
+    assert "game 1" not in err  # no game of the first criterion was played

@@ -587,6 +587,8 @@ def grade(
 ) -> GradeReport:
     """Play every criterion of ``rubric`` for ``agent`` and check the clock."""
     started = time.monotonic()
+    for criterion in rubric.criteria:  # every opponent loads before the first game: a typo
+        validate(_settings(rubric, agent, criterion, placement, games=2))  # in the last fails now
     results = []
     records: list[GameRecord] = []
     names: set[str] = set()
@@ -668,7 +670,6 @@ def _criterion_games(
     """Play until the test decides on a prefix of complete pairs, or the cap."""
     games = rubric.max_games - rubric.max_games % 2  # whole pairs, never past the cap
     settings = _settings(rubric, agent, criterion, placement, games)
-    validate(settings)  # every agent loads before the first game
     me = settings.agents[0]
     test = rubric.test(criterion)
     planned = settings.planned()
