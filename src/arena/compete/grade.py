@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.compete.openings import Openings
+from arena.compete.plan import unique_names
 from arena.compete.runner import Job, run_pool, run_ray, run_serial
-from arena.compete.schedule import unique_names
 from arena.compete.timecontrol import Clock, TimeControl
 from arena.compete.tournament import Settings, jobs_for, validate
 from arena.core.errors import ArenaError, SpecError, excerpt
