@@ -377,3 +377,25 @@ def test_a_typo_in_the_last_criterion_fails_before_any_game(capsys):
     _, err = capsys.readouterr()
     assert code == 2 and "unknown agent 'nosuch'" in err
     assert "game 1" not in err  # no game of the first criterion was played
+
+
+def test_a_submission_folder_is_graded_as_the_league_finds_it(capsys, tmp_path):
+    folder = tmp_path / "ada lovelace"  # a student's folder, space and all
+    folder.mkdir()
+    (folder / "bot.py").write_text(
+        "class Bot:\n    def choose(self, state, limit):\n        return state.legal_moves()[0]\n"
+    )
+    code, out, err = grade(
+        capsys, "tictactoe", str(folder), "--time", "move:1", "--vs", "random:0.95"
+    )
+    assert f"{folder}: py:{folder / 'bot.py'}:Bot" in err
+    assert code == 1 and "score >= 0.95 vs random  not met" in out
+
+
+def test_a_folder_the_league_would_refuse_fails_in_one_line(capsys, tmp_path):
+    folder = tmp_path / "bob"
+    folder.mkdir()
+    (folder / "bot.py").write_text("class Bot(:\n")
+    code, out, err = grade(capsys, "tictactoe", str(folder), "--vs", "random:0.5")
+    assert code == 2 and out == ""
+    assert err.strip().count("\n") == 0 and "syntax error" in err and "bob" in err

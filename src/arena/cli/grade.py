@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from arena.agents.registry import agent_names
 from arena.compete.estimate import estimate_line
 from arena.compete.grade import (
     DEFAULT_MAX_GAMES,
@@ -23,6 +24,7 @@ from arena.compete.grade import (
     grade,
 )
 from arena.compete.runner import cores
+from arena.compete.submissions import classify
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
 from arena.core.limit import DEFAULT_GRACE
@@ -35,6 +37,7 @@ EXAMPLES = """examples:
   arena grade go:size=5 py:my_agent.py:Agent --vs greedy:0.9 --vs mcts:0.45 --never-late
   arena grade connect4 py:agent.py:Agent --time move:1 --vs random:0.95 --gradescope results.json
   arena grade --rubric grade.toml py:agent.py:Agent --json report.json
+  arena grade --rubric grade.toml "submissions/ada lovelace"   (a folder, as the league finds it)
 
 The score of a criterion is wins + draws/2 per game (a forfeit is a loss), over paired
 openings (each opening played twice, colours swapped). Each criterion plays until a
@@ -58,8 +61,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "positional",
         nargs="+",
         metavar="GAME AGENT",
-        help="the game spec and the agent spec (with --rubric, only AGENT: the game is the "
-        "rubric's)",
+        help="the game spec and the agent: a spec, or a submission folder, found as "
+        "'arena league' finds it (arena.toml, a course framework's files, a py: class); with "
+        "--rubric, only AGENT: the game is the rubric's",
     )
     p.add_argument(
         "--rubric",
@@ -210,6 +214,7 @@ def run(args: argparse.Namespace) -> int:
     if args.sandbox:
         require_sandbox()  # before anything else: the one line that says what is missing
     rubric, agent = rubric_of(args)
+    agent = submitted(agent, rubric.game.name)
     outputs = [Path(f) for f in (args.gradescope, args.json) if f]
     if args.records:
         try:
@@ -254,6 +259,20 @@ def run(args: argparse.Namespace) -> int:
         lines = "".join(record.to_json() + "\n" for record in report.records)
         _write_text(str(Path(args.records) / "games.jsonl"), lines)
     return 0 if report.passed else 1
+
+
+def submitted(agent: str, game: str) -> str:
+    """The spec that plays for ``agent``: itself, or, when it names a folder, the spec
+    ``arena league`` would find there, so a student grades the folder they hand in (a
+    folder the league would refuse fails here with the league's reason)."""
+    folder = Path(agent)
+    if ":" in agent or agent.split(":")[0] in agent_names() or not folder.is_dir():
+        return agent
+    found = classify(folder.absolute(), game)
+    if not found.ok:
+        raise ArenaError(f"{agent}: {found.reason}")
+    print(f"arena: {agent}: {found.spec} ({found.how})", file=sys.stderr)
+    return str(found.spec)
 
 
 def _write(path: str | None, data: dict[str, Any]) -> None:
