@@ -62,7 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "database as it ends: run the same command again to resume. A class of up to "
         f"{ROUND_ROBIN_UP_TO} players plays a round robin; a larger one plays rounds in "
         "which each player meets the nearest-rated opponent it has met least (far fewer "
-        "games than a round robin, and still Elo with 95%% intervals for everyone). "
+        "games than a round robin, and still Elo with 95% intervals for everyone). "
         "Student code runs sandboxed (bubblewrap: --no-sandbox to opt out) in processes of "
         "its own with the cmd: limits (a hard deadline, memory), never in arena's.",
         epilog=EXAMPLES,
