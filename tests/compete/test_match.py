@@ -228,6 +228,8 @@ def test_a_crash_names_the_line_of_the_users_file(tmp_path, monkeypatch, caplog)
     assert (record.reason, record.detail) == ("crash", "ValueError: oops at mine.py:2 in helper")
     # The whole traceback is logged for `arena --debug`.
     assert "Traceback" in caplog.text and 'mine.py", line 6, in choose' in caplog.text
+    # The traceback is in the record too, for the player's report.
+    assert 'mine.py", line 2, in helper' in record.stderr and "ValueError: oops" in record.stderr
 
 
 @pytest.mark.parametrize("method", ["reset", "observe"])

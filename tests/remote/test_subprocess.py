@@ -17,6 +17,7 @@ from arena.cli.main import main
 from arena.compete.match import play_game
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import SpecError
+from arena.formats.record import STDERR_CHARS, GameRecord
 from arena.games import load_game
 
 PY = shlex.quote(sys.executable)
@@ -197,6 +198,21 @@ def test_a_served_agent_that_raises_is_named_at_its_own_line(tmp_path: Path) -> 
     assert (record.reason, record.loser) == ("crash", 0)
     assert record.detail.startswith("RuntimeError: my heuristic divided by zero at ")
     assert record.detail.endswith("served.py:6 in choose")
+    # The traceback its process printed reaches the record, for the report to show.
+    assert "Traceback" in record.stderr and "my heuristic divided by zero" in record.stderr
+    assert GameRecord.from_json(record.to_json()).stderr == record.stderr
+
+
+def test_the_stderr_kept_in_the_record_is_bounded(tmp_path: Path) -> None:
+    spec = script(
+        tmp_path,
+        "chatty",
+        'sys.stderr.write("progress line\\n" * 100000 + "the end\\n"); sys.exit(1)',
+    )
+    record = play_game(C4, [spec, "random:seed=1"], FAST)
+    assert (record.reason, record.loser) == ("crash", 0)
+    assert record.stderr.endswith("the end") and len(record.stderr) <= STDERR_CHARS
+    assert record.stderr.splitlines()[0] == "progress line"  # whole lines only
 
 
 def test_a_program_that_never_says_ready_loses_before_the_game(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import operator
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -37,7 +38,7 @@ from arena.core.crash import crash_text
 from arena.core.errors import AgentFailure, SpecError
 from arena.core.game import Game, State, returns_of_margin
 from arena.core.limit import DEFAULT_GRACE
-from arena.formats.record import GameRecord
+from arena.formats.record import FORFEITS, GameRecord, stderr_tail
 
 log = logging.getLogger(__name__)
 
@@ -116,10 +117,14 @@ def _play(
         record.nodes.append(None)
     record.opening_plies = len(opening)
 
-    def forfeit(mover: int, reason: str, detail: str, spent: float | None = None) -> GameRecord:
+    def forfeit(
+        mover: int, reason: str, detail: str, spent: float | None = None, stderr: str = ""
+    ) -> GameRecord:
         record.reason, record.loser, record.detail = reason, mover, detail
         if spent is not None:  # the answer that lost: its time counts like any move's
             record.last_seconds = round(spent, 6)
+        if reason in FORFEITS:  # what the loser wrote last, for its author (bounded)
+            record.stderr = stderr_tail(stderr or stderr_log(players[mover]))
         record.returns = (-1, 1) if mover == 0 else (1, -1)
         return record
 
@@ -151,7 +156,11 @@ def _play(
         kind = type(player)
         signature = isinstance(exc, TypeError) and callable(getattr(kind, "choose", None))
         return forfeit(
-            seat, "crash", (signature and choose_problem(kind)) or crash_text(exc), spent
+            seat,
+            "crash",
+            (signature and choose_problem(kind)) or crash_text(exc),
+            spent,
+            "".join(traceback.format_exception(exc)),  # what Python would have printed
         )
 
     failed = rejoin()
@@ -209,6 +218,19 @@ def _play(
     record.returns = state.returns()
     record.score = state.score()
     return record
+
+
+def stderr_log(player: Any) -> str:
+    """The end of a program agent's stderr log (``stderr_log()`` of the agents that run
+    programs); empty for an agent in arena's process."""
+    read = getattr(player, "stderr_log", None)
+    if not callable(read):
+        return ""
+    try:
+        text = read()
+    except Exception:  # a user's object with a method of that name: not ours to trust
+        return ""
+    return text if isinstance(text, str) else ""
 
 
 def _told(record: GameRecord, players: list[Any]) -> GameRecord:

@@ -33,6 +33,32 @@ clock, answered an illegal move, crashed). A resignation is the loser's choice a
 adjudication the game's count, so neither is a forfeit."""
 
 
+STDERR_CHARS = 2000
+"""The most of a forfeiting agent's stderr a record keeps: the last lines, enough for a
+traceback, bounded so that an agent printing without end cannot grow the database."""
+
+
+def stderr_tail(text: str, limit: int = STDERR_CHARS) -> str:
+    """The last whole lines of ``text`` within ``limit`` characters, blank lines dropped
+    (a single line longer than ``limit`` keeps its end).
+
+    >>> stderr_tail("a\\n\\nb\\nc\\n", limit=4)
+    'b\\nc'
+    >>> stderr_tail("x" * 10, limit=4)
+    'xxxx'
+    """
+    kept: list[str] = []
+    size = 0
+    for line in reversed([line.rstrip() for line in text.splitlines() if line.strip()]):
+        if size + len(line) + (1 if kept else 0) > limit:
+            if not kept:
+                kept.append(line[-limit:])
+            break
+        size += len(line) + (1 if kept else 0)
+        kept.append(line)
+    return "\n".join(reversed(kept))
+
+
 @dataclass
 class GameRecord:
     game: str
@@ -69,6 +95,10 @@ class GameRecord:
     """Time the loser's last answer took when it ended the game without a move (a
     forfeit on time, an illegal move, a crash, a resignation): not in ``seconds``,
     which has one entry per move played, but counted by :meth:`timed_moves`."""
+    stderr: str = ""
+    """The end of what the loser wrote to stderr when it forfeited (a program's log: its
+    traceback, its last prints; the traceback of an agent in arena's process), at most
+    :data:`STDERR_CHARS` characters of whole lines; empty when there is nothing."""
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)  # type: ignore[assignment]
@@ -115,6 +145,8 @@ class GameRecord:
             del data["finished"]  # finished games read exactly as before the field existed
         if self.last_seconds is None:
             del data["last_seconds"]  # likewise
+        if not self.stderr:
+            del data["stderr"]  # likewise
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
@@ -192,6 +224,7 @@ def parse_record(data: Any) -> GameRecord:
         ),
         ("notes", _list_of(data.get("notes", []), str), "a list of texts"),
         ("finished", isinstance(data.get("finished", True), bool), "true or false"),
+        ("stderr", isinstance(data.get("stderr", ""), str), "text"),
     )
     for key, ok, what in checks:
         if not ok:

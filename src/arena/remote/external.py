@@ -22,6 +22,7 @@ import os
 import re
 import shutil
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, ClassVar
 
 from arena.core.agent import Agent
@@ -29,7 +30,7 @@ from arena.core.errors import AgentFailure, SpecError
 from arena.core.game import Game, State
 from arena.core.limit import DEFAULT_GRACE, Limit
 from arena.core.spec import Param, bind_params, split_pairs
-from arena.remote.process import AgentProcess, split_command
+from arena.remote.process import AgentProcess, log_end, split_command
 from arena.remote.sandbox import Sandbox
 
 OPTIONS = (
@@ -68,6 +69,8 @@ class ExternalAgent(Agent):
         self.grace = DEFAULT_GRACE
         """How far past the clock a move may go: the referee's, told at each reset."""
         self.process: AgentProcess | None = None
+        self.log_path: Path | None = None
+        """The stderr log of the latest program, kept after it ends (for the record)."""
         self.game: Game | None = None
         self.line: State | None = None
         """The position after the observed moves (None once they stop following one line)."""
@@ -116,9 +119,16 @@ class ExternalAgent(Agent):
             cwd=self.cwd,
             sandbox=self.sandbox,
         )
+        self.log_path = self.process.log_path
         self.line = game.initial_state(seed)
         self.moves = []
         self.started(game, player, seed)
+
+    def stderr_log(self, size: int = 8192) -> str:
+        """The last ``size`` bytes of the latest program's stderr (its traceback, its last
+        prints), also once it has ended: what the referee keeps in the record of a game
+        it lost. Empty before any program ran."""
+        return "" if self.log_path is None else log_end(self.log_path, size)
 
     def started(self, game: Game, player: int | None, seed: Any) -> None:
         """The program runs: greet it (off the clock)."""

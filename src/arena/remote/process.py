@@ -54,6 +54,17 @@ def log_dir() -> Path:
     return path
 
 
+def log_end(path: Path, size: int = 8192) -> str:
+    """The last ``size`` bytes of a log file as text; empty when it cannot be read."""
+    try:
+        with open(path, "rb") as file:
+            file.seek(0, os.SEEK_END)
+            file.seek(max(0, file.tell() - size))
+            return file.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
 def split_command(command: str) -> list[str]:
     """The argv of a command line (shell quoting rules, no shell)."""
     try:
@@ -239,13 +250,7 @@ class AgentProcess:
 
     def log_text(self, size: int = 8192) -> str:
         """The last ``size`` bytes of the program's stderr log."""
-        try:
-            with open(self.log_path, "rb") as file:
-                file.seek(0, os.SEEK_END)
-                file.seek(max(0, file.tell() - size))
-                return file.read().decode("utf-8", "replace")
-        except OSError:
-            return ""
+        return log_end(self.log_path, size)
 
     def stderr_tail(self, lines: int = STDERR_TAIL) -> str:
         """The last non-empty lines of the program's stderr, joined with `` | ``."""
