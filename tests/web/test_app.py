@@ -140,6 +140,15 @@ def test_results_of_a_small_database(tmp_path: Path) -> None:
         record = c.get(f"/api/results/{first}").json()
         assert record["game"] == "tictactoe" and record["moves"]
         assert c.get("/api/results/nope").status_code == 404
+        # A page that polls gets "unchanged" while nothing was added, the games once added.
+        assert c.get("/api/results?since=2").json() == {"unchanged": True, "count": 2}
+        db = ResultsDB(path)
+        run(Settings(game="tictactoe", agents=("random", "greedy"), control="rollouts=1",
+                     rounds=2), db=db)  # fmt: skip
+        db.close()
+        grown = c.get("/api/results?since=2").json()
+        assert grown["count"] == len(grown["games"]) == 4 and "unchanged" not in grown
+        assert all("detail" in g and "loser" in g for g in grown["games"])
 
 
 def test_a_record_nested_100000_deep_in_the_database_is_a_one_line_error(

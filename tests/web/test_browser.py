@@ -641,3 +641,40 @@ def test_a_seed_that_is_not_a_number_is_refused(server: str, page: Any) -> None:
     page.goto(f"{server}/?game=colosseum&seed=7")
     page.wait_for_selector("#board .clicks")
     assert page.evaluate("() => JSON.stringify(window.arenaView.walls)") == walls
+
+
+# --- the results page follows a tournament as it is played ----------------------------------
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A server over a database that the test adds games to while the page is open."""
+    db_path = tmp_path_factory.mktemp("live") / "league.db"
+    db = ResultsDB(db_path)
+    run(Settings(game="tictactoe", agents=("random", "greedy"), control="rollouts=1"), db=db)
+    db.close()
+    for url in serve(create_app(db=str(db_path), guard=Guard(hosts=LOCAL_HOSTS))):
+        yield url, db_path
+
+
+def test_the_results_page_shows_games_as_they_are_played(live: tuple[str, Path], page: Any) -> None:
+    server, db_path = live
+    page.goto(f"{server}/results?poll=0.3")
+    page.wait_for_function("document.body.dataset.games === '2'")
+    assert "95% interval" in page.inner_text("#standings thead")
+    # More games are stored (a second round) while the page is open: it redraws by itself.
+    db = ResultsDB(db_path)
+    run(Settings(game="tictactoe", agents=("random", "greedy"), control="rollouts=1",
+                 rounds=3), db=db)  # fmt: skip
+    db.close()
+    page.wait_for_function("document.body.dataset.games === '6'", timeout=10_000)
+    assert page.locator("#games tbody tr").count() == 6
+    assert "6 games stored" in page.inner_text("#updated")
+    # A player's name shows only its games; the newest game opens on the board.
+    page.locator("#standings a.player", has_text="greedy").click()
+    assert page.inner_text("#games-title") == "Games of greedy"
+    assert "player=greedy" in page.url
+    page.locator("#games .open-game").last.click()
+    page.wait_for_selector("#board .clicks")
+    assert page.get_attribute("#board", "data-game") == "tictactoe"
+    assert page.locator("#moves span").count() >= 5  # the whole recorded game

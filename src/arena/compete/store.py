@@ -211,6 +211,11 @@ class ResultsDB:
                 f"{self.path} holds another tournament ({shown}); use another --db file"
             )
 
+    def count(self) -> int:
+        """How many games are stored (one cheap query: what a live page polls)."""
+        with self.errors():
+            return int(self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
     def done_ids(self) -> set[str]:
         with self.errors():
             return {row[0] for row in self.conn.execute("SELECT game_id FROM games")}

@@ -12,6 +12,8 @@ Routes:
     What may be chosen, with parameters (as ``arena games`` / ``arena agents``).
 ``/api/results``, ``/api/results/GAME_ID``
     With a results database: its tournament, standings and games; one game's record.
+    ``/api/results?since=N`` answers ``{"unchanged": true}`` while the database still holds
+    N games: the results page polls it to follow a tournament or league as it is played.
 ``/ws``
     A board (:mod:`arena.web.session`); at most :data:`MAX_BOARDS` per client, and
     running searches limited per client and in all (a
@@ -141,10 +143,16 @@ def static_files() -> dict[str, tuple[bytes, str]]:
     return files
 
 
-def results_json(db_path: str) -> dict[str, Any]:
-    """The tournament in a results database, its standings and its games."""
+def results_json(db_path: str, since: int | None = None) -> dict[str, Any]:
+    """The tournament in a results database, its standings and its games (each with the
+    first line of what ended it and who forfeited), and ``count``, the games stored.
+    With ``since`` equal to that count (a page asking again while nothing was added):
+    ``{"unchanged": true, "count": N}`` only, without reading the games."""
     db = open_existing(db_path)
     try:
+        count = db.count()
+        if since is not None and since == count:
+            return {"unchanged": True, "count": count}
         settings = db.settings() or {}
         names = list(settings.get("agents", []))
         records = list(db.records())
@@ -152,12 +160,19 @@ def results_json(db_path: str) -> dict[str, Any]:
     finally:
         db.close()
     table = standings(records, names)
+    ended = {r.game_id: r for r in records}
+    for row in rows:
+        record = ended.get(row["game_id"])
+        if record is not None:
+            row["detail"] = record.detail.strip().split("\n")[0][:200]
+            row["loser"] = record.loser
     return {
         "name": Path(db_path).name,
         "anchor": table.anchor,
         "settings": settings,
         "standings": table.as_json(),
         "games": rows,
+        "count": len(rows),
     }
 
 
@@ -182,6 +197,7 @@ def create_app(
     use it (default: any host and no token; ``arena web`` always passes one), ``searches``
     the count and limits of running searches (default: :class:`Searches`' own)."""
     from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route, WebSocketRoute
     from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -233,10 +249,16 @@ def create_app(
     async def results(request: Any) -> JSONResponse:
         if db is None:
             return JSONResponse({"error": "no results database: start with --db FILE"}, 404)
+        since = request.query_params.get("since")
         try:
-            return JSONResponse(results_json(db))
+            # Off the event loop: a large league's standings take a moment, and the boards'
+            # WebSockets keep running meanwhile.
+            body = await run_in_threadpool(
+                results_json, db, int(since) if since and since.isdigit() else None
+            )
         except ArenaError as exc:
             return JSONResponse({"error": str(exc)}, 500)
+        return JSONResponse(body)
 
     async def result_game(request: Any) -> JSONResponse:
         if db is None:
