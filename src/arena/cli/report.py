@@ -14,20 +14,38 @@ from arena.compete.report import gradebook, load
 from arena.core.errors import ArenaError
 
 
+DESCRIPTION = """\
+Read the results database DB (from 'arena tournament --db' or 'arena league') and write
+into DIR:
+
+  index.md           the standings: rank, Elo with its 95% interval, forfeits (.html
+                     pages with --format html)
+  players/NAME.md    one page per player: every game (opponent, colour, result, how it
+                     ended, the moves and the seconds each took, the end of the stderr of
+                     an agent that forfeited), its forfeits by kind, and what to fix
+  games/N.json       each game's record (and N.sgf for Go, Othello and Gomoku)
+  gradebook.csv      one row per player: rank, games, wins, draws, losses, score, Elo
+                     and its interval, forfeits by kind
+
+The database is only read: a report made while games are played shows those so far."""
+
+EXAMPLES = """examples:
+  arena report class.db --out report
+  arena report class.db --out site --format html --csv grades.csv
+  arena report class.db --csv grades.csv
+
+Without --out, only the gradebook is written (to --csv, else printed). 'arena results DB'
+prints the standings table; 'arena web --db DB' shows them live in a browser, each game
+on the board."""
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "report",
         help="write a tournament's or league's report: standings, a page per player, a CSV",
-        description="Read the results database DB (written by 'arena tournament --db' or "
-        "'arena league') and write into DIR: index.md with the standings (rank, Elo with its "
-        "95%% interval, forfeits), players/NAME.md for each player (every game: opponent, "
-        "colour, result, how it ended, the moves and the seconds each took, the end of the "
-        "stderr of an agent that forfeited; its forfeits by kind and what to fix), games/N.json "
-        "(and .sgf for Go, Othello and Gomoku) for each game, and gradebook.csv (one row per "
-        "player: rank, games, wins, draws, losses, score, Elo and its interval, forfeits by "
-        "kind). The database is only read: run it while games are played for the report so far.",
-        epilog="Without --out, the gradebook CSV is printed. 'arena results DB' prints the "
-        "standings table; 'arena web --db DB' shows them live in a browser.",
+        description=DESCRIPTION,
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("db", metavar="DB", help="results database written with --db")
     p.add_argument("--out", metavar="DIR", help="folder for the pages (made if missing)")
