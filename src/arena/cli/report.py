@@ -13,7 +13,6 @@ from arena.compete.pages import FORMATS, write
 from arena.compete.report import gradebook, load
 from arena.core.errors import ArenaError
 
-
 DESCRIPTION = """\
 Read the results database DB (from 'arena tournament --db' or 'arena league') and write
 into DIR:
