@@ -212,3 +212,36 @@ def test_a_report_of_an_empty_database_says_so(tmp_path: Path) -> None:
     assert json.loads(json.dumps(report.standings.as_json()))["games"] == 0
     with pytest.raises(ArenaError, match="give --out a folder"):
         write(report, tmp_path / "new.db")
+
+
+def test_advice_names_moves_close_to_the_limit_and_opponents_never_beaten() -> None:
+    # "slow" moves first; its moves take 0.9 s of a 1 s move, and "strong" beats it twice.
+    games = [
+        GameRecord(
+            "tictactoe",
+            ("slow", "strong"),
+            moves=["a1", "b2", "a2", "a3", "c1", "b1", "b3", "c3", "c2"],
+            seconds=[0.9, 0.1, 0.95, 0.1, 0.2, 0.1, 0.3, 0.1, 0.2],
+            returns=(-1, 1),
+            game_id=f"g{i}",
+        )  # fmt: skip
+        for i in range(2)
+    ]
+    settings = {"game": "tictactoe", "agents": ["slow", "strong"], "control": "move:1"}
+    report = from_records(games, ["slow", "strong"], settings)
+    slow = report.player("slow")
+    assert slow.advice[0].startswith(
+        "Close to the time limit: 4 moves used over 80% of the 1 s a move may take (the "
+        "longest 0.95 s, in game 1)"
+    )
+    assert slow.advice[1].startswith("Lost every game played to the end against strong (2 games)")
+    # Its own moves and their times, from its side of the board.
+    game = slow.games[0]
+    assert [(m.ply, m.move, m.seconds) for m in game.moves if m.mine][:2] == [
+        (1, "a1", 0.9),
+        (3, "a2", 0.95),
+    ]
+    assert (game.colour, game.result, game.how) == ("first", "loss", "by the rules")
+    assert report.player("strong").advice == [
+        "No forfeits: all 2 games were played to the end, 2 won, 0 drawn, 0 lost."
+    ]
