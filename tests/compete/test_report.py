@@ -224,7 +224,7 @@ def test_advice_names_moves_close_to_the_limit_and_opponents_never_beaten() -> N
             seconds=[0.9, 0.1, 0.95, 0.1, 0.2, 0.1, 0.3, 0.1, 0.2],
             returns=(-1, 1),
             game_id=f"g{i}",
-        )  # fmt: skip
+        )
         for i in range(2)
     ]
     settings = {"game": "tictactoe", "agents": ["slow", "strong"], "control": "move:1"}
