@@ -122,7 +122,7 @@ class Markdown:
         lines += ["| " + " | ".join(row) + " |" for row in rows]
         return "\n".join(lines) + "\n"
 
-    def code(self, s: str, summary: str = "") -> str:
+    def code(self, s: str, summary: str = "", shown: bool = False) -> str:
         fence = "`" * max(3, 1 + max((len(m) for m in re.findall(r"`+", s)), default=0))
         lead = f"{summary}:\n\n" if summary else ""
         return f"{lead}{fence}text\n{s}\n{fence}\n"
@@ -154,9 +154,12 @@ class Html:
         body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
         return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
 
-    def code(self, s: str, summary: str = "") -> str:
+    def code(self, s: str, summary: str = "", shown: bool = False) -> str:
+        """A block of text, folded under ``summary`` unless ``shown``."""
         pre = f"<pre>{html.escape(s)}</pre>"
-        return f"<details><summary>{summary}</summary>{pre}</details>" if summary else pre
+        if not summary:
+            return pre
+        return f"<details{' open' if shown else ''}><summary>{summary}</summary>{pre}</details>"
 
     def items(self, lines: list[str]) -> str:
         return "<ul>" + "".join(f"<li>{line}</li>" for line in lines) + "</ul>"
@@ -316,7 +319,7 @@ def _game_section(g: Game, page: Page) -> list[str]:
             )
         )
     if g.forfeited and r.stderr:
-        out.append(page.code(r.stderr, "The end of your agent's stderr"))
+        out.append(page.code(r.stderr, "The end of your agent's stderr", shown=True))
     out.append(page.code(_moves_text(g), "Moves (ply, move, seconds, who)"))
     return out
 
