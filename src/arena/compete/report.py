@@ -68,7 +68,8 @@ class Game:
     @property
     def result(self) -> str:
         """``win``, ``draw`` or ``loss``."""
-        return {1.0: "win", 0.5: "draw", 0.0: "loss"}[self.points]
+        points = self.points
+        return "win" if points > 0.5 else "draw" if points == 0.5 else "loss"
 
     @property
     def colour(self) -> str:
