@@ -133,7 +133,7 @@ def test_the_gradebook_has_a_row_per_player_with_elo_intervals(
 def test_the_index_shows_the_standings_with_their_intervals(
     league: tuple[Path, str, str], tmp_path: Path
 ) -> None:
-    db, _, _ = league
+    db = league[0]
     report = load(str(db))
     text = write(report, tmp_path / "out").read_text()
     for p in report.players:
@@ -141,6 +141,11 @@ def test_the_index_shows_the_standings_with_their_intervals(
         shown = f"{line.elo:+.0f} \\[{line.elo_low:+.0f}, {line.elo_high:+.0f}\\]"
         assert shown in text, shown
     assert "95% profile-likelihood intervals" in text and "crash 6" in text
+    # The head-to-head matrix: greedy won both games against the crashing agent.
+    assert "## Head to head" in text
+    greedy, crashy = report.player("greedy"), report.player(league[1])
+    row = next(line for line in text.splitlines() if line.startswith(f"| {greedy.rank}. greedy |"))
+    assert row.split("|")[1 + crashy.rank].strip() == "2/2"
 
 
 def test_the_command_writes_html_pages_and_the_csv(

@@ -238,6 +238,7 @@ def index_page(report: Report, page: Page, files: dict[str, str]) -> str:
         page.para(page.text(summary(report))),
         page.table(head, rows),
         page.para(page.text(report.standings.elo_method + ".")),
+        *_head_to_head(report, page),
         page.para(
             "Each player's page lists its games, its forfeits and what to fix; "
             + page.link("gradebook.csv", "gradebook.csv")
@@ -245,6 +246,30 @@ def index_page(report: Report, page: Page, files: dict[str, str]) -> str:
         ),
     ]
     return page.page(title, body)
+
+
+H2H_MOST = 30
+"""Players up to which the index shows the head-to-head matrix (a league of 150 students
+has no room for one: its players' pages list their opponents)."""
+
+
+def _head_to_head(report: Report, page: Page) -> list[str]:
+    players = report.players
+    if not 2 < len(players) <= H2H_MOST:
+        return []
+    cells = report.standings.head_to_head
+    rows = []
+    for a in players:
+        row = [f"{a.rank}. {page.text(a.name)}"]
+        for b in players:
+            points, games = cells.get(a.name, {}).get(b.name, [0.0, 0])
+            row.append("" if a is b or not games else f"{points:g}/{games}")
+        rows.append(row)
+    return [
+        page.heading(2, "Head to head"),
+        page.para("Points of the row's player against the column's (numbered by rank)."),
+        page.table(["", *(str(p.rank) for p in players)], rows),
+    ]
 
 
 def player_page(
