@@ -187,25 +187,32 @@ def test_names_and_output_from_students_are_escaped(tmp_path: Path) -> None:
         "tictactoe", (evil, other), moves=["b2"], seconds=[0.1], returns=(-1, 1),
         reason="crash", loser=0, detail="boom", stderr="<img src=x onerror=alert(1)>\n```",
     )  # fmt: skip
+    # As a league stores them: a spec for each name, reference agents, refused folders.
     settings = {"game": "tictactoe", "agents": [evil, other], "control": "move:1",
-                "specs": {evil: "py:x.py:X"}, "reference": [other]}  # fmt: skip
+                "specs": ["py:x.py:X", "greedy"],
+                "league": {"references": [other], "refused": {"<b>carl</b>": "no agent: <i>"}}}  # fmt: skip
     report = from_records([record, record], [evil, other], settings)
     write(report, tmp_path / "html", "html")
     write(report, tmp_path / "md", "md")
     for page in [*(tmp_path / "html").rglob("*.html"), *(tmp_path / "md").rglob("*.md")]:
         # Markdown shows a fenced block as it is, never as HTML: what is outside counts.
         text = re.sub(r"(`{3,})text\n.*?\n\1\n", "", page.read_text(), flags=re.S)
-        assert "<script>" not in text and "<img" not in text, page
+        assert "<script>" not in text and "<img" not in text and "<b>" not in text, page
     md = (tmp_path / "md" / "players" / "_script_alert_1___script_.md").read_text()
     assert "````text\n<img src=x" in md  # in a longer fence than the one it printed
     assert "Agent: py:x.py:X." in md
     index = (tmp_path / "md" / "index.md").read_text()
     assert "a \\| b](players/a___b.md) (reference)" in index
     rows = list(csv.DictReader(io.StringIO(gradebook(report))))
-    assert [(r["player"], r["reference"], r["spec"]) for r in rows] == [
-        (other, "yes", ""),
-        (evil, "", "py:x.py:X"),
+    assert [(r["rank"], r["player"], r["reference"], r["spec"], r["refused"]) for r in rows] == [
+        ("1", other, "yes", "greedy", ""),
+        ("2", evil, "", "py:x.py:X", ""),
+        ("", "<b>carl</b>", "", "", "no agent: <i>"),
     ]
+    # A submission that did not play is listed with its reason, never left out.
+    assert "## Did not play" in index and "no agent: &lt;i&gt;" in index
+    carl = (tmp_path / "html" / "players" / "_b_carl__b_.html").read_text()
+    assert "Did not play: no agent: &lt;i&gt;" in carl and "<i>" not in carl
 
 
 def test_a_report_of_an_empty_database_says_so(tmp_path: Path) -> None:

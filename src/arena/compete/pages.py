@@ -216,7 +216,7 @@ def summary(report: Report) -> str:
 def index_page(report: Report, page: Page, files: dict[str, str]) -> str:
     title = f"Standings: {report.title}" if report.title else "Standings"
     rows = []
-    for p in report.players:
+    for p in report.ranked:
         t = p.line.tally
         name = page.link(p.name, f"players/{files[p.name]}.{page.ext}")
         rows.append(
@@ -239,6 +239,7 @@ def index_page(report: Report, page: Page, files: dict[str, str]) -> str:
         page.table(head, rows),
         page.para(page.text(report.standings.elo_method + ".")),
         *_head_to_head(report, page),
+        *_refused(report, page, files),
         page.para(
             "Each player's page lists its games, its forfeits and what to fix; "
             + page.link("gradebook.csv", "gradebook.csv")
@@ -248,13 +249,24 @@ def index_page(report: Report, page: Page, files: dict[str, str]) -> str:
     return page.page(title, body)
 
 
+def _refused(report: Report, page: Page, files: dict[str, str]) -> list[str]:
+    absent = [p for p in report.players if p.refused is not None]
+    if not absent:
+        return []
+    lines = [
+        page.link(p.name, f"players/{files[p.name]}.{page.ext}") + ": " + page.text(p.refused or "")
+        for p in absent
+    ]
+    return [page.heading(2, "Did not play"), page.items(lines)]
+
+
 H2H_MOST = 30
 """Players up to which the index shows the head-to-head matrix (a league of 150 students
 has no room for one: its players' pages list their opponents)."""
 
 
 def _head_to_head(report: Report, page: Page) -> list[str]:
-    players = report.players
+    players = report.ranked
     if not 2 < len(players) <= H2H_MOST:
         return []
     cells = report.standings.head_to_head
@@ -276,8 +288,22 @@ def player_page(
     report: Report, player: Player, page: Page, files: dict[str, str], sgf: dict[int, bool]
 ) -> str:
     t = player.line.tally
-    title = f"{player.name}: rank {player.rank} of {len(report.players)}"
+    title = (
+        f"{player.name}: rank {player.rank} of {len(report.ranked)}"
+        if player.refused is None
+        else f"{player.name}: did not play"
+    )
     spec = f" Agent: {page.text(player.spec)}." if player.spec else ""
+    if player.refused is not None:
+        return page.page(
+            title,
+            [
+                page.heading(1, title),
+                page.para(page.link("all players", f"../index.{page.ext}") + "."),
+                page.heading(2, "What to fix"),
+                page.items([page.text(a) for a in player.advice]),
+            ],
+        )
     body = [
         page.heading(1, title),
         page.para(

@@ -8,9 +8,12 @@ kind, and advice: sentences on what to fix, made from the forfeits and the resul
 (:func:`advice`). :func:`gradebook` writes the CSV a gradebook imports, and
 :mod:`arena.compete.pages` writes the pages.
 
-Player names are what the database stores (a league stores each student's folder name);
-a spec behind a name is shown when the settings keep one (``specs``: name to spec), and
-names listed as ``reference`` in the settings are marked so.
+Player names are what the database stores: a tournament's agent specs, a league's
+student folder names. What a league's settings add is read too (:func:`roster`): the spec
+behind each name (``specs``, in the order of ``agents``), which names are reference
+agents (``league.references``), and the submissions that did not play with the reason
+(``league.refused``): each gets a page saying why and a row in the gradebook, never
+left out.
 
 Tests: tests/compete/test_report.py
 """
@@ -130,6 +133,8 @@ class Player:
     """The spec behind the name, where the settings keep it."""
     reference: bool = False
     """A reference agent of a league (not a student)."""
+    refused: str | None = None
+    """Why a league's submission did not play (no games, no rank); None for a player."""
     rank: int = 0
     games: list[Game] = field(default_factory=list)
     advice: list[str] = field(default_factory=list)
@@ -147,8 +152,13 @@ class Report:
     control: TimeControl | None
     standings: Standings
     players: list[Player]
-    """Best first (by Elo, then points)."""
+    """Best first (by Elo, then points); a league's submissions that did not play last."""
     settings: dict[str, Any]
+
+    @property
+    def ranked(self) -> list[Player]:
+        """The players who played (a league's refused submissions left out), best first."""
+        return [p for p in self.players if p.refused is None]
 
     def player(self, name: str) -> Player:
         for p in self.players:
@@ -176,15 +186,9 @@ def from_records(
     """The report of ``records`` played by ``names`` under ``settings`` (the database's)."""
     table = standings(records, names)
     control = _control(settings.get("control"))
-    specs = settings.get("specs") if isinstance(settings.get("specs"), dict) else {}
-    reference = set(settings.get("reference") or []) if _texts(settings.get("reference")) else set()
+    specs, references, refused = roster(settings)
     players = {
-        name: Player(
-            name,
-            line,
-            spec=specs.get(name) if isinstance(specs.get(name), str) else None,
-            reference=name in reference,
-        )
+        name: Player(name, line, spec=specs.get(name), reference=name in references)
         for name, line in table.agents.items()
     }
     for number, record in enumerate(records, start=1):
@@ -197,7 +201,36 @@ def from_records(
     for rank, player in enumerate(ranked, start=1):
         player.rank = rank
         player.advice = advice(player, control)
+    for name, reason in refused.items():
+        if name not in players:  # a folder that did not play: last, unranked, and why
+            ranked.append(
+                Player(name, AgentLine(name), refused=reason, advice=[f"Did not play: {reason}"])
+            )
     return Report(title, str(settings.get("game", "?")), control, table, ranked, settings)
+
+
+def roster(settings: dict[str, Any]) -> tuple[dict[str, str], set[str], dict[str, str]]:
+    """What a league's settings say of its players: the spec behind each name, the names
+    of reference agents, and ``{folder: reason}`` of the submissions that did not play;
+    empty for a tournament's. Anything not of the expected shape is left out.
+
+    >>> roster({"agents": ["ada", "greedy"], "specs": ["py:ada/agent.py:Agent", "greedy"],
+    ...         "league": {"references": ["greedy"], "refused": {"bob": "no agent found"}}})
+    ({'ada': 'py:ada/agent.py:Agent', 'greedy': 'greedy'}, {'greedy'}, {'bob': 'no agent found'})
+    """
+    names, given = settings.get("agents"), settings.get("specs")
+    specs: dict[str, str] = {}
+    if _texts(names) and _texts(given) and len(given) == len(names):
+        specs = dict(zip(names, given, strict=True))
+    league = settings.get("league") if isinstance(settings.get("league"), dict) else {}
+    references = set(league["references"]) if _texts(league.get("references")) else set()
+    refused_ = league.get("refused")
+    refused = (
+        {k: v for k, v in refused_.items() if isinstance(k, str) and isinstance(v, str)}
+        if isinstance(refused_, dict)
+        else {}
+    )
+    return specs, references, refused
 
 
 def _texts(value: Any) -> bool:
@@ -311,6 +344,7 @@ GRADEBOOK = (
     "player",
     "reference",
     "spec",
+    "refused",
     "games",
     "wins",
     "draws",
@@ -334,10 +368,11 @@ def gradebook_rows(report: Report) -> list[dict[str, Any]]:
         line, tally = p.line, p.line.tally
         out.append(
             {
-                "rank": p.rank,
+                "rank": p.rank or "",
                 "player": p.name,
                 "reference": "yes" if p.reference else "",
                 "spec": p.spec or "",
+                "refused": p.refused or "",
                 "games": tally.games,
                 "wins": tally.wins,
                 "draws": tally.draws,
