@@ -190,7 +190,8 @@ def test_names_and_output_from_students_are_escaped(tmp_path: Path) -> None:
     # As a league stores them: a spec for each name, reference agents, refused folders.
     settings = {"game": "tictactoe", "agents": [evil, other], "control": "move:1",
                 "specs": ["py:x.py:X", "greedy"],
-                "league": {"references": [other], "refused": {"<b>carl</b>": "no agent: <i>"}}}  # fmt: skip
+                "league": {"references": [other],
+                           "refused": {"<b>carl</b>": "no agent: <i>"}}}  # fmt: skip
     report = from_records([record, record], [evil, other], settings)
     write(report, tmp_path / "html", "html")
     write(report, tmp_path / "md", "md")
