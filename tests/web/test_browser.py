@@ -678,3 +678,31 @@ def test_the_results_page_shows_games_as_they_are_played(live: tuple[str, Path],
     page.wait_for_selector("#board .clicks")
     assert page.get_attribute("#board", "data-game") == "tictactoe"
     assert page.locator("#moves span").count() >= 5  # the whole recorded game
+
+
+def test_the_results_page_of_a_league_names_who_did_not_play(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # A league's database as the league stores it: students by folder name, a spec each,
+    # and the folders that did not play with the reason.
+    path = tmp_path_factory.mktemp("league") / "league.db"
+    db = ResultsDB(path)
+    db.bind({"game": "tictactoe", "agents": ["ada lovelace", "greedy"], "control": "move:1",
+             "specs": ["py:ada lovelace/agent.py:Agent", "greedy"],
+             "league": {"references": ["greedy"],
+                        "refused": {"bob": "no agent.py found"}}})  # fmt: skip
+    record = GameRecord("tictactoe", ("ada lovelace", "greedy"), moves=["b2", "a1", "c3"],
+                        seconds=[0.1, 0.0, 0.1], returns=(-1, 1), reason="time", loser=0,
+                        detail="1.2 s for a 1 s move", game_id="g1")  # fmt: skip
+    db.add(record, "ada lovelace", "greedy", 0)
+    db.close()
+    for server in serve(create_app(db=str(path), guard=Guard(hosts=LOCAL_HOSTS))):
+        page = browser.new_page()
+        page.goto(f"{server}/results")
+        page.wait_for_function("document.body.dataset.games === '1'")
+        assert page.inner_text("#refused") == "Did not play: bob (no agent.py found)."
+        assert "ada lovelace" in page.inner_text("#standings")
+        reason = page.locator("#games tbody tr td").nth(5)
+        assert reason.inner_text() == "time (ada lovelace)"
+        assert reason.locator("span").get_attribute("title") == "1.2 s for a 1 s move"
+        page.close()

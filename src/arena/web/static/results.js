@@ -57,6 +57,10 @@ function draw(data) {
   $("summary").textContent = `${data.games.length} games; agents: ${(s.agents || []).join(", ")}` +
     (s.control ? `; clock ${s.control}` : "") + (s.rounds ? `; ${s.rounds} rounds` : "") +
     (data.standings.elo_method ? `. ${data.standings.elo_method}.` : ".");
+  // A league's submissions that did not play, with the reason (never left out silently).
+  const refused = Object.entries((s.league || {}).refused || {});
+  $("refused").textContent = refused.length
+    ? `Did not play: ${refused.map(([name, why]) => `${name} (${why})`).join("; ")}.` : "";
   const lines = Object.entries(data.standings.agents).sort((a, b) =>
     (b[1].elo ?? -Infinity) - (a[1].elo ?? -Infinity) || b[1].points - a[1].points);
   table("standings", ["#", "agent", "games", "wins", "draws", "losses", "points", "score", "Elo", "95% interval", "forfeits"],
