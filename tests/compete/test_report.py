@@ -94,7 +94,8 @@ def test_the_pages_show_forfeits_the_stderr_and_what_to_fix(
         1 for g in late_line.games if g.forfeited and g.record.reason == "time"
     )
     assert f"{lost} of 6 games lost on time: in game" in late_page
-    assert "move 3 took" in late_page and "of the 0.3 s a move may take" in late_page
+    # Its own process was stopped at the deadline (the clock plus the grace).
+    assert "move 3 got no answer in time (stopped after 0.3" in late_page
     # Each game: opponent (a link to its page), colour, result, how it ended, its record.
     assert "| [random](random.md) |" in late_page and "lost on time" in late_page
     assert "[json](../games/" in late_page
@@ -255,6 +256,15 @@ def test_advice_names_moves_close_to_the_limit_and_opponents_never_beaten() -> N
         (3, "a2", 0.95),
     ]
     assert (game.colour, game.result, game.how) == ("first", "loss", "by the rules")
+    # A late answer that came (an agent in arena's process): its time against the limit.
+    late = GameRecord("tictactoe", ("slow", "strong"), moves=["a1", "b2"], seconds=[0.5, 0.1],
+                      returns=(-1, 1), reason="time", loser=0, last_seconds=1.3,
+                      detail="1.300 s for a 1 s move", game_id="g3")  # fmt: skip
+    overran = from_records([*games, late], ["slow", "strong"], settings).player("slow")
+    assert overran.advice[0].startswith(
+        "1 of 3 games lost on time: in game 3 your agent's move 2 took 1.30 s of the 1 s a "
+        "move may take (1.300 s for a 1 s move). Answer earlier"
+    )
     assert report.player("strong").advice == [
         "No forfeits: all 2 games were played to the end, 2 won, 0 drawn, 0 lost."
     ]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -268,6 +269,8 @@ def advice(player: Player, control: TimeControl | None = None) -> list[str]:
         took = "" if used is None else f" took {used:.2f} s"
         if used is not None and limit is not None:
             took += f" of the {limit:g} s a move may take"
+        if _NO_ANSWER.search(g.record.detail):  # stopped at its deadline: a hang, or far over
+            took = " got no answer in time" + (f" (stopped after {used:.2f} s)" if used else "")
         out.append(
             f"{_of(len(lost['time']), n)} lost on time: in game {g.number} your agent's move "
             f"{g.failed_move}{took} ({g.record.detail}). Answer earlier: stop the search "
@@ -302,7 +305,8 @@ def advice(player: Player, control: TimeControl | None = None) -> list[str]:
         shown = ", ".join(f"{name} ({plural(k, 'game')})" for name, k in beaten_by)
         out.append(
             f"Lost every game played to the end against {shown}: replay those games move by "
-            "move (arena replay FILE) to see where your agent goes wrong."
+            "move (arena replay games/N.json --step, or open them in arena web) to see where "
+            "your agent goes wrong."
         )
     if not out:
         tally = player.line.tally
@@ -311,6 +315,11 @@ def advice(player: Player, control: TimeControl | None = None) -> list[str]:
             f"{tally.wins} won, {tally.draws} drawn, {tally.losses} lost."
         )
     return out
+
+
+_NO_ANSWER = re.compile(r": no .{1,40} within [0-9.]+ s")
+"""How a program's forfeit on time reads when it was stopped at its deadline without an
+answer (``cmd:python a.py: no move within 0.550 s``)."""
 
 
 def _of(k: int, n: int) -> str:
