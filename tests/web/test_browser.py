@@ -701,7 +701,8 @@ def test_the_results_page_of_a_league_names_who_did_not_play(
         page.goto(f"{server}/results")
         page.wait_for_function("document.body.dataset.games === '1'")
         assert page.inner_text("#refused") == "Did not play: bob (no agent.py found)."
-        assert "ada lovelace" in page.inner_text("#standings")
+        standings = page.inner_text("#standings")
+        assert "ada lovelace" in standings and "greedy (reference)" in standings
         reason = page.locator("#games tbody tr td").nth(5)
         assert reason.inner_text() == "time (ada lovelace)"
         assert reason.locator("span").get_attribute("title") == "1.2 s for a 1 s move"

@@ -37,10 +37,10 @@ function choose(name) {
   if (shown) draw(shown);
 }
 
-function nameLink(name) {
+function nameLink(name, reference = false) {
   const a = document.createElement("a");
   a.href = `?player=${encodeURIComponent(name)}`;
-  a.textContent = name;
+  a.textContent = reference ? `${name} (reference)` : name;
   a.className = "player";
   a.title = `show only the games of ${name}`;
   a.addEventListener("click", (event) => { event.preventDefault(); choose(name); });
@@ -61,10 +61,11 @@ function draw(data) {
   const refused = Object.entries((s.league || {}).refused || {});
   $("refused").textContent = refused.length
     ? `Did not play: ${refused.map(([name, why]) => `${name} (${why})`).join("; ")}.` : "";
+  const references = new Set((s.league || {}).references || []);
   const lines = Object.entries(data.standings.agents).sort((a, b) =>
     (b[1].elo ?? -Infinity) - (a[1].elo ?? -Infinity) || b[1].points - a[1].points);
   table("standings", ["#", "agent", "games", "wins", "draws", "losses", "points", "score", "Elo", "95% interval", "forfeits"],
-    lines.map(([name, l], i) => [i + 1, nameLink(name), l.wins + l.draws + l.losses, l.wins, l.draws, l.losses, l.points,
+    lines.map(([name, l], i) => [i + 1, nameLink(name, references.has(name)), l.wins + l.draws + l.losses, l.wins, l.draws, l.losses, l.points,
       `${(100 * l.score).toFixed(1)}%`, ...elo(l), forfeits(l)]));
   const names = lines.map(([n]) => n);
   const h2h = data.standings.head_to_head;
