@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -268,3 +269,31 @@ def test_advice_names_moves_close_to_the_limit_and_opponents_never_beaten() -> N
     assert report.player("strong").advice == [
         "No forfeits: all 2 games were played to the end, 2 won, 0 drawn, 0 lost."
     ]
+
+
+def test_the_report_of_a_league_names_students_by_their_folders(tmp_path: Path) -> None:
+    # Three submissions of the example class: one raises on its third move, one never
+    # answers, one has a syntax error; random is the reference agent.
+    examples = Path(__file__).resolve().parents[2] / "examples" / "class"
+    folder = tmp_path / "class"
+    for name in ("hopper", "knuth", "minsky"):
+        shutil.copytree(examples / name, folder / name)
+    db = tmp_path / "league.db"
+    done = cli("league", str(folder), "--game", "connect4:rows=6,cols=5", "--time", "0.3+0.05",
+               "--reference", "random", "--no-sandbox", "--db", str(db), "--quiet")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = cli("report", str(db), "--out", str(tmp_path / "report"))
+    assert out.returncode == 0, out.stderr
+    pages = tmp_path / "report" / "players"
+    hopper = (pages / "hopper.md").read_text()
+    assert "# hopper: rank" in hopper and "3 players, 1 did not play. Agent: py:" in hopper
+    assert "lost by a crash" in hopper and "IndexError" in hopper
+    assert 'hopper/agent.py", line 12, in choose' in hopper  # its traceback, from its stderr
+    knuth = (pages / "knuth.md").read_text()
+    assert "4 of 4 games lost on time" in knuth and "got no answer in time" in knuth
+    minsky = (pages / "minsky.md").read_text()
+    assert "# minsky: did not play" in minsky and "syntax error line 5" in minsky
+    rows = {r["player"]: r for r in csv.DictReader((tmp_path / "report" / "gradebook.csv").open())}
+    assert set(rows) == {"hopper", "knuth", "random", "minsky"}
+    assert rows["random"]["reference"] == "yes" and rows["minsky"]["rank"] == ""
+    assert rows["knuth"]["forfeits_time"] == "4" and rows["knuth"]["games"] == "4"

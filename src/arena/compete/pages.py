@@ -208,8 +208,10 @@ def forfeit_text(player: Player) -> str:
 def summary(report: Report) -> str:
     """One line on what was played: the game, the clock, the games and players."""
     control = report.control.describe() if report.control is not None else "?"
+    absent = len(report.players) - len(report.ranked)
     return (
-        f"{report.game}, {control}: {report.standings.games} games, {len(report.players)} players."
+        f"{report.game}, {control}: {report.standings.games} games, "
+        f"{len(report.ranked)} players" + (f", {absent} did not play." if absent else ".")
     )
 
 
