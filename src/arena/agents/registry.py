@@ -2,7 +2,7 @@
 
 Built-in agents (here and in :mod:`arena.search`) are named ``name[:key=value,...]``;
 the kinds that run users' code are named by a prefix: ``py:`` (a class in a file),
-``cmd:`` and ``gtp:`` (programs, :mod:`arena.remote`), ``othello-ai:``,
+``cmd:``, ``gtp:`` and ``pbrain:`` (programs, :mod:`arena.remote`), ``othello-ai:``,
 ``colosseum-agent:``, ``cs410-agent:`` and ``mcts-lab:`` (course assignments' agents,
 ``docs/course-agents.md``). Tests:
 ``tests/agents/test_agent_api.py``.
@@ -45,6 +45,7 @@ _PREFIXED = {
     "py:": "arena.agents.pyclass:load_py_agent",
     "cmd:": "arena.remote.command:CommandAgent",
     "gtp:": "arena.remote.gtp.client:GTPAgent",
+    "pbrain:": "arena.remote.pbrain.client:PbrainAgent",
     "openspiel:": "arena.agents.openspiel:load_openspiel_agent",
     "othello-ai:": "arena.remote.othello_ai:OthelloAIAgent",
     "colosseum-agent:": "arena.remote.colosseum_agent:ColosseumAgent",
@@ -103,7 +104,8 @@ def load_agent(spec: str | Agent) -> Agent:
         valid = ", ".join(
             [
                 *_WHERE,
-                *("py:FILE.py:CLASS", "cmd:COMMAND", "gtp:COMMAND", "openspiel:mcts"),
+                *("py:FILE.py:CLASS", "cmd:COMMAND", "gtp:COMMAND", "pbrain:COMMAND"),
+                "openspiel:mcts",
                 *("othello-ai:PATH/agent.py", "colosseum-agent:PATH/student_agent.py"),
                 *("cs410-agent:PATH/agents.py", "mcts-lab:PATH/MCTS.py"),
             ]

@@ -29,6 +29,7 @@ from arena.cli import (
     grade,
     gtp,
     league,
+    pbrain,
     perft,
     play,
     random_game,
@@ -62,6 +63,7 @@ COMMANDS = (
     experiment,
     serve,
     gtp,
+    pbrain,
     warmup,
     web,
 )

@@ -43,7 +43,15 @@ OPTIONS = (
 GAMES_DIR = "/usr/games"
 """Where Debian installs game engines (gnugo, gtp-rhino); not on everybody's PATH."""
 
-PROGRAM_PREFIXES = ("cmd:", "gtp:", "othello-ai:", "colosseum-agent:", "cs410-agent:", "mcts-lab:")
+PROGRAM_PREFIXES = (
+    "cmd:",
+    "gtp:",
+    "pbrain:",
+    "othello-ai:",
+    "colosseum-agent:",
+    "cs410-agent:",
+    "mcts-lab:",
+)
 """Spec prefixes of agents that already run as programs in their own processes."""
 
 _OPTIONS_PREFIX = re.compile(r"^([a-z_]+=[^\s:,]*)(,[a-z_]+=[^\s:,]*)*:")
