@@ -24,6 +24,9 @@ from arena.experiments.games import play_pairs, score_row
 
 GNUGO = "gtp:gnugo --mode gtp --chinese-rules --capture-all-dead --level {level}"
 GRHINO = "gtp:gtp-rhino --level {level}"
+RAPFI = "pbrain:{options}pbrain-rapfi"
+"""Rapfi, a Gomocup brain built from its public source by ``scripts/build-rapfi``
+(``{options}``: the ``pbrain:`` options, e.g. ``turn=0.1:``)."""
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from arena.bench.engines import GNUGO, GRHINO
+from arena.bench.engines import GNUGO, GRHINO, RAPFI
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
 from arena.core.limit import DEFAULT_GRACE
@@ -114,7 +114,21 @@ GO_RAVE: tuple[Case, ...] = (
 )
 """The compiled MC-RAVE Go search against the issue's Go targets (``--cases go-rave``)."""
 
-GROUPS: dict[str, tuple[Case, ...]] = {"table": CASES, "targets": TARGETS, "go-rave": GO_RAVE}
+GOMOCUP: tuple[Case, ...] = (
+    Case("best-rapfi-odds", "gomoku", "best", RAPFI.format(options="turn=0.1:"), 1.0,
+         openings=PAIRED),
+    Case("best-rapfi-1s", "gomoku", "best", RAPFI.format(options=""), 1.0, openings=PAIRED),
+)  # fmt: skip
+"""``best`` against Rapfi, a Gomocup champion brain built from its public source
+(``scripts/build-rapfi``, on the PATH as ``pbrain-rapfi``): at 1 s a move for us and
+0.1 s for Rapfi (odds), then at 1 s each (``--cases gomocup``)."""
+
+GROUPS: dict[str, tuple[Case, ...]] = {
+    "table": CASES,
+    "targets": TARGETS,
+    "go-rave": GO_RAVE,
+    "gomocup": GOMOCUP,
+}
 """Names for sets of rows: ``--cases targets``."""
 
 
@@ -129,9 +143,9 @@ def select(names: list[str] | None) -> list[Case]:
     >>> select(["chess"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    arena.core.errors.ArenaError: unknown case 'chess'; valid: table, targets, go-rave, c4-ids, ...
+    arena.core.errors.ArenaError: unknown case 'chess'; valid: table, targets, go-rave, gomocup, ...
     """
-    known = {case.name: case for case in (*CASES, *TARGETS, *GO_RAVE)}
+    known = {case.name: case for case in (*CASES, *TARGETS, *GO_RAVE, *GOMOCUP)}
     chosen: list[Case] = []
     for name in names or ["table"]:
         if name in GROUPS:
@@ -216,7 +230,13 @@ def short(spec: str) -> str:
 
     >>> short(GNUGO.format(level=10)), short(GRHINO.format(level=5)), short("openspiel:mcts")
     ('gnugo level 10', 'gtp-rhino level 5', 'openspiel:mcts')
+    >>> short(RAPFI.format(options="turn=0.1:")), short(RAPFI.format(options=""))
+    ('pbrain-rapfi at 0.1 s', 'pbrain-rapfi')
     """
+    if spec.startswith("pbrain:"):
+        options, _, command = spec[7:].rpartition(":")
+        turn = dict(p.split("=", 1) for p in options.split(",") if "=" in p).get("turn")
+        return command.split()[0] + (f" at {turn} s" if turn else "")
     if not spec.startswith("gtp:"):
         return spec
     words = spec[4:].split()

@@ -1,6 +1,7 @@
 """``arena agents``: every agent with its parameters and defaults.
 
-Tests: tests/cli/test_cli.py, tests/remote/course/test_colosseum_agent.py,
+Tests: tests/cli/test_cli.py, tests/remote/pbrain/test_client.py,
+tests/remote/course/test_colosseum_agent.py,
 tests/remote/course/test_cs410_agent.py
 """
 
@@ -15,6 +16,7 @@ from arena.remote.cs410_agent import CS410Agent
 from arena.remote.gtp.client import GTPAgent
 from arena.remote.mcts_lab import MCTSLabAgent
 from arena.remote.othello_ai import OthelloAIAgent
+from arena.remote.pbrain.client import PbrainAgent
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,6 +44,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"{program.prefix}:[OPTIONS:]COMMAND: {program.summary}")
     print("    options (e.g. cmd:memory=512,cpu=60:python my_agent.py):")
     for param in CommandAgent.params:
+        print(f"    {param.describe()}")
+    print(f"{PbrainAgent.prefix}:[OPTIONS:]COMMAND: {PbrainAgent.summary}")
+    print("    options (and the cmd: options above; see docs/gomocup.md):")
+    for param in PbrainAgent.params[: -len(CommandAgent.params)]:
         print(f"    {param.describe()}")
     for course in (OthelloAIAgent, ColosseumAgent, CS410Agent, MCTSLabAgent):
         print(f"{course.usage}: {course.summary}")

@@ -156,7 +156,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "on time, the forfeits apart, the machine's load average and, for the rows of issue "
         "15's targets ('best' against each opponent), whether the target is met. Needs the "
         "'bench' extra for openspiel:mcts and gnugo/gtp-rhino for theirs "
-        "(scripts/install-engines).",
+        "(scripts/install-engines); the 'gomocup' rows need pbrain-rapfi on the PATH "
+        "(scripts/build-rapfi).",
     )
     power.add_argument("--games", type=int, default=10, help="games per case (default 10)")
     power.add_argument(
@@ -165,13 +166,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="seconds per move for every case (default: each case's own, 0.1 to 2)",
     )
     power.add_argument("--seed", type=int, default=1, help="seed of our agents (default 1)")
-    rows = ", ".join(c.name for c in (*strength.CASES, *strength.TARGETS))
+    rows = ", ".join(c.name for c in (*strength.CASES, *strength.TARGETS, *strength.GOMOCUP))
     power.add_argument(
         "--cases",
         nargs="*",
         metavar="CASE",
-        help="rows, or the groups 'table' (the issue's table, the default) and 'targets' "
-        f"(best against each target): {rows}",
+        help="rows, or the groups 'table' (the issue's table, the default), 'targets' "
+        f"(best against each target) and 'gomocup' (best against Rapfi): {rows}",
     )
     _json_option(power)
     power.set_defaults(func=run_strength)

@@ -4,6 +4,7 @@ and arena playing itself through the protocol (``arena pbrain`` as a ``pbrain:``
 from __future__ import annotations
 
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from arena.compete.timecontrol import TimeControl
 from arena.core.errors import AgentFailure, SpecError
 from arena.core.limit import Limit
 from arena.games import load_game
+from arena.web.catalog import check_agent
 
 PY = shlex.quote(sys.executable)
 BRAIN = Path(__file__).with_name("brain.py")
@@ -38,7 +40,14 @@ def test_moves_land_on_the_intended_points_both_ways(tmp_path: Path) -> None:
     assert record.moves[:4] == ["A15", "B1", record.moves[2], "P14"]  # 14,1: the 15th column (no I)
     assert record.moves[5] == "C12"
     lines = log.read_text().splitlines()
-    assert lines[:2] == ["START 15", "INFO rule 0"]
+    assert lines[:5] == [
+        "START 15",
+        "INFO rule 0",
+        f"INFO max_memory {350 << 20}",
+        "INFO game_type 1",
+        "ABOUT",  # answered off the clock, after the brain has taken in the INFO lines
+    ]
+    assert record.names == (None, "testbrain 1")  # the name it gave in its ABOUT answer
     turns = [line for line in lines if line.startswith(("TURN", "BEGIN", "BOARD"))]
     assert turns[0] == "TURN 0,0"  # A15: its only move, told with TURN
     x, y = turns[1][5:].split(",")
@@ -206,3 +215,13 @@ def test_max_memory_is_gomocups_not_the_address_space_limit(tmp_path: Path) -> N
     spec = f"pbrain:memory=200:{brain('--log', str(log))[7:]}"
     play_game(GOMOKU, [spec, "random"], MOVE, max_plies=1)
     assert f"INFO max_memory {150 << 20}" in log.read_text().splitlines()
+
+
+def test_listed_and_kept_off_the_web_board_unless_programs_are_allowed() -> None:
+    with pytest.raises(SpecError, match="--allow-programs"):
+        check_agent(brain(), allow_programs=False)
+    assert check_agent(brain(), allow_programs=True).label == "pbrain:python brain.py"
+    listing = subprocess.run(
+        [sys.executable, "-m", "arena", "agents"], capture_output=True, text=True, timeout=60
+    ).stdout
+    assert "pbrain:[OPTIONS:]COMMAND: a Gomocup brain" in listing and "turn=0.0" in listing

@@ -29,6 +29,7 @@ Tests: tests/remote/pbrain/test_client.py
 from __future__ import annotations
 
 import logging
+import re
 import time
 from typing import Any
 
@@ -48,6 +49,8 @@ from arena.remote.pbrain.protocol import (
 
 logger = logging.getLogger(__name__)
 
+_FIELD = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
+
 UNLIMITED_MS = 2147483647
 """``time_left`` with no match clock: the protocol's "no limit"."""
 GAME_TYPE_AI = 1
@@ -62,7 +65,6 @@ class PbrainAgent(ExternalAgent):
     summary = "a Gomocup brain speaking the Gomoku AI protocol (pbrain:./pbrain-rapfi)"
     goodbye = "END"
     params = (
-        *OPTIONS,
         Param(
             "turn",
             float,
@@ -80,6 +82,7 @@ class PbrainAgent(ExternalAgent):
             low=1,
             high=1 << 20,
         ),
+        *OPTIONS,
     )
 
     def started(self, game: Game, player: int | None, seed: Any) -> None:
@@ -87,6 +90,8 @@ class PbrainAgent(ExternalAgent):
             check_game(game)
         except PbrainError as exc:
             raise self._failure("crash", str(exc)) from None
+        self.program_name: str | None = None
+        """The brain's name and version from its ABOUT answer (the record's name for it)."""
         self.held: list[int] | None = []
         """The moves on the brain's board, in order (None: a position not from ours)."""
         self.match_ms = 0
@@ -100,6 +105,12 @@ class PbrainAgent(ExternalAgent):
             told = min(told, self.config["memory"] * 3 // 4)
         self.info("max_memory", max(1, told) << 20)
         self.info("game_type", GAME_TYPE_AI)
+        # ABOUT last: its answer comes once the brain has taken in the INFO lines before
+        # it, so what they cost (Rapfi sizes its tables for max_memory: ~0.5 s) is spent
+        # here, off the clock, and never in its first move. Any answer will do.
+        with self.starting():
+            about = self.ask("ABOUT", deadline, "answer to 'ABOUT'")
+        self.program_name = about_name(about.text) if about.kind == "OTHER" else None
 
     def start_board(self, game: Game, deadline: float) -> None:
         command = f"START {game.config['size']}"
@@ -198,6 +209,20 @@ class PbrainAgent(ExternalAgent):
         self.info("timeout_turn", turn)
         self.info("timeout_match", match)
         self.info("time_left", left)
+
+
+def about_name(text: str) -> str | None:
+    """The name and version in a brain's answer to ``ABOUT`` (None if it gives none).
+
+    >>> about_name('name="Rapfi", version="0.43", author="Rapfi developers"')
+    'Rapfi 0.43'
+    >>> about_name("UNKNOWN") is None
+    True
+    """
+    fields = dict(_FIELD.findall(text))
+    name = fields.get("name", "").strip()
+    version = fields.get("version", "").strip().split(" ")[0]
+    return f"{name} {version}".strip()[:80] or None
 
 
 def _shown(reply: Any) -> str:
