@@ -197,13 +197,12 @@ def test_other_games_are_refused() -> None:
 
 def test_arena_plays_itself_through_the_protocol() -> None:
     served = f"pbrain:{PY} -m arena pbrain gomoku greedy"
-    ours = brain()
-    for agents in ([served, ours], [ours, served]):
+    for agents in ([served, brain()], [brain(), served], ["random:seed=7", served]):
         record = play_game(GOMOKU, agents, MOVE)
         assert record.reason == "normal", record.detail
         state = GOMOKU.play_moves(GOMOKU.parse_moves(record.moves))
         assert state.is_terminal() and state.returns() == record.returns
-        assert record.winner == agents.index(served)  # greedy sees the centre brain's fours
+        assert record.winner == agents.index(served)  # greedy sees the others' fours
 
 
 def test_max_memory_is_gomocups_not_the_address_space_limit(tmp_path: Path) -> None:

@@ -102,6 +102,7 @@ def test_exactly_five_is_played_after_info_rule_1() -> None:
 def test_bad_lines_get_one_error_line() -> None:
     server = PbrainServer(GOMOKU, load_agent("greedy"))
     assert talk(server, "BEGIN") == ["ERROR no game: START SIZE first"]
+    assert talk(server, "BOARD", "7,7,1", "8,8,2", "DONE") == ["ERROR no game: START SIZE first"]
     assert talk(server, "START fifteen") == [
         "ERROR START fifteen: expected START SIZE, e.g. START 15"
     ]

@@ -241,7 +241,8 @@ class PbrainServer:
         self.moves.append(move)
 
     def _board(self, args: str) -> list[str]:
-        self._started()
+        # The position's lines are taken in even before a START, so that the error comes
+        # once, at DONE, rather than once for every line.
         self.board = []
         return []
 
