@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -88,3 +91,21 @@ def test_targets_start_from_paired_openings_but_tictactoe_from_the_empty_board()
     # Each opening twice, colours swapped: games 0 and 1 (and 2 and 3) begin alike.
     assert [r.opening_plies for r in records] == [2, 2, 2, 2]
     assert records[0].moves[:2] == records[1].moves[:2] != records[2].moves[:2]
+
+
+def test_the_gomocup_rows_play_a_brain_found_on_the_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stand-in for Rapfi (scripts/build-rapfi): our own small brain under its name.
+    brain = Path(__file__).parents[1] / "remote" / "pbrain" / "brain.py"
+    stand_in = tmp_path / "pbrain-rapfi"
+    stand_in.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{brain}" "$@"\n')
+    stand_in.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    cases = [replace(c, ours="greedy") for c in strength.select(["gomocup"])]
+    assert [c.name for c in cases] == ["best-rapfi-odds", "best-rapfi-1s"]
+    lines: list[str] = []
+    result = strength.run(2, 0.5, 1, cases[:1], lines.append)
+    row = result["cases"][0]
+    assert row["games"] == row["counted"] == 2 and row["forfeits"] == {}
+    assert "pbrain-rapfi at 0.1 s" in lines[-1]
