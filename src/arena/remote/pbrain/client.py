@@ -39,6 +39,7 @@ from arena.core.spec import Param
 from arena.remote.external import OPTIONS, ExternalAgent
 from arena.remote.pbrain.protocol import (
     PbrainError,
+    Reply,
     board_lines,
     check_game,
     from_xy,
@@ -125,7 +126,7 @@ class PbrainAgent(ExternalAgent):
         assert self.process is not None
         self.process.send(f"INFO {key} {value}")
 
-    def ask(self, command: str | list[str], deadline: float, what: str):  # type: ignore[no-untyped-def]
+    def ask(self, command: str | list[str], deadline: float, what: str) -> Reply:
         """Send the command's lines and read the brain's first line that is not chatter."""
         assert self.process is not None
         for line in [command] if isinstance(command, str) else command:
@@ -173,7 +174,7 @@ class PbrainAgent(ExternalAgent):
             self.start_board(game, deadline)
         self.held = []
 
-    def read_move(self, state: State, reply: Any, command: str) -> int:
+    def read_move(self, state: State, reply: Reply, command: str) -> int:
         game = state.game
         if reply.kind in ("ERROR", "UNKNOWN"):
             raise self._failure(
@@ -225,6 +226,6 @@ def about_name(text: str) -> str | None:
     return f"{name} {version}".strip()[:80] or None
 
 
-def _shown(reply: Any) -> str:
+def _shown(reply: Reply) -> str:
     text = reply.text if reply.kind == "OTHER" else f"{reply.kind} {reply.text}".strip()
     return repr(text[:60]) if text else "an empty line"

@@ -138,9 +138,7 @@ class PbrainServer:
     def _answer(self, run: Callable[[], list[str]]) -> list[str]:
         try:
             return run()
-        except (PbrainError, IllegalMove) as exc:
-            return [f"ERROR {_one_line(exc)}"]
-        except ArenaError as exc:  # the agent's own failure: its one line, the game goes on
+        except ArenaError as exc:  # the manager's mistake, or the agent's failure in one line
             return [f"ERROR {_one_line(exc)}"]
         except Exception as exc:  # an agent's bug must cost the move, not the brain
             self._say(f"arena pbrain: the agent failed: {type(exc).__name__}: {exc}")
