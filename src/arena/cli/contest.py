@@ -112,8 +112,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--sandbox",
         action="store_true",
-        help="run every agent program (cmd:, py:, the course agents, gtp:) in a bubblewrap "
-        "sandbox, for students' code: a private copy of its own folder, the system read-only, "
+        help="run every agent program (cmd:, py:, the course agents, gtp:, pbrain:) in a "
+        "bubblewrap sandbox, for students' code: a private copy of its own folder, the system "
+        "read-only, "
         "a private 64 MB /tmp, no network, at most 64 processes, nothing else of the machine "
         "visible; an error, never an unsandboxed run, where bubblewrap cannot "
         "(docs/sandbox.md)",
