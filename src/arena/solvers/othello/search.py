@@ -65,6 +65,8 @@ CLOCK_EVERY = 16
 tens of microseconds to a millisecond (its children's shallow ordering searches are
 not counted as nodes), a read of the clock tens of nanoseconds."""
 SHALLOW = 6
+FEW = 4
+"""From this many empty cells down, :func:`end_few`'s unrolled code."""
 ETC_EMPTIES = 10
 STABILITY_EMPTIES = 10
 HASH1 = U(0x9E3779B97F4A7C15)
@@ -177,6 +179,223 @@ def last_one(me: np.uint64, opp: np.uint64, x: np.uint64, board: np.uint64) -> i
     return final_score(me, opp, board)
 
 
+@njit(cache=True, inline="always")
+def _odd_cells(empty: np.uint64, gap: int) -> np.uint64:
+    # The cells of the parity regions (quadrants) that hold an odd number of empties.
+    regions = QUADRANTS_8 if gap == 0 else QUADRANTS_6 if gap == 2 else QUADRANTS_4
+    odd = ZERO
+    for region in regions:
+        if popcount(empty & region) & ONE:
+            odd |= region
+    return odd
+
+
+@njit(cache=True, inline="always")
+def _take(first: np.uint64, then: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64]:
+    # The next cell: the lowest of ``first``, or of ``then`` once ``first`` is empty.
+    if first:
+        x = first & (ZERO - first)
+        return x, first ^ x, then
+    x = then & (ZERO - then)
+    return x, first, then ^ x
+
+
+@njit(cache=True, inline="always")
+def _two_side(
+    me: np.uint64, opp: np.uint64, beta: int, x1: np.uint64, x2: np.uint64, board: np.uint64
+) -> tuple[int, int]:
+    # The best of ``me``'s moves on x1, x2 (-65: none), and the nodes below.
+    best, nodes = -65, 0
+    f = flips(me, opp, x1)
+    if f:
+        best = -last_one(opp ^ f, me | f | x1, x2, board)
+        nodes += 1
+        if best >= beta:
+            return best, nodes
+    f = flips(me, opp, x2)
+    if f:
+        v = -last_one(opp ^ f, me | f | x2, x1, board)
+        nodes += 1
+        if v > best:
+            best = v
+    return best, nodes
+
+
+@njit(cache=True)
+def end_two(
+    me: np.uint64,
+    opp: np.uint64,
+    alpha: int,
+    beta: int,
+    x1: np.uint64,
+    x2: np.uint64,
+    board: np.uint64,
+) -> tuple[int, int]:
+    """Two empty cells ``x1``, ``x2`` left: ``(score, nodes)``, the score exact
+    inside ``(alpha, beta)`` and a bound on the same side outside."""
+    best, nodes = _two_side(me, opp, beta, x1, x2, board)
+    if best != -65:
+        return best, nodes + 1
+    best, n = _two_side(opp, me, -alpha, x1, x2, board)
+    if best != -65:
+        return -best, nodes + n + 1
+    return final_score(me, opp, board), nodes + 1
+
+
+@njit(cache=True, inline="always")
+def _three_side(
+    me: np.uint64,
+    opp: np.uint64,
+    alpha: int,
+    beta: int,
+    x1: np.uint64,
+    x2: np.uint64,
+    x3: np.uint64,
+    board: np.uint64,
+) -> tuple[int, int]:
+    # The best of ``me``'s moves on x1, x2, x3 (-65: none), and the nodes below.
+    best, nodes = -65, 0
+    f = flips(me, opp, x1)
+    if f:
+        v, n = end_two(opp ^ f, me | f | x1, -beta, -alpha, x2, x3, board)
+        nodes += n
+        best = -v
+        if best >= beta:
+            return best, nodes
+        alpha = max(alpha, best)
+    f = flips(me, opp, x2)
+    if f:
+        v, n = end_two(opp ^ f, me | f | x2, -beta, -alpha, x1, x3, board)
+        nodes += n
+        if -v > best:
+            best = -v
+            if best >= beta:
+                return best, nodes
+            alpha = max(alpha, best)
+    f = flips(me, opp, x3)
+    if f:
+        v, n = end_two(opp ^ f, me | f | x3, -beta, -alpha, x1, x2, board)
+        nodes += n
+        if -v > best:
+            best = -v
+    return best, nodes
+
+
+@njit(cache=True)
+def end_three(
+    me: np.uint64,
+    opp: np.uint64,
+    alpha: int,
+    beta: int,
+    x1: np.uint64,
+    x2: np.uint64,
+    x3: np.uint64,
+    board: np.uint64,
+) -> tuple[int, int]:
+    """Three empty cells left, tried in the order given: ``(score, nodes)``."""
+    best, nodes = _three_side(me, opp, alpha, beta, x1, x2, x3, board)
+    if best != -65:
+        return best, nodes + 1
+    best, n = _three_side(opp, me, -beta, -alpha, x1, x2, x3, board)
+    if best != -65:
+        return -best, nodes + n + 1
+    return final_score(me, opp, board), nodes + 1
+
+
+@njit(cache=True, inline="always")
+def _four_side(
+    me: np.uint64,
+    opp: np.uint64,
+    alpha: int,
+    beta: int,
+    x1: np.uint64,
+    x2: np.uint64,
+    x3: np.uint64,
+    x4: np.uint64,
+    board: np.uint64,
+) -> tuple[int, int]:
+    # The best of ``me``'s moves on x1..x4 (-65: none), and the nodes below.
+    best, nodes = -65, 0
+    f = flips(me, opp, x1)
+    if f:
+        v, n = end_three(opp ^ f, me | f | x1, -beta, -alpha, x2, x3, x4, board)
+        nodes += n
+        best = -v
+        if best >= beta:
+            return best, nodes
+        alpha = max(alpha, best)
+    f = flips(me, opp, x2)
+    if f:
+        v, n = end_three(opp ^ f, me | f | x2, -beta, -alpha, x1, x3, x4, board)
+        nodes += n
+        if -v > best:
+            best = -v
+            if best >= beta:
+                return best, nodes
+            alpha = max(alpha, best)
+    f = flips(me, opp, x3)
+    if f:
+        v, n = end_three(opp ^ f, me | f | x3, -beta, -alpha, x1, x2, x4, board)
+        nodes += n
+        if -v > best:
+            best = -v
+            if best >= beta:
+                return best, nodes
+            alpha = max(alpha, best)
+    f = flips(me, opp, x4)
+    if f:
+        v, n = end_three(opp ^ f, me | f | x4, -beta, -alpha, x1, x2, x3, board)
+        nodes += n
+        if -v > best:
+            best = -v
+    return best, nodes
+
+
+@njit(cache=True)
+def end_four(
+    me: np.uint64,
+    opp: np.uint64,
+    alpha: int,
+    beta: int,
+    x1: np.uint64,
+    x2: np.uint64,
+    x3: np.uint64,
+    x4: np.uint64,
+    board: np.uint64,
+) -> tuple[int, int]:
+    """Four empty cells left, tried in the order given: ``(score, nodes)``."""
+    best, nodes = _four_side(me, opp, alpha, beta, x1, x2, x3, x4, board)
+    if best != -65:
+        return best, nodes + 1
+    best, n = _four_side(opp, me, -beta, -alpha, x1, x2, x3, x4, board)
+    if best != -65:
+        return -best, nodes + n + 1
+    return final_score(me, opp, board), nodes + 1
+
+
+@njit(cache=True)
+def end_few(
+    me: np.uint64, opp: np.uint64, alpha: int, beta: int, board: np.uint64, gap: int
+) -> tuple[int, int]:
+    """One to four empty cells: their own code, the cells of odd parity regions
+    first, no table, no move generation. ``(score, nodes)``."""
+    empty = board & ~(me | opp)
+    odd = empty & _odd_cells(empty, gap)
+    even = empty ^ odd
+    k = popcount(empty)
+    x1, odd, even = _take(odd, even)
+    if k == 1:
+        return last_one(me, opp, x1, board), 1
+    x2, odd, even = _take(odd, even)
+    if k == 2:
+        return end_two(me, opp, alpha, beta, x1, x2, board)
+    x3, odd, even = _take(odd, even)
+    if k == 3:
+        return end_three(me, opp, alpha, beta, x1, x2, x3, board)
+    x4, odd, even = _take(odd, even)
+    return end_four(me, opp, alpha, beta, x1, x2, x3, x4, board)
+
+
 @njit(cache=True)
 def tail(
     me: np.uint64,
@@ -189,8 +408,8 @@ def tail(
     """The last few empty cells: try each empty cell (parity first) without
     generating moves; a cell that flips nothing is not a move. ``(score, nodes)``."""
     empty = board & ~(me | opp)
-    if popcount(empty) == 1:
-        return last_one(me, opp, empty, board), 1
+    if popcount(empty) <= FEW:
+        return end_few(me, opp, alpha, beta, board, gap)
     nodes = 1
     best = -65
     # The board's quadrants as constants: passed down the recursion as values
