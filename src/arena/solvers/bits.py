@@ -1,4 +1,4 @@
-"""Bit tricks the compiled solvers share: population count and lowest set bit.
+"""Bit tricks the compiled solvers share: population count, lowest and highest set bit.
 
 Tests: tests/solvers/test_connect4_solver.py, tests/solvers/test_othello_solver.py
 
@@ -36,6 +36,19 @@ def lowest_index(typingctx: Any, x: Any) -> Any:
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return x(x), codegen
+
+
+@intrinsic
+def highest_index(typingctx: Any, x: Any) -> Any:
+    """The index of the highest set bit of a 64-bit word (undefined for 0)."""
+    if not isinstance(x, types.Integer) or x.bitwidth != 64:
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        zeros = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+        return builder.sub(ir.Constant(ir.IntType(64), 63), zeros)
 
     return x(x), codegen
 
