@@ -635,34 +635,38 @@ def deep(
     n = 0
     xs = order[empties, :, 0]
     keys = order[empties, :, 1]
+    fs = order[empties, :, 2]  # each move's flips, kept for the ETC and the search
     m = mv
     while m:
         x = m & (ZERO - m)
         m ^= x
         f = flips(me, opp, x)
-        replies = moves(opp ^ f, me | f | x, board)
         # Start fetching the child's table row while the others are sorted.
         prefetch(table, _index(opp ^ f, me | f | x, table.shape[0]))
-        key = np.int64(popcount(replies)) + np.int64(popcount(replies & corner_cells))
-        depth = np.int64(geo[SORT_DEPTHS + empties])
-        if depth:
-            key += SORT_WEIGHT * _shallow(opp ^ f, me | f | x, depth, board, corner_cells)
         if np.int64(lowest_index(x)) == hint:
             key = -WIN * WIN
+        else:
+            replies = moves(opp ^ f, me | f | x, board)
+            key = np.int64(popcount(replies)) + np.int64(popcount(replies & corner_cells))
+            depth = np.int64(geo[SORT_DEPTHS + empties])
+            if depth:
+                key += SORT_WEIGHT * _shallow(opp ^ f, me | f | x, depth, board, corner_cells)
         j = n
         while j > 0 and keys[j - 1] > key:
             xs[j] = xs[j - 1]
             keys[j] = keys[j - 1]
+            fs[j] = fs[j - 1]
             j -= 1
         xs[j] = np.int64(x)
         keys[j] = key
+        fs[j] = np.int64(f)
         n += 1
     if empties >= ETC_EMPTIES:
         # Enhanced transposition cutoff: a child whose stored upper bound already
         # makes this move reach beta cuts here, before any search.
         for k in range(n):
             x = U(xs[k])
-            f = flips(me, opp, x)
+            f = U(fs[k])
             child_p, child_o = opp ^ f, me | f | x
             if empties - 1 >= sym_from:
                 child_p, child_o = canonical(child_p, child_o, gap)
@@ -676,7 +680,7 @@ def deep(
     a = alpha
     for k in range(n):
         x = U(xs[k])
-        f = flips(me, opp, x)
+        f = U(fs[k])
         child_p, child_o = opp ^ f, me | f | x
         if k == 0:
             v = -deep(

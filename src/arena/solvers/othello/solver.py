@@ -90,7 +90,7 @@ class OthelloSolver:
         self.fixed_bits = table_bits
         self.symmetry_empties = symmetry_empties
         self.table = search.new_table(table_bits if table_bits is not None else 21)
-        self.order = np.zeros((65, 64, 2), dtype=np.int64)
+        self.order = np.zeros((65, 64, 3), dtype=np.int64)
         self.stats = np.zeros(search.STATS, dtype=np.int64)
         self.lock = threading.Lock()
         self.rate = 5e6  # nodes per second, until measured
