@@ -66,6 +66,7 @@ tens of microseconds to a millisecond (its children's shallow ordering searches 
 not counted as nodes), a read of the clock tens of nanoseconds."""
 SHALLOW = 6
 FEW = 4
+TABLE_EMPTIES = 8
 """From this many empty cells down, :func:`end_few`'s unrolled code."""
 ETC_EMPTIES = 10
 STABILITY_EMPTIES = 10
@@ -617,7 +618,7 @@ def deep(
         mv = moves(me, opp, board)
     i = _index(me, opp, table.shape[0])
     low, high, hint = -64, 64, -1
-    row = _find(table, i, me, opp)
+    row = _find(table, i, me, opp) if empties >= TABLE_EMPTIES else -1
     if row >= 0:
         packed = np.int64(table[row, 2])
         low = (packed & 255) - 64
@@ -633,16 +634,17 @@ def deep(
         beta = min(beta, high)
     # Fastest first: sort the moves by the opponent's replies (corners twice).
     n = 0
-    xs = order[empties, :, 0]
-    keys = order[empties, :, 1]
-    fs = order[empties, :, 2]  # each move's flips, kept for the ETC and the search
+    # order[empties, k] holds the k-th move, its key and its flips (kept for the ETC
+    # and the search); indexed in place, as slices (views) cost two atomic reference
+    # counts each.
     m = mv
     while m:
         x = m & (ZERO - m)
         m ^= x
         f = flips(me, opp, x)
         # Start fetching the child's table row while the others are sorted.
-        prefetch(table, _index(opp ^ f, me | f | x, table.shape[0]))
+        if empties > TABLE_EMPTIES:
+            prefetch(table, _index(opp ^ f, me | f | x, table.shape[0]))
         if np.int64(lowest_index(x)) == hint:
             key = -WIN * WIN
         else:
@@ -652,21 +654,21 @@ def deep(
             if depth:
                 key += SORT_WEIGHT * _shallow(opp ^ f, me | f | x, depth, board, corner_cells)
         j = n
-        while j > 0 and keys[j - 1] > key:
-            xs[j] = xs[j - 1]
-            keys[j] = keys[j - 1]
-            fs[j] = fs[j - 1]
+        while j > 0 and order[empties, j - 1, 1] > key:
+            order[empties, j, 0] = order[empties, j - 1, 0]
+            order[empties, j, 1] = order[empties, j - 1, 1]
+            order[empties, j, 2] = order[empties, j - 1, 2]
             j -= 1
-        xs[j] = np.int64(x)
-        keys[j] = key
-        fs[j] = np.int64(f)
+        order[empties, j, 0] = np.int64(x)
+        order[empties, j, 1] = key
+        order[empties, j, 2] = np.int64(f)
         n += 1
     if empties >= ETC_EMPTIES:
         # Enhanced transposition cutoff: a child whose stored upper bound already
         # makes this move reach beta cuts here, before any search.
         for k in range(n):
-            x = U(xs[k])
-            f = U(fs[k])
+            x = U(order[empties, k, 0])
+            f = U(order[empties, k, 2])
             child_p, child_o = opp ^ f, me | f | x
             if empties - 1 >= sym_from:
                 child_p, child_o = canonical(child_p, child_o, gap)
@@ -676,11 +678,11 @@ def deep(
                 if -child_high >= beta:
                     return -child_high
     best = -65
-    best_x = U(xs[0])
+    best_x = U(order[empties, 0, 0])
     a = alpha
     for k in range(n):
-        x = U(xs[k])
-        f = U(fs[k])
+        x = U(order[empties, k, 0])
+        f = U(order[empties, k, 2])
         child_p, child_o = opp ^ f, me | f | x
         if k == 0:
             v = -deep(
@@ -749,7 +751,8 @@ def deep(
         | ((np.int64(lowest_index(best_x)) + 1) << 16)
         | (np.int64(empties) << 24)
     )
-    _store(table, i, me, opp, U(packed), empties)
+    if empties >= TABLE_EMPTIES:
+        _store(table, i, me, opp, U(packed), empties)
     return best
 
 
