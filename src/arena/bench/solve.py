@@ -1,16 +1,30 @@
 """``arena bench solve``: the solvers on the reference positions, with their figures.
 
-Tests: tests/cli/test_solve.py
+Tests: tests/cli/test_solve.py, tests/bench/test_bench_solve.py
 
 Connect Four: the 200 scored positions of ``tests/solvers/data/
 connect4_scored_positions.txt`` (``MOVES SCORE``), the set on which Pascal
 Pons' C++ solver (no opening book) takes 12.5-15.0 s on this project's
-machine. Othello: FFO #40-#42 (``tests/solvers/data/othello_ffo.txt``,
-``BOARD SIDE SCORE BEST NAME``), each timed. Every score is checked.
+machine. Othello: FFO #40-#49 (``tests/solvers/data/othello_ffo.txt``,
+``BOARD SIDE SCORE BEST NAME``; #40-#44 unless ``positions`` says otherwise),
+each timed. Every score is checked.
+
+With an Edax executable (Richard Delorme's public Othello engine, built from
+its source; ``edax`` on the PATH or given), the same Othello positions are
+solved by it in the same run, one thread (``-n 1``), and the times compared:
+its evaluation file is all zeros unless one is given, so it orders its moves
+without its evaluation, as arena's solver does. Edax's ``-solve`` finds the
+value and a best move, as arena's root solve does; ``every_move`` also times
+what ``arena solve`` does on top: the exact value of every move.
 """
 
 from __future__ import annotations
 
+import re
+import shutil
+import struct
+import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 from importlib import import_module
@@ -23,15 +37,108 @@ from arena.games import load_game
 
 DATA = Path(__file__).resolve().parents[3] / "tests" / "solvers" / "data"
 FILES = {"connect4": DATA / "connect4_scored_positions.txt", "othello": DATA / "othello_ffo.txt"}
+OTHELLO_SET = "40-44"
+"""The FFO numbers solved by default: 20-23 empty cells, a few seconds each."""
+EDAX_NAMES = ("edax", "lEdax-x64-modern", "lEdax-x64", "lEdax-native", "lEdax")
+"""Executable names an Edax build goes by (its Makefile names it ``lEdax-ARCH``)."""
+EDAX_WEIGHTS = 61 * 114364
+"""16-bit weights in an Edax 4.x evaluation file (61 plies), after its 28-byte header."""
+_EDAX_ROW = re.compile(r"^\s*(\d+)\|\s*(\d+)\s+([+-]\d+)\s+([\d:.]+)\s+(\d+)")
 
 
-def run(game_name: str, path: str | None, report: Callable[[str], None]) -> dict[str, Any]:
-    """Solve every line of the file; report each slow or wrong one and the totals."""
+def select(numbers: str) -> set[str]:
+    """FFO names from ``"40-44"`` or ``"40,45,47"``.
+
+    >>> sorted(select("40-42,45"))
+    ['FFO#40', 'FFO#41', 'FFO#42', 'FFO#45']
+    """
+    names: set[str] = set()
+    for part in numbers.split(","):
+        first, _, last = part.strip().partition("-")
+        try:
+            low, high = int(first), int(last or first)
+        except ValueError:
+            raise ArenaError(
+                f"--positions wants numbers like 40-44 or 40,45, not {numbers!r}"
+            ) from None
+        names.update(f"FFO#{n}" for n in range(low, high + 1))
+    return names
+
+
+def find_edax(path: str | None) -> str | None:
+    """The Edax executable: ``path`` (checked), else the first of :data:`EDAX_NAMES` on
+    the PATH, else None."""
+    if path is not None:
+        found = shutil.which(path)
+        if found is None:
+            raise ArenaError(f"no Edax executable {path!r}")
+        return found
+    for name in EDAX_NAMES:
+        found = shutil.which(name)
+        if found is not None:
+            return found
+    return None
+
+
+def zero_weights(path: Path) -> None:
+    """Write an Edax evaluation file whose weights are all 0 (its header, then zeros):
+    Edax then orders its endgame moves without its evaluation."""
+    header = struct.pack("<IIIIId", 0x45444158, 0x4556414C, 4, 6, 0, 0.0)  # "EDAX", "EVAL"
+    path.write_bytes(header + bytes(2 * EDAX_WEIGHTS))
+
+
+def _seconds(text: str) -> float:
+    # Edax's times: "0:02.655", "1:02:03.100".
+    total = 0.0
+    for part in text.split(":"):
+        total = total * 60 + float(part)
+    return total
+
+
+def run_edax(exe: str, rows: list[list[str]], weights: str | None) -> list[tuple[int, float, int]]:
+    """``(score, seconds, nodes)`` of Edax's ``-solve`` on each row, one thread."""
+    with tempfile.TemporaryDirectory(prefix="arena-edax-") as tmp:
+        folder = Path(tmp)
+        eval_file = Path(weights) if weights else folder / "eval.dat"
+        if not weights:
+            zero_weights(eval_file)
+        problems = folder / "problems.obf"
+        problems.write_text("".join(f"{f[0]} {f[1]};\n" for f in rows))
+        command = [exe, "-n", "1", "-eval-file", str(eval_file), "-solve", str(problems)]
+        try:
+            done = subprocess.run(
+                command, cwd=folder, capture_output=True, text=True, timeout=3600, check=False
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise ArenaError(f"Edax ({exe}) did not run: {exc}") from None
+    found = [_EDAX_ROW.match(line) for line in done.stdout.splitlines()]
+    results = [(int(m[3]), _seconds(m[4]), int(m[5])) for m in found if m]
+    if len(results) != len(rows):
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise ArenaError(f"Edax ({exe}) solved {len(results)} of {len(rows)}: {tail[0]}")
+    return results
+
+
+def run(
+    game_name: str,
+    path: str | None,
+    report: Callable[[str], None],
+    positions: str | None = None,
+    edax: str | None = None,
+    edax_weights: str | None = None,
+    every_move: bool = False,
+) -> dict[str, Any]:
+    """Solve every line of the file (Othello: the FFO numbers in ``positions``); report
+    each slow or wrong one and the totals, and Edax's figures when ``edax`` is found."""
     source = Path(path) if path is not None else FILES[game_name]
     if not source.exists():
         raise ArenaError(f"no positions file {source} (give one with --file)")
     game = load_game(game_name)
+    rows = [line.split() for line in source.read_text().splitlines() if line.strip()]
+    exe = None
     if game_name == "connect4":
+        if positions is not None or edax is not None or every_move:
+            raise ArenaError("--positions, --edax and --every-move are for the othello set")
         c4 = import_module("arena.solvers.connect4.solver").Connect4Solver()
 
         def solve(fields: list[str]) -> tuple[int, int, float]:
@@ -41,6 +148,12 @@ def run(game_name: str, path: str | None, report: Callable[[str], None]) -> dict
 
         expected_at = 1
     else:
+        if positions is not None or path is None:
+            names = select(positions or OTHELLO_SET)
+            rows = [f for f in rows if f[-1] in names]
+            if not rows:
+                raise ArenaError(f"no position of {source} is in --positions {positions}")
+        exe = find_edax(edax)
         oth = import_module("arena.solvers.othello.solver").OthelloSolver(game.size)  # type: ignore[attr-defined]
 
         def solve(fields: list[str]) -> tuple[int, int, float]:
@@ -49,8 +162,9 @@ def run(game_name: str, path: str | None, report: Callable[[str], None]) -> dict
             return found.score, found.nodes, found.seconds
 
         expected_at = 2
-    rows = [line.split() for line in source.read_text().splitlines() if line.strip()]
     total_nodes, total_time, wrong = 0, 0.0, 0
+    every_time, every_nodes = 0.0, 0
+    per: list[dict[str, Any]] = []
     cpu = time.process_time()
     for fields in rows:
         score, nodes, seconds = solve(fields)
@@ -62,10 +176,23 @@ def run(game_name: str, path: str | None, report: Callable[[str], None]) -> dict
             name = fields[-1] if game_name == "othello" else fields[0]
             verdict = "ok" if ok else "WRONG, expected " + fields[expected_at]
             rate = nodes / max(seconds, 1e-9) / 1e6
+            extra = ""
+            if every_move:
+                # What ``arena solve`` adds: each move's exact value (the table kept).
+                state = parse_position(game, " ".join(fields[:2]))
+                moves = [oth.solve(state.play(move)) for move in state.legal_moves()]
+                move_time = sum(v.seconds for v in moves)
+                move_nodes = sum(v.nodes for v in moves)
+                every_time += seconds + move_time
+                every_nodes += nodes + move_nodes
+                extra = (
+                    f"  every move: {seconds + move_time:7.3f} s {nodes + move_nodes:>13,} nodes"
+                )
             report(
                 f"{name:<12} score {score:+d} {verdict}  {seconds:8.3f} s  {nodes:>12,} nodes"
-                f"  {rate:6.2f} M/s"
+                f"  {rate:6.2f} M/s{extra}"
             )
+            per.append({"name": name, "score": score, "seconds": seconds, "nodes": nodes})
     cpu = time.process_time() - cpu
     n = len(rows)
     rate = total_nodes / total_time if total_time else 0.0
@@ -74,7 +201,7 @@ def run(game_name: str, path: str | None, report: Callable[[str], None]) -> dict
         f"(CPU {cpu:.2f} s), mean {total_time / n * 1000:.2f} ms; {total_nodes:,} nodes, "
         f"{rate / 1e6:.2f} M nodes/s"
     )
-    return {
+    result: dict[str, Any] = {
         "game": game_name,
         "positions": n,
         "wrong": wrong,
@@ -82,4 +209,52 @@ def run(game_name: str, path: str | None, report: Callable[[str], None]) -> dict
         "cpu_seconds": cpu,
         "nodes": total_nodes,
         "nodes_per_second": rate,
+    }
+    if game_name == "othello":
+        result["rows"] = per
+    if every_move:
+        report(f"every move (as arena solve): {every_time:.2f} s, {every_nodes:,} nodes")
+        result["every_move_seconds"] = every_time
+        result["every_move_nodes"] = every_nodes
+    if exe is not None:
+        result.update(_compare(exe, rows, edax_weights, per, total_time, every_time, report))
+        wrong += result["edax_wrong"]
+        result["wrong"] = wrong
+    elif game_name == "othello":
+        report("no Edax to compare with (give --edax PATH, or put edax on the PATH)")
+    return result
+
+
+def _compare(
+    exe: str,
+    rows: list[list[str]],
+    weights: str | None,
+    per: list[dict[str, Any]],
+    total: float,
+    every: float,
+    report: Callable[[str], None],
+) -> dict[str, Any]:
+    # Edax on the same rows, right after arena's run; its figures and the ratios.
+    found = run_edax(exe, rows, weights)
+    wrong = 0
+    for fields, ours, (score, seconds, nodes) in zip(rows, per, found, strict=True):
+        ok = score == int(fields[2])
+        wrong += not ok
+        report(
+            f"{fields[-1]:<12} Edax {score:+d} {'ok' if ok else 'WRONG'}  {seconds:8.3f} s  "
+            f"{nodes:>12,} nodes; arena/Edax time {ours['seconds'] / max(seconds, 1e-9):.2f}x, "
+            f"nodes {ours['nodes'] / max(nodes, 1):.2f}x"
+        )
+    edax_time = sum(s for _, s, _ in found)
+    weights_text = f"weights {weights}" if weights else "all-zero weights"
+    report(
+        f"Edax ({Path(exe).name}, one thread, {weights_text}): {edax_time:.2f} s, "
+        f"{sum(n for _, _, n in found):,} nodes; arena/Edax {total / max(edax_time, 1e-9):.2f}x"
+        + (f", every move {every / max(edax_time, 1e-9):.2f}x" if every else "")
+    )
+    return {
+        "edax_seconds": edax_time,
+        "edax_nodes": sum(n for _, _, n in found),
+        "edax_wrong": wrong,
+        "ratio": total / max(edax_time, 1e-9),
     }

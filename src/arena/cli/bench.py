@@ -110,16 +110,39 @@ def register(sub: argparse._SubParsersAction) -> None:
     parallel.set_defaults(func=run_parallel)
     solve = kinds.add_parser(
         "solve",
-        help="the exact solvers on reference positions (Connect Four 200, Othello FFO #40-#42)",
+        help="the exact solvers on reference positions (Connect Four 200, Othello FFO #40-#44)",
         description="Solve the reference positions with the compiled solvers, check every score "
         "and print total and mean time, nodes and nodes/s (Othello: each position's time). "
         "Pascal Pons' C++ solver takes 12.5-15.0 s for the 200 Connect Four positions on this "
-        "project's machine.",
+        "project's machine. Othello: with an Edax executable (--edax, or edax on the PATH), "
+        "Edax solves the same positions in the same run, one thread, with an all-zero "
+        "evaluation file unless --edax-eval gives one, and the time ratio is printed.",
     )
     solve.add_argument(
         "game", nargs="?", default="connect4", choices=("connect4", "othello"), help="which set"
     )
     solve.add_argument("--file", default=None, help="another positions file in the same format")
+    solve.add_argument(
+        "--positions",
+        default=None,
+        metavar="N-M",
+        help="othello: the FFO numbers to solve, e.g. 45-49 or 40,47 (default 40-44; #40-#49 "
+        "are in the set)",
+    )
+    solve.add_argument(
+        "--edax", default=None, metavar="PATH", help="othello: the Edax executable to compare with"
+    )
+    solve.add_argument(
+        "--edax-eval",
+        default=None,
+        metavar="FILE",
+        help="othello: Edax's evaluation file (default: all zeros, no evaluation-guided order)",
+    )
+    solve.add_argument(
+        "--every-move",
+        action="store_true",
+        help="othello: also time each move's exact value, the rest of what arena solve prints",
+    )
     solve.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     solve.set_defaults(func=run_solve)
     engines = kinds.add_parser(
@@ -328,7 +351,15 @@ def run_timing(args: argparse.Namespace) -> int:
 def run_solve(args: argparse.Namespace) -> int:
     solve = import_module("arena.bench.solve")  # numba: only when asked for
     report = (lambda line: print(line, file=sys.stderr)) if args.json else print
-    result = solve.run(args.game, args.file, report)
+    result = solve.run(
+        args.game,
+        args.file,
+        report,
+        args.positions,
+        args.edax,
+        args.edax_eval,
+        args.every_move,
+    )
     if args.json:
         print(json.dumps(result))
     return 1 if result["wrong"] else 0
