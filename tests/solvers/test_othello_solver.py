@@ -199,3 +199,38 @@ def test_long_solves_report_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     found = OthelloSolver(6, table_bits=16).solve(state, progress=lines.append)
     assert found.score == OthelloSolver(6, table_bits=16).solve(state).score
     assert any("probing" in line for line in lines) and "nodes" in lines[-1]
+
+
+def test_moves_and_flips_follow_the_rules() -> None:
+    # Random games, every stage: the bitboard moves are the game's legal moves, and
+    # placing a disc turns over exactly what the game's own rules turn over.
+    from arena.solvers.othello.board import flips, moves
+
+    game = load_game("othello")
+    rng = random.Random(7)
+    full = np.uint64(board_mask(8))
+    for _ in range(12):
+        state = game.initial_state()
+        while not state.is_terminal():
+            me, opp = (np.uint64(v) for v in discs(state))
+            legal = [m for m in state.legal_moves() if 0 <= m < 64]
+            assert int(moves(me, opp, full)) == sum(1 << m for m in legal), format_position(state)
+            for move in legal:
+                x = np.uint64(1 << move)
+                after = state.play(move)
+                mine = after.black if state.to_move == 0 else after.white  # type: ignore[attr-defined]
+                assert int(me | flips(me, opp, x) | x) == mine, format_position(state)
+            state = state.play(rng.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize("empties", [1, 2, 3, 4, 5, 6])
+def test_the_last_empty_cells_equal_the_generic_solver(empties: int) -> None:
+    # end_few's unrolled code (1-4 empty cells) and the tail above it, passes and
+    # games ending with empty cells included, against plain alpha-beta on the rules.
+    solver = OthelloSolver(8, table_bits=12)
+    rng = random.Random(empties)
+    for _ in range(40):
+        state = endgame(rng, empties)
+        assert solver.solve(state).score == GenericSolver().solve(state).score, format_position(
+            state
+        )

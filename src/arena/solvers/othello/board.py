@@ -31,22 +31,22 @@ def board_mask(size: int) -> int:
 
 @njit(cache=True, inline="always")
 def _run(me: np.uint64, opp: np.uint64, shift: int, left: bool) -> np.uint64:
-    # Empty cells reached from me over a run of opp discs in one direction.
+    # Empty cells reached from me over a run of opp discs in one direction. The run
+    # grows by one cell twice, then by two cells at once twice (over pairs of opp
+    # discs), which covers the longest run (6) in four steps instead of six.
     s = U(shift)
     if left:
+        pairs = opp & (opp << s)
         t = opp & (me << s)
         t |= opp & (t << s)
-        t |= opp & (t << s)
-        t |= opp & (t << s)
-        t |= opp & (t << s)
-        t |= opp & (t << s)
+        t |= pairs & (t << (s + s))
+        t |= pairs & (t << (s + s))
         return t << s
+    pairs = opp & (opp >> s)
     t = opp & (me >> s)
     t |= opp & (t >> s)
-    t |= opp & (t >> s)
-    t |= opp & (t >> s)
-    t |= opp & (t >> s)
-    t |= opp & (t >> s)
+    t |= pairs & (t >> (s + s))
+    t |= pairs & (t >> (s + s))
     return t >> s
 
 
