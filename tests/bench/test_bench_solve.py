@@ -17,14 +17,14 @@ FFO40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X +38 
 # A stand-in for Edax: checks the arguments arena passes and prints a result row in
 # Edax's -solve table format for each problem line.
 FAKE_EDAX = """#!/bin/sh
-[ "$1" = -n ] && [ "$2" = 1 ] && [ "$3" = -eval-file ] && [ "$5" = -solve ] || exit 9
-[ "$(wc -c < "$4")" = 13952436 ] || [ -n "$KEEP_EVAL" ] || exit 8
+[ "$1 $2 $3 $4 $5 $7" = "-n 1 -l 60 -eval-file -solve" ] || exit 9
+[ "$(wc -c < "$6")" = 13952436 ] || exit 8
 echo ' # | depth|score|       time   |  nodes (N)  |   N/s    | principal variation'
 n=0
 while read -r line; do
   n=$((n + 1))
   echo "  $n|   20   +38        0:01.500      21000788   14000525 a2 B1 c1"
-done < "$6"
+done < "$8"
 """
 
 

@@ -96,7 +96,7 @@ def _seconds(text: str) -> float:
 
 
 def run_edax(exe: str, rows: list[list[str]], weights: str | None) -> list[tuple[int, float, int]]:
-    """``(score, seconds, nodes)`` of Edax's ``-solve`` on each row, one thread."""
+    """``(score, seconds, nodes)`` of Edax's exact ``-solve`` on each row, one thread."""
     with tempfile.TemporaryDirectory(prefix="arena-edax-") as tmp:
         folder = Path(tmp)
         eval_file = Path(weights) if weights else folder / "eval.dat"
@@ -104,7 +104,19 @@ def run_edax(exe: str, rows: list[list[str]], weights: str | None) -> list[tuple
             zero_weights(eval_file)
         problems = folder / "problems.obf"
         problems.write_text("".join(f"{f[0]} {f[1]};\n" for f in rows))
-        command = [exe, "-n", "1", "-eval-file", str(eval_file), "-solve", str(problems)]
+        # Level 60: every position solved exactly (at its default level Edax solves 25
+        # empty cells and more selectively, with a probability of error).
+        command = [
+            exe,
+            "-n",
+            "1",
+            "-l",
+            "60",
+            "-eval-file",
+            str(eval_file),
+            "-solve",
+            str(problems),
+        ]
         try:
             done = subprocess.run(
                 command, cwd=folder, capture_output=True, text=True, timeout=3600, check=False
