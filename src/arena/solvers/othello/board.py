@@ -95,7 +95,7 @@ def flips(me: np.uint64, opp: np.uint64, x: np.uint64) -> np.uint64:
     highest going down) closes the run when it is a disc of ``me``; the run is
     then the ray's cells before it. Cells outside a smaller board are never
     discs, so they stop a run as the edge does. Eight table looks and bit scans
-    instead of walking each direction cell by cell (FFO #40-#44 15% faster).
+    instead of walking each direction cell by cell (FFO #40-#44 10% faster).
     """
     cell = lowest_index(x)
     f = ZERO
