@@ -15,7 +15,8 @@ from arena.core.errors import ArenaError
 
 DESCRIPTION = """\
 Read the results database DB (from 'arena tournament --db' or 'arena league') and write
-into DIR:
+its reports into DIR.
+
 
   index.md           the standings: rank, Elo with its 95% interval, forfeits (.html
                      pages with --format html)
