@@ -93,6 +93,7 @@ ROOMS: dict[str, dict[str, tuple[str, ...]]] = {
         "clock": (),
         "mcts": ("clock",),
         "alphabeta": ("clock",),
+        "az": ("clock",),
     },
 }
 """Layers in rooms: each room and the other rooms of its layer it may import (time is the
@@ -612,6 +613,6 @@ def test_modules_outside_the_rooms_and_imports_across_them_are_found() -> None:
         "arena.search.values:5 (shared module) imports arena.search.mcts.agent",
         "arena.search.clock.deadline:5 (room clock) imports arena.search.mcts.agent",
         "arena.search.alphabeta.ids:5 (room alphabeta) imports arena.search.mcts.agent",
-        "arena.search.timing: search/ holds only its rooms (clock, mcts, alphabeta) "
+        "arena.search.timing: search/ holds only its rooms (clock, mcts, alphabeta, az) "
         "and shared modules (values, report)",
     ]

@@ -36,6 +36,7 @@ _WHERE = {
     "alphabeta": "arena.search.alphabeta.alphabeta:AlphaBetaAgent",
     "ids": "arena.search.alphabeta.ids:IDSAgent",
     "mcts": "arena.search.mcts.agent:MCTSAgent",
+    "az": "arena.search.az.agent:AZAgent",
     "solver": "arena.agents.solver:SolverAgent",
     "best": "arena.agents.best:BestAgent",
 }

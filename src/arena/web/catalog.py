@@ -38,7 +38,9 @@ from arena.games import NAMES, game_class, load_game
 MAX_SECONDS = 60.0
 """The longest search the browser may ask for (a move, a hint or an analysis)."""
 
-BUILT_IN = tuple(name for name in agent_names() if name != "human")
+# az reads a network file its spec names, on the server: the board offers it when networks
+# ship with arena (issue 28), not as a way for a page to open the server's files.
+BUILT_IN = tuple(name for name in agent_names() if name not in ("human", "az"))
 
 
 def param_json(param: Param) -> dict[str, Any]:
@@ -98,6 +100,8 @@ def check_agent(spec: Any, allow_programs: bool) -> Agent:
         )
     if text.split(":")[0].strip().lower() == "human":
         raise SpecError("'human' is not an agent here: choose 'person' for a side you play")
+    if text.split(":")[0].strip().lower() == "az" and not allow_programs:
+        raise SpecError("az reads a network file on the server; start it with --allow-programs")
     return load_agent(text)
 
 

@@ -1,0 +1,14 @@
+"""AlphaZero: a policy and value network guiding a PUCT search (issue 28's foundation).
+
+- :mod:`~arena.search.az.planes`: a position as the network's input planes, and the
+  action space (which moves the policy head scores) of each game it knows;
+- :mod:`~arena.search.az.network`: the ``.npz`` network format (load, check, save, a random
+  network) and its readable numpy forward pass, the reference;
+- :mod:`~arena.search.az.kernel`: the same forward pass compiled with numba, over a batch;
+- :mod:`~arena.search.az.puct`: the PUCT search over node arrays (AlphaZero's selection,
+  priors, sign-flipped backup, Dirichlet noise at the root, temperature);
+- :mod:`~arena.search.az.agent`: the ``az`` agent (``az:net=FILE,sims=N,c_puct=...``).
+
+Playing needs numpy and numba only, never a training library. The room stands on
+``clock/`` and knows no other search.
+"""

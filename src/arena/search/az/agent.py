@@ -1,0 +1,179 @@
+"""The ``az`` agent: PUCT guided by a policy and value network from an ``.npz`` file.
+
+``az:net=FILE`` plays the network's game with AlphaZero's search
+(:mod:`arena.search.az.puct`), evaluated by the compiled forward pass: ``sims=`` (the
+root's visits per move), ``time=`` and the match's clock bound it like every agent, and
+``stop()`` ends the search between simulations. The tree is kept from move to move when
+the new position is in it. ``noise=`` and ``temperature=`` are the self-play options
+(Dirichlet noise at the root, a drawn move); a match leaves them at 0.
+
+>>> import arena, tempfile, os
+>>> from arena.search.az.network import random_network
+>>> game = arena.load_game("tictactoe")
+>>> path = os.path.join(tempfile.mkdtemp(), "ttt.npz")
+>>> random_network(game, filters=4, blocks=0, seed=1).save(path)
+>>> agent = arena.load_agent(f"az:net={path},sims=20")
+>>> agent.choose(game.initial_state(), arena.Limit()) in range(9)
+True
+>>> agent.last_search.nodes
+20
+
+Tests: tests/search/test_az.py
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from arena.core.agent import Agent, SearchInfo
+from arena.core.errors import SpecError
+from arena.core.game import Game, State
+from arena.core.limit import Limit
+from arena.core.spec import Param
+from arena.search.az import puct
+from arena.search.az.network import Network, load
+from arena.search.clock.deadline import Deadline, quiet_gc
+from arena.search.clock.time_management import move_time
+
+DEFAULT_SIMULATIONS = 200
+"""Simulations a move when neither ``sims=``, ``time=`` nor the match bounds it."""
+
+MAX_KEPT = 1 << 20
+"""Nodes a kept tree may hold before a move starts afresh (memory, not strength)."""
+
+PARAMS = (
+    Param("net", str, None, "the network file (.npz, docs/az.md); required to play"),
+    Param(
+        "sims",
+        int,
+        None,
+        f"simulations per move at most; none: as many as the time allows "
+        f"({DEFAULT_SIMULATIONS} when neither the match nor time= sets a limit)",
+        low=1,
+    ),
+    Param("time", float, None, "seconds per move at most (the match's time caps it)", low=0.001),
+    Param("c_puct", float, 1.5, "PUCT exploration constant", low=0.0),
+    Param("noise", float, 0.0, "root Dirichlet noise weight (self-play: 0.25)", low=0.0, high=1.0),
+    Param("alpha", float, 0.3, "Dirichlet concentration of the root noise", low=0.001),
+    Param("temperature", float, 0.0, "0: most visited move; >0: drawn by visits^(1/t)", low=0.0),
+    Param("reuse", bool, True, "keep the subtree of the position reached between moves"),
+    Param("seed", int, None, "random seed (noise and temperature)", default_text="fresh"),
+)  # fmt: skip
+
+
+class AZAgent(Agent):
+    name = "az"
+    summary = "AlphaZero's PUCT search guided by a policy+value network (.npz)"
+    params = PARAMS
+
+    def _setup(self, **config: object) -> None:
+        # Checked here when given, so a bad file fails when the agent is named; without
+        # one, `arena agents` can still list the defaults and choose() says what is missing.
+        self.network: Network | None = load(str(config["net"])) if config["net"] else None
+        self.rng = np.random.default_rng(config["seed"])  # type: ignore[arg-type]
+        self.evaluate: puct.Evaluator | None = None
+        self.game_spec: str | None = None
+        self.tree: puct.Tree | None = None
+        self.deadline: Deadline | None = None
+        self._last: SearchInfo | None = None
+
+    def prepare(self, game: Game) -> puct.Evaluator:
+        """The evaluator for ``game``, checking the network fits it (a one-line SpecError);
+        compiles the forward pass (or loads it from numba's cache) on first use."""
+        if self.network is None:
+            raise SpecError("az: net=FILE is required (a network file, see docs/az.md)")
+        if self.evaluate is None or self.game_spec != game.spec:
+            self.network.check(game)
+            self.evaluate = puct.net_evaluator(self.network)
+            self.evaluate([game.initial_state()])
+            self.game_spec, self.tree = game.spec, None
+        return self.evaluate
+
+    def reset(self, game: Game | None = None) -> None:
+        self.tree = None
+        if game is not None:
+            self.prepare(game)
+
+    def stop(self) -> None:
+        deadline = self.deadline
+        if deadline is not None:
+            deadline.stop()
+
+    def budget(self, limit: Limit, state: State) -> tuple[float, float | None]:
+        sims, seconds = self.config["sims"], self.config["time"]
+        if limit.rollouts is not None:
+            sims = min(limit.rollouts, sims or limit.rollouts)
+        allotted = move_time(limit, state)
+        if allotted is not None:
+            seconds = min(allotted, seconds or allotted)
+        if sims is None and seconds is None:
+            sims = DEFAULT_SIMULATIONS
+        return (sims if sims is not None else math.inf), seconds
+
+    def choose(self, state: State, limit: Limit) -> int:
+        evaluate = self.prepare(state.game)
+        sims, seconds = self.budget(limit, state)
+        deadline = self.deadline = Deadline(seconds)
+        tree = self.tree
+        if (
+            tree is None
+            or not self.config["reuse"]
+            or tree.size > MAX_KEPT
+            or not puct.reroot(tree, state)
+        ):
+            tree = self.tree = puct.Tree(state)
+        noise = None
+        if self.config["noise"] > 0:
+            noise = (self.config["noise"], self.config["alpha"], self.rng)
+        start = time.perf_counter()
+        with quiet_gc():
+            ran, depth = puct.run(tree, evaluate, sims, self.config["c_puct"], deadline, noise)
+            move = puct.choose_move(tree, self.config["temperature"], self.rng)
+        self._last = self.report_of(tree, state, ran, depth, time.perf_counter() - start)
+        return move
+
+    def report_of(
+        self, tree: puct.Tree, state: State, ran: int, depth: int, seconds: float
+    ) -> SearchInfo:
+        """The search's report: each root move's visits, prior and value (for the mover)."""
+        kids = puct.children(tree, tree.root)
+        c = self.config["c_puct"]
+        ucb = puct.scores(tree, tree.root, c) if len(kids) else []
+        order = sorted(range(len(kids)), key=lambda i: (-tree.visits[kids[i]], i))
+        rows = []
+        for rank, i in enumerate(order, 1):
+            node = kids[i]
+            n = int(tree.visits[node])
+            q = tree.value_sum[node] / n if n else None
+            rows.append(
+                {
+                    "move": state.game.format_move(int(tree.move[node])),
+                    "visits": n,
+                    "prior": round(float(tree.prior[node]), 4),
+                    "value": None if q is None else round(float(q), 4),
+                    "win_rate": None if q is None else (q + 1.0) / 2.0,
+                    "ucb": float(ucb[i]),
+                    "rank": rank,
+                }
+            )
+        root = tree.root
+        n = int(tree.visits[root])
+        value = None
+        if n and len(kids):
+            value = float(tree.value_sum[kids].sum() / max(int(tree.visits[kids].sum()), 1))
+        return SearchInfo(
+            seconds=seconds, depth=depth, nodes=ran, value=value, root=rows, engine="az",
+            units="value: the network's and the search's for the player to move, -1..1; "
+            "win rate (value + 1) / 2; prior: the policy head's",
+        )  # fmt: skip
+
+    @property  # type: ignore[override]
+    def last_search(self) -> SearchInfo | None:
+        return self._last
+
+    @last_search.setter
+    def last_search(self, info: SearchInfo | None) -> None:
+        self._last = info

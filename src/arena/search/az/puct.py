@@ -1,0 +1,260 @@
+"""PUCT, AlphaZero's search, as plain functions over a tree of node arrays.
+
+A node is an index into the :class:`Tree`'s arrays. Each node keeps the visits ``N``,
+the sum ``W`` of the values backed up through it *for the player who moved into it*,
+its prior ``P`` and the move that leads to it; a node's children are a contiguous run
+``first[node] .. first[node] + count[node]``, made all at once when the node is expanded.
+
+One simulation walks from the root choosing the child with the largest
+
+    Q + c_puct * P * sqrt(N(parent)) / (1 + N(child)),   Q = W / N (0 while unvisited),
+
+ties to the first child; at the leaf, a terminal position gives its result, any other
+is evaluated (priors over its legal moves, renormalised; a value for its player to move)
+and expanded. The value is backed up the path, each node adding it for the player who
+moved into it: positive where that player is the one to move at the leaf, negated for
+the other (so a pass, where the same side could move twice, is counted right). The root
+counts the simulations. Dirichlet noise ``(1 - eps) P + eps Dir(alpha)`` on the root's
+priors is the self-play option, mixed into a copy so a reused subtree keeps its priors.
+
+An evaluator is a function ``states -> (priors, values)``: for each state a float array of
+priors over its ``legal_moves()`` (in that order) and its value in [-1, 1] for its player
+to move. :func:`net_evaluator` makes one of a network.
+
+>>> import arena
+>>> game = arena.load_game("tictactoe")
+>>> def flat(states):
+...     return [np.ones(len(s.legal_moves())) for s in states], [0.0] * len(states)
+>>> tree = Tree(game.initial_state())
+>>> _ = run(tree, flat, simulations=10, c_puct=1.0)
+>>> int(tree.visits[tree.root]), int(tree.visits[children(tree, tree.root)].sum())
+(10, 9)
+
+Tests: tests/search/test_az.py
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from arena.core.game import State
+from arena.search.az.kernel import evaluate_batch
+from arena.search.az.network import Network
+from arena.search.az.planes import encode, encoding
+from arena.search.clock.deadline import Deadline
+
+Evaluator = Callable[[Sequence[State]], tuple[Sequence[np.ndarray], Sequence[float]]]
+
+
+class Tree:
+    """The search tree's node arrays (grown by doubling), the root, and the positions of
+    the nodes reached so far (``states[node]``, None until a simulation walks there)."""
+
+    def __init__(self, state: State, capacity: int = 1024) -> None:
+        self.parent = np.full(capacity, -1, np.int64)
+        self.move = np.full(capacity, -1, np.int64)
+        self.mover = np.zeros(capacity, np.int8)
+        """The player who moved into the node (its parent's player to move)."""
+        self.first = np.full(capacity, -1, np.int64)
+        """The node's first child, -1 while it is not expanded."""
+        self.count = np.zeros(capacity, np.int64)
+        self.visits = np.zeros(capacity, np.int64)
+        self.value_sum = np.zeros(capacity, np.float64)
+        self.prior = np.zeros(capacity, np.float64)
+        self.states: list[State | None] = [None] * capacity
+        self.size = 1
+        self.root = 0
+        self.states[0] = state
+        self.root_prior: np.ndarray | None = None
+        """The root children's priors with Dirichlet noise (None: without noise)."""
+
+    def grow(self, needed: int) -> None:
+        capacity = len(self.states)
+        if needed <= capacity:
+            return
+        new = max(needed, 2 * capacity)
+        for name, fill in (
+            ("parent", -1), ("move", -1), ("mover", 0), ("first", -1),
+            ("count", 0), ("visits", 0), ("value_sum", 0.0), ("prior", 0.0),
+        ):  # fmt: skip
+            old = getattr(self, name)
+            grown = np.full(new, fill, old.dtype)
+            grown[:capacity] = old
+            setattr(self, name, grown)
+        self.states.extend([None] * (new - capacity))
+
+
+def children(tree: Tree, node: int) -> np.ndarray:
+    """The node indices of ``node``'s children (empty while it is not expanded)."""
+    first = tree.first[node]
+    return np.arange(first, first + tree.count[node]) if first >= 0 else np.arange(0)
+
+
+def expand(tree: Tree, node: int, moves: Sequence[int], priors: np.ndarray) -> None:
+    """Give ``node`` one child per move, with ``priors`` (made to sum to 1; uniform when
+    they sum to 0)."""
+    count = len(moves)
+    tree.grow(tree.size + count)
+    first = tree.size
+    tree.size += count
+    total = float(np.sum(priors))
+    p = np.asarray(priors, np.float64) / total if total > 0 else np.full(count, 1.0 / count)
+    span = slice(first, first + count)
+    tree.parent[span] = node
+    tree.move[span] = moves
+    tree.mover[span] = tree.states[node].to_move  # type: ignore[union-attr]
+    tree.prior[span] = p
+    tree.first[node] = first
+    tree.count[node] = count
+
+
+def scores(tree: Tree, node: int, c_puct: float) -> np.ndarray:
+    """Each child's ``Q + U`` (the root's priors with their noise when it has some)."""
+    kids = children(tree, node)
+    visits = tree.visits[kids]
+    q = np.where(visits > 0, tree.value_sum[kids] / np.maximum(visits, 1), 0.0)
+    prior = (
+        tree.root_prior if node == tree.root and tree.root_prior is not None else tree.prior[kids]
+    )
+    return q + c_puct * prior * math.sqrt(tree.visits[node]) / (1.0 + visits)
+
+
+def select_child(tree: Tree, node: int, c_puct: float) -> int:
+    """The child PUCT walks to (the first of equals)."""
+    return int(tree.first[node] + np.argmax(scores(tree, node, c_puct)))
+
+
+def leaf_path(tree: Tree, c_puct: float) -> list[int]:
+    """The nodes from the root to the leaf one simulation reaches (making the positions
+    of the nodes it walks into)."""
+    node = tree.root
+    path = [node]
+    while tree.first[node] >= 0:
+        node = select_child(tree, node, c_puct)
+        if tree.states[node] is None:
+            parent = tree.states[int(tree.parent[node])]
+            tree.states[node] = parent.play(int(tree.move[node]))  # type: ignore[union-attr]
+        path.append(node)
+    return path
+
+
+def backup(tree: Tree, path: Sequence[int], value: float, player: int) -> None:
+    """Add one visit along ``path`` and ``value`` (for ``player``) to each node's sum, for
+    the player who moved into it."""
+    for node in path:
+        tree.visits[node] += 1
+        if node != tree.root:
+            tree.value_sum[node] += value if tree.mover[node] == player else -value
+
+
+def simulate(tree: Tree, evaluate: Evaluator, c_puct: float) -> int:
+    """One simulation; the depth of the leaf it reached."""
+    path = leaf_path(tree, c_puct)
+    leaf = path[-1]
+    state = tree.states[leaf]
+    assert state is not None
+    if state.is_terminal():
+        value = float(state.returns()[state.to_move])
+        value = max(-1.0, min(1.0, value))
+    else:
+        moves = state.legal_moves()
+        priors, values = evaluate([state])
+        expand(tree, leaf, moves, np.asarray(priors[0], np.float64))
+        value = float(values[0])
+    backup(tree, path, value, state.to_move)
+    return len(path) - 1
+
+
+def add_noise(tree: Tree, eps: float, alpha: float, rng: np.random.Generator) -> None:
+    """Mix Dirichlet(alpha) noise into the root's priors (weight ``eps``); expands the
+    root first if it is not."""
+    kids = children(tree, tree.root)
+    if eps <= 0 or len(kids) == 0:
+        tree.root_prior = None
+        return
+    noise = rng.dirichlet(np.full(len(kids), alpha))
+    tree.root_prior = (1.0 - eps) * tree.prior[kids] + eps * noise
+
+
+def run(
+    tree: Tree,
+    evaluate: Evaluator,
+    simulations: float,
+    c_puct: float,
+    deadline: Deadline | None = None,
+    noise: tuple[float, float, np.random.Generator] | None = None,
+) -> tuple[int, int]:
+    """Simulate until the root has ``simulations`` visits (a reused subtree's count) or
+    the deadline passes, at least once; ``noise`` is ``(eps, alpha, rng)`` for the root.
+    Returns the simulations run and the deepest leaf."""
+    ran = depth = 0
+    root = tree.root
+    if tree.first[root] < 0 and not tree.states[root].is_terminal():  # type: ignore[union-attr]
+        depth = simulate(tree, evaluate, c_puct)
+        ran = 1
+    if noise is not None:
+        add_noise(tree, *noise)
+    else:
+        tree.root_prior = None
+    while tree.visits[root] < simulations:
+        depth = max(depth, simulate(tree, evaluate, c_puct))
+        ran += 1
+        if deadline is not None and deadline.tick():
+            break
+    return ran, depth
+
+
+def visit_counts(tree: Tree) -> tuple[tuple[int, ...], np.ndarray]:
+    """The root's moves and their visits."""
+    kids = children(tree, tree.root)
+    return tuple(int(m) for m in tree.move[kids]), tree.visits[kids].copy()
+
+
+def choose_move(tree: Tree, temperature: float, rng: np.random.Generator) -> int:
+    """The root move to play: the most visited (the first of equals) at temperature 0,
+    else drawn with probability proportional to ``visits ** (1 / temperature)``."""
+    moves, visits = visit_counts(tree)
+    if temperature <= 0 or visits.sum() == 0:
+        return moves[int(np.argmax(visits))]
+    weights = visits.astype(np.float64) ** (1.0 / temperature)
+    return moves[int(rng.choice(len(moves), p=weights / weights.sum()))]
+
+
+def reroot(tree: Tree, state: State) -> bool:
+    """Make the node of ``state`` the root if it is a child or grandchild of the root that
+    the search has reached (tree reuse); False when it is not there."""
+    frontier = [tree.root]
+    for _ in range(2):
+        frontier = [int(k) for node in frontier for k in children(tree, node)]
+        for node in frontier:
+            if tree.states[node] is not None and tree.states[node] == state:
+                tree.root = node
+                tree.root_prior = None
+                return True
+    return False
+
+
+def masked_priors(logits: np.ndarray, moves: Sequence[int]) -> np.ndarray:
+    """The softmax of the legal moves' logits (a move is its action index)."""
+    legal = logits[np.asarray(moves, np.int64)].astype(np.float64)
+    legal = np.exp(legal - legal.max())
+    return legal / legal.sum()
+
+
+def net_evaluator(net: Network) -> Evaluator:
+    """The evaluator of a network checked against the game (compiled forward pass)."""
+    arrays = net.arrays()
+
+    def evaluate(states: Sequence[State]) -> tuple[list[np.ndarray], list[float]]:
+        enc = encoding(states[0].game)
+        planes = np.empty((len(states), enc.channels, enc.rows, enc.cols), np.float32)
+        for i, state in enumerate(states):
+            encode(state, planes[i])
+        logits, values = evaluate_batch(arrays, planes)
+        priors = [masked_priors(logits[i], s.legal_moves()) for i, s in enumerate(states)]
+        return priors, [float(v) for v in values]
+
+    return evaluate

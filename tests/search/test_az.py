@@ -1,0 +1,252 @@
+"""The az room: the network format and its two forward passes, PUCT against a tree
+computed by hand, the az agent (legal moves, budgets, stop, reuse, bad net files)."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import arena
+from arena.core.errors import SpecError
+from arena.search.az import puct
+from arena.search.az.kernel import evaluate_batch
+from arena.search.az.network import FORMAT, WEIGHTS, forward, load, random_network
+from arena.search.az.planes import encode, encoding
+
+
+def random_positions(game, count, seed=0):
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = game.initial_state()
+        for _ in range(rng.randrange(0, 12)):
+            if state.is_terminal():
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("spec", ["tictactoe", "connect4", "othello:size=6"])
+def test_compiled_forward_equals_the_readable_one(spec):
+    game = arena.load_game(spec)
+    net = random_network(game, filters=6, blocks=2, policy=2, hidden=8, seed=3)
+    states = random_positions(game, 8)
+    planes = np.stack([encode(s) for s in states])
+    logits, values = evaluate_batch(net.arrays(), planes)
+    assert logits.shape == (8, encoding(game).actions)
+    for i, state in enumerate(states):
+        want_logits, want_value = forward(net, encode(state))
+        assert np.allclose(logits[i], want_logits, atol=1e-4)
+        assert abs(values[i] - want_value) < 1e-4
+    assert len({round(float(v), 5) for v in values}) > 1 or spec == "connect4"
+
+
+def test_planes_are_relative_to_the_mover_and_othello_has_a_pass_action():
+    game = arena.load_game("connect4")
+    state = game.play_moves(game.parse_moves("4 4"))  # X then O in column 4, X to move
+    x = encode(state)
+    assert x[0, 0, 3] == 1 and x[1, 1, 3] == 1 and x[2].max() == 0 and x[3].min() == 1
+    assert encoding(game).actions == 7
+    othello = arena.load_game("othello:size=6")
+    assert encoding(othello).actions == 37  # 36 cells and the pass
+    with pytest.raises(SpecError, match="no network encoding for go"):
+        encoding(arena.load_game("go:size=5"))
+
+
+def test_a_network_survives_a_round_trip(tmp_path):
+    game = arena.load_game("tictactoe")
+    net = random_network(game, filters=4, blocks=1, seed=2)
+    net.save(tmp_path / "n.npz")
+    back = load(tmp_path / "n.npz")
+    back.check(game)
+    assert back.game == game.spec and back.blocks == 1 and back.filters == 4
+    assert all(np.array_equal(net.weights[k], back.weights[k]) for k in WEIGHTS)
+
+
+def bad_files(tmp_path):
+    game = arena.load_game("tictactoe")
+    good = random_network(game, filters=4, blocks=0, seed=2)
+    (tmp_path / "garbage.npz").write_bytes(b"not a zip at all")
+    np.savez(tmp_path / "other.npz", format=np.array("torch"), x=np.zeros(2))
+    np.savez(tmp_path / "missing.npz", format=np.array(FORMAT), game=np.array(game.spec))
+    weights = dict(good.weights, stem_b=np.full(4, np.nan, np.float32))
+    np.savez(tmp_path / "nan.npz", format=np.array(FORMAT), game=np.array(game.spec), **weights)
+    return {
+        "absent.npz": "no such file",
+        "garbage.npz": "not a network file",
+        "other.npz": "format 'torch'",
+        "missing.npz": "missing arrays stem_w",
+        "nan.npz": "stem_b holds NaN",
+    }
+
+
+def test_bad_net_files_are_one_line_errors(tmp_path):
+    for name, message in bad_files(tmp_path).items():
+        with pytest.raises(SpecError, match=message) as caught:
+            arena.load_agent(f"az:net={tmp_path / name}")
+        assert "\n" not in str(caught.value)
+    with pytest.raises(SpecError, match="net=FILE is required"):
+        arena.load_agent("az").choose(arena.load_game("tictactoe").initial_state(), arena.Limit())
+
+
+def test_a_network_for_another_game_or_shape_is_refused(tmp_path):
+    ttt = arena.load_game("tictactoe")
+    c4 = arena.load_game("connect4")
+    random_network(c4, filters=4, blocks=0).save(tmp_path / "c4.npz")
+    agent = arena.load_agent(f"az:net={tmp_path / 'c4.npz'}")
+    with pytest.raises(SpecError, match=r"is for connect4.*not tictactoe"):
+        agent.choose(ttt.initial_state(), arena.Limit())
+    net = random_network(ttt, filters=4, blocks=0)
+    net.weights["pol_fc_w"] = net.weights["pol_fc_w"][:5]  # 5 actions, not 9
+    net.save(tmp_path / "short.npz")
+    with pytest.raises(SpecError, match=r"pol_fc_w has shape \(5, 18\), expected \(9, 18\)"):
+        load(tmp_path / "short.npz").check(ttt)
+
+
+# --- PUCT against a tree computed by hand ---------------------------------------------
+
+WEIGHT = {4: 0.4, 0: 0.1, 2: 0.1, 6: 0.1, 8: 0.1, 1: 0.05, 3: 0.05, 5: 0.05, 7: 0.05}
+
+
+def fixed_evaluator(seen):
+    """Priors by cell (the centre 0.4, corners 0.1, edges 0.05) and every position worth
+    +0.5 to its player to move."""
+
+    def evaluate(states):
+        seen.extend(states)
+        return [np.array([WEIGHT[m] for m in s.legal_moves()]) for s in states], [0.5] * len(states)
+
+    return evaluate
+
+
+def test_puct_visits_the_tree_computed_by_hand():
+    # c_puct = 1. Simulation 1 expands the root. Simulation 2: all Q = 0, U = P, the centre
+    # (0.4); its leaf is worth +0.5 to O, so the centre's W = -0.5 for X. Simulation 3:
+    # centre -0.5 + 0.4*sqrt(2)/2 = -0.217 < corner 0.1*sqrt(2) = 0.141: corner 0, and so on
+    # through the corners and the edges (each unvisited child's U beats the centre's score
+    # until simulation 11: centre -0.5 + 0.4*sqrt(10)/2 = 0.132 > a corner's -0.342). At the
+    # centre, O's children (priors renormalised over 8 moves: corners 1/6) are all Q = 0: its
+    # first corner, cell 0; the leaf is +0.5 for X, so the centre's W = -0.5 + 0.5 = 0.
+    # Simulation 12: centre 0 + 0.4*sqrt(11)/3 = 0.442 wins again; at the centre, cell 0 is
+    # -0.5 + (1/6)sqrt(2)/2 = -0.382 < cell 2's (1/6)sqrt(2) = 0.236.
+    game = arena.load_game("tictactoe")
+    seen = []
+    tree = puct.Tree(game.initial_state())
+    ran, depth = puct.run(tree, fixed_evaluator(seen), simulations=12, c_puct=1.0)
+    assert (ran, depth) == (12, 2)
+    start = game.initial_state()
+    order = [start] + [start.play(m) for m in (4, 0, 2, 6, 8, 1, 3, 5, 7)]
+    order += [start.play(4).play(0), start.play(4).play(2)]
+    assert seen == order
+    moves, visits = puct.visit_counts(tree)
+    assert dict(zip(moves, visits.tolist())) == {m: (3 if m == 4 else 1) for m in range(9)}
+    centre = tree.first[tree.root] + moves.index(4)
+    assert tree.value_sum[centre] == pytest.approx(0.5)  # -0.5 + 0.5 + 0.5, for X
+    inner = dict(
+        zip(tree.move[puct.children(tree, centre)], tree.visits[puct.children(tree, centre)])
+    )
+    assert inner[0] == inner[2] == 1 and sum(inner.values()) == 2
+    assert puct.choose_move(tree, 0.0, np.random.default_rng(0)) == 4
+
+
+def test_a_proven_win_is_backed_up_for_the_player_who_makes_it():
+    # X: a1 b1, O: a2 b2; X to move wins with c1 (cell 2). Flat priors, every value 0: only
+    # the terminal leaf's result (-1 for O to move, +1 for X who moved) tells the moves apart.
+    game = arena.load_game("tictactoe")
+    state = game.play_moves(game.parse_moves("a1 a2 b1 b2"))
+
+    def flat(states):
+        return [np.ones(len(s.legal_moves())) for s in states], [0.0] * len(states)
+
+    tree = puct.Tree(state)
+    puct.run(tree, flat, simulations=60, c_puct=1.0)
+    win = game.parse_move("c1")
+    assert puct.choose_move(tree, 0.0, np.random.default_rng(0)) == win
+    node = tree.first[tree.root] + state.legal_moves().index(win)
+    assert tree.value_sum[node] == tree.visits[node]  # +1 every visit
+
+
+def test_root_noise_and_temperature():
+    game = arena.load_game("tictactoe")
+    tree = puct.Tree(game.initial_state())
+    rng = np.random.default_rng(5)
+    puct.run(tree, fixed_evaluator([]), 30, 1.0, noise=(0.25, 0.3, rng))
+    kids = puct.children(tree, tree.root)
+    assert tree.root_prior is not None and tree.root_prior.sum() == pytest.approx(1.0)
+    assert not np.allclose(tree.root_prior, tree.prior[kids])
+    drawn = {puct.choose_move(tree, 1.0, np.random.default_rng(s)) for s in range(40)}
+    assert len(drawn) > 1 and drawn <= set(range(9))
+
+
+# --- the agent --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def c4_net(tmp_path):
+    game = arena.load_game("connect4")
+    path = tmp_path / "c4.npz"
+    random_network(game, filters=4, blocks=1, hidden=8, seed=7).save(path)
+    return game, path
+
+
+def test_az_plays_only_legal_moves_under_every_budget(c4_net):
+    game, path = c4_net
+    rng = random.Random(1)
+    for spec, limit in (
+        (f"az:net={path},sims=30,seed=1", arena.Limit()),
+        (f"az:net={path},sims=30,temperature=1,noise=0.25,seed=2", arena.Limit()),
+        (f"az:net={path},time=0.02", arena.Limit()),
+        (f"az:net={path}", arena.Limit(time=0.02)),
+        (f"az:net={path},reuse=0", arena.Limit(rollouts=10)),
+    ):
+        agent = arena.load_agent(spec)
+        agent.reset(game)
+        state = game.initial_state()
+        while not state.is_terminal():
+            if state.to_move == 0:
+                move = agent.choose(state, limit)
+                assert move in state.legal_moves()
+            else:
+                move = rng.choice(state.legal_moves())
+            agent.observe(state, move)
+            state = state.play(move)
+
+
+def test_az_reports_and_reuses_its_tree(c4_net):
+    game, path = c4_net
+    agent = arena.load_agent(f"az:net={path},sims=50,seed=0")
+    state = game.initial_state()
+    move = agent.choose(state, arena.Limit())
+    info = agent.last_search
+    assert info.nodes == 50 and sum(r["visits"] for r in info.root) == 49
+    assert {"move", "visits", "prior", "value"} <= set(info.root[0])
+    tree = agent.tree
+    played = int(
+        puct.children(tree, tree.root)[list(tree.move[puct.children(tree, tree.root)]).index(move)]
+    )
+    replies = puct.children(tree, played)
+    reply = int(replies[np.argmax(tree.visits[replies])])
+    kept = int(tree.visits[reply])
+    assert kept >= 1
+    after = state.play(move).play(int(tree.move[reply]))
+    agent.choose(after, arena.Limit())
+    assert agent.tree is tree and tree.root == reply
+    assert agent.last_search.nodes == 50 - kept  # the kept visits count toward the 50
+    fresh = arena.load_agent(f"az:net={path},sims=50,seed=0,reuse=0")
+    fresh.choose(after, arena.Limit())
+    assert fresh.last_search.nodes == 50
+
+
+def test_az_answers_stop_promptly(c4_net):
+    game, path = c4_net
+    agent = arena.load_agent(f"az:net={path},sims=100000000")
+    agent.reset(game)
+    threading.Timer(0.2, agent.stop).start()
+    start = time.perf_counter()
+    move = agent.choose(game.initial_state(), arena.Limit())
+    assert move in range(7) and time.perf_counter() - start < 5.0
