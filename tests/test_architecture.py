@@ -46,6 +46,7 @@ LAYERS: dict[str, int] = {
     "compete": 7,
     "experiments": 8,
     "bench": 8,
+    "learn": 8,
     "web": 9,
     "cli": 10,
 }

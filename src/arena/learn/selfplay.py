@@ -1,0 +1,176 @@
+"""Self-play: the ``az`` search plays a game against itself and keeps what it learns from.
+
+Each position of a self-play game becomes one training record: its input planes
+(:func:`arena.search.az.planes.encode`), the root's visit distribution over the game's
+actions (the policy target) and the game's result for the player to move there (the
+value target: +1 won, -1 lost, 0 drawn). Moves are drawn in proportion to the visits for
+the first ``temperature_moves`` plies, then the most visited is played; Dirichlet noise
+is mixed into every root's priors. One tree serves both sides and is kept from move to
+move.
+
+:class:`ReplayBuffer` holds the most recent records and is saved as one ``.npz`` file
+(written beside and renamed, so a kill never leaves half a buffer):
+
+==============  =================  ===================================================
+key             shape              meaning
+==============  =================  ===================================================
+``format``      ``()`` str         ``arena-az-replay/1``
+``game``        ``()`` str         the game's spec
+``planes``      ``(N, C, H, W)``   uint8 input planes (they are 0 or 1)
+``policy``      ``(N, A)``         float32 visit distributions (each sums to 1)
+``value``       ``(N,)``           float32 results for the player to move
+``games``       ``()`` int         self-play games added since the buffer began
+==============  =================  ===================================================
+
+>>> import arena
+>>> from arena.search.az.network import random_network
+>>> from arena.search.az.puct import net_evaluator
+>>> game = arena.load_game("tictactoe")
+>>> evaluate = net_evaluator(random_network(game, filters=4, blocks=0, seed=0))
+>>> records = play_game(game, evaluate, SelfPlay(simulations=16), np.random.default_rng(0))
+>>> records.planes.shape[1:], records.policy.shape[1], len(records) == len(records.value)
+((4, 3, 3), 9, True)
+
+Tests: tests/learn/test_selfplay.py
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from arena.core.errors import SpecError
+from arena.core.game import Game
+from arena.search.az import puct
+from arena.search.az.planes import encode, encoding
+
+FORMAT = "arena-az-replay/1"
+"""The replay buffer file's format tag."""
+
+
+@dataclass(frozen=True)
+class SelfPlay:
+    """How self-play games are searched (AlphaZero's values where it gave them)."""
+
+    simulations: int = 200
+    c_puct: float = 1.5
+    noise: float = 0.25
+    """The weight of the Dirichlet noise on each root's priors."""
+    alpha: float = 0.3
+    """The noise's concentration (AlphaZero: 0.3 chess, 0.03 Go; ~10 / legal moves)."""
+    temperature_moves: int = 8
+    """Plies whose move is drawn by visits (temperature 1); the most visited after them."""
+
+
+@dataclass(frozen=True)
+class Records:
+    """Training records: one row per position."""
+
+    planes: np.ndarray
+    policy: np.ndarray
+    value: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.value.shape[0])
+
+
+def play_game(
+    game: Game, evaluate: puct.Evaluator, options: SelfPlay, rng: np.random.Generator
+) -> Records:
+    """One self-play game from the initial position: its records, in the order played."""
+    enc = encoding(game)
+    state = game.initial_state()
+    tree = puct.Tree(state)
+    planes, policies, movers = [], [], []
+    while not state.is_terminal():
+        if not puct.reroot(tree, state):
+            tree = puct.Tree(state)
+        noise = (options.noise, options.alpha, rng) if options.noise > 0 else None
+        puct.run(tree, evaluate, options.simulations, options.c_puct, noise=noise)
+        moves, visits = puct.visit_counts(tree)
+        target = np.zeros(enc.actions, np.float32)
+        target[list(moves)] = visits / visits.sum()
+        planes.append(encode(state).astype(np.uint8))
+        policies.append(target)
+        movers.append(state.to_move)
+        temperature = 1.0 if state.ply < options.temperature_moves else 0.0
+        state = state.play(puct.choose_move(tree, temperature, rng))
+    returns = state.returns()
+    values = np.array([np.sign(returns[m]) for m in movers], np.float32)
+    return Records(np.stack(planes), np.stack(policies), values)
+
+
+class ReplayBuffer:
+    """The most recent ``capacity`` records of a game's self-play, and how many games."""
+
+    def __init__(self, game: Game, capacity: int = 100_000) -> None:
+        enc = encoding(game)
+        self.game = game.spec
+        self.capacity = capacity
+        self.planes = np.zeros((0, enc.channels, enc.rows, enc.cols), np.uint8)
+        self.policy = np.zeros((0, enc.actions), np.float32)
+        self.value = np.zeros(0, np.float32)
+        self.games = 0
+
+    def __len__(self) -> int:
+        return int(self.value.shape[0])
+
+    def add(self, records: Records) -> None:
+        """Append one game's records, dropping the oldest past the capacity."""
+        keep = -self.capacity
+        self.planes = np.concatenate([self.planes, records.planes])[keep:]
+        self.policy = np.concatenate([self.policy, records.policy])[keep:]
+        self.value = np.concatenate([self.value, records.value])[keep:]
+        self.games += 1
+
+    def sample(self, size: int, rng: np.random.Generator) -> Records:
+        """``size`` records drawn uniformly (with replacement): one training batch."""
+        index = rng.integers(0, len(self), size)
+        return Records(self.planes[index].astype(np.float32), self.policy[index], self.value[index])
+
+    def save(self, path: str | Path) -> None:
+        """Write the buffer (a temporary file renamed over ``path``: a kill leaves the old)."""
+        path = Path(path)
+        temporary = path.with_name(path.name + ".part.npz")
+        np.savez(
+            temporary, format=np.array(FORMAT), game=np.array(self.game), planes=self.planes,
+            policy=self.policy, value=self.value, games=np.array(self.games),
+        )  # fmt: skip
+        os.replace(temporary, path)
+
+    @classmethod
+    def load(cls, path: str | Path, game: Game, capacity: int = 100_000) -> ReplayBuffer:
+        """The buffer saved in ``path`` for ``game``, or a one-line :class:`SpecError`."""
+        path = Path(path)
+        if not path.is_file():
+            raise SpecError(f"replay buffer {path}: no such file")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {k: data[k] for k in data.files}
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+            raise SpecError(f"replay buffer {path}: not a buffer file (.npz): {exc}") from None
+        if str(arrays.get("format", "")) != FORMAT:
+            raise SpecError(f"replay buffer {path}: not in format {FORMAT!r}")
+        if str(arrays.get("game", "")) != game.spec:
+            raise SpecError(f"replay buffer {path}: for {arrays.get('game')}, not {game.spec}")
+        buffer = cls(game, capacity)
+        try:
+            planes, policy, value = arrays["planes"], arrays["policy"], arrays["value"]
+            games = int(arrays["games"])
+        except KeyError as exc:
+            raise SpecError(f"replay buffer {path}: missing array {exc}") from None
+        if (
+            planes.shape[1:] != buffer.planes.shape[1:]
+            or policy.shape[1:] != buffer.policy.shape[1:]
+            or not planes.shape[0] == policy.shape[0] == value.shape[0]
+        ):
+            raise SpecError(f"replay buffer {path}: arrays of the wrong shape for {game.spec}")
+        buffer.planes = planes.astype(np.uint8)[-capacity:]
+        buffer.policy = policy.astype(np.float32)[-capacity:]
+        buffer.value = value.astype(np.float32)[-capacity:]
+        buffer.games = games
+        return buffer
