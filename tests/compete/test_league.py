@@ -277,3 +277,20 @@ def test_a_sandboxed_league_hides_the_other_submissions(tmp_path: Path) -> None:
     seen = "".join(p.read_text(errors="replace") for p in logs.rglob("*") if p.is_file())
     assert "read lamport/agent.py" in seen  # it looked, and saw only its own folder
     assert "read grace" not in seen
+
+
+@pytest.mark.slow
+def test_a_sandboxed_league_on_ray_plays_every_game_once(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    folder = small_class(tmp_path, "ada lovelace", "hopper", "claude")
+    db = tmp_path / "ray.db"
+    done = cli(
+        str(folder), "--game", GAME, "--time", "0.3+0.05", "--reference", "random",
+        "--ray", "local", "--db", str(db), "--json", "--quiet",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result["planned"] == result["played"] == 12
+    assert result["agents"]["hopper"]["forfeits"].get("crash", 0) >= 4  # its crash, on Ray
+    rows = ResultsDB(db, readonly=True).rows()
+    assert len(rows) == len({row["game_id"] for row in rows}) == 12
