@@ -269,6 +269,31 @@ def test_black_ahead_in_discs_and_corners_is_positive_for_black(
 
 
 @pytest.mark.parametrize("engine", ["auto", "python"])
+def test_an_analysis_cut_short_shows_the_last_depth_whose_rows_are_all_exact(
+    engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A loaded clock that cuts the open-window pass of depth 3 short leaves depth 2's
+    table, every row exact, not depth 3's mix of values and bounds (the web board's
+    analysis showed '<=' rows under load)."""
+    owner = OthelloEngine if engine == "auto" else AlphaBeta
+    whole = owner.open_window
+
+    def cut_at_three(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        out = whole(self, *args, **kwargs)
+        depth = args[2]  # (me, opp, depth, ...) and (state, rows, depth, ...) alike
+        return (*out[:-1], False) if depth == 3 else out
+
+    monkeypatch.setattr(owner, "open_window", cut_at_three)
+    game = arena.load_game("othello")
+    state = game.play_moves(game.parse_moves("f5 d6 c3 d3 c4"))
+    agent = arena.load_agent(f"ids:engine={engine},multipv=20")
+    agent.choose(state, arena.Limit(depth=6))
+    info = agent.last_search
+    assert info is not None and info.depth == 2
+    assert len(info.root) > 3 and all(row["bound"] == "=" for row in info.root), info.root
+
+
+@pytest.mark.parametrize("engine", ["auto", "python"])
 def test_a_multipv_analysis_gives_every_row_an_exact_value(engine: str) -> None:
     """Each row of ``ids:multipv=N`` is exact (``=``) and equals a search of that move
     alone with an open window at the same depth (issue 26)."""
@@ -291,7 +316,7 @@ def test_a_multipv_analysis_gives_every_row_an_exact_value(engine: str) -> None:
         move = game.parse_move(row["move"])
         if engine == "auto":
             direct.reset()  # a fresh table: nothing from the analysis' search
-            rows, _ = direct.open_window(
+            rows, _, _ = direct.open_window(
                 me, opp, depth, [(direct.bit_of(move), 0, UPPER)], 1, NEVER
             )
             direct_value = direct.report_value(rows[0][1])

@@ -205,19 +205,21 @@ class AlphaBeta:
 
     def open_window(
         self, state: State, rows: list[tuple[int, float, int]], depth: int, count: int
-    ) -> list[tuple[int, float, int]]:
+    ) -> tuple[list[tuple[int, float, int]], bool]:
         """``rows`` (move, value, flag) best first, with the first ``count`` that are bounds
         searched again to ``depth`` with an open window, so each has its own exact value
-        (a multi-PV analysis). The deadline ends it early: rows not reached keep their
-        bounds. The order stays the deepening's among equal values."""
+        (a multi-PV analysis), and whether the pass completed: the deadline ends it early,
+        and the rows not reached keep their bounds. The order stays the deepening's among
+        equal values."""
         out = list(rows)
+        complete = True
         try:
             for i, (move, _, flag) in enumerate(rows[:count]):
                 if flag != EXACT:
                     out[i] = (move, -self.search(state.play(move), depth - 1, -INF, INF, 1), EXACT)
         except SearchTimeout:
-            pass
-        return sorted(out, key=lambda row: -row[1])
+            complete = False
+        return sorted(out, key=lambda row: -row[1]), complete
 
     def principal_variation(self, state: State, first: int, length: int) -> list[int]:
         """The expected line from the table's best moves (just ``first`` without a table)."""

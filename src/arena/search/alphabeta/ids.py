@@ -163,11 +163,14 @@ class IDSAgent(Agent):
                     if searcher.root_best is not None and info.depth:
                         move = searcher.root_best
                     break
-                move = first = best
                 if self.multipv > 1:
-                    # Analysis: the best moves each get an exact value at this depth (a
-                    # pass the deadline cuts short leaves the rest with their bounds).
-                    rows = searcher.open_window(state, rows, depth, self.multipv)
+                    # Analysis: the best moves each get an exact value at this depth. A
+                    # pass the deadline cuts short would leave the rest with their bounds:
+                    # the analysis shows the last depth whose every row is exact instead.
+                    rows, complete = searcher.open_window(state, rows, depth, self.multipv)
+                    if not complete and info.depth:
+                        break
+                move = first = best
                 info.depth, info.value = depth, value
                 info.root = root_rows(state, rows, depth, unit)
                 line = searcher.principal_variation(state, best, depth)

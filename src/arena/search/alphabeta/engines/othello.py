@@ -353,9 +353,11 @@ class OthelloEngine:
     def open_window(
         self, me: np.uint64, opp: np.uint64, depth: int, rows: list[tuple[int, int, int]],
         count: int, deadline_ns: int,
-    ) -> tuple[list[tuple[int, int, int]], int]:  # fmt: skip
+    ) -> tuple[list[tuple[int, int, int]], int, bool]:  # fmt: skip
         """``rows`` (bit, internal value, bound) best first, with the first ``count`` that
-        are bounds searched again to ``depth`` with an open window: ``(rows, nodes)``."""
+        are bounds searched again to ``depth`` with an open window: ``(rows, nodes,
+        complete)``; ``complete`` is False when the deadline or a stop cut the pass short
+        (the rows not reached keep their bounds)."""
         out = list(rows)
         nodes = 0
         for i, (bit, _, flag) in enumerate(rows[:count]):
@@ -364,10 +366,10 @@ class OthelloEngine:
             value, _, _ = self._root(me, opp, depth, np.array([bit], dtype=np.int64), deadline_ns)
             nodes += int(self.stats[search.NODES])
             if self.stats[search.ABORTED] or self.stopped:
-                break
+                return sorted(out, key=lambda row: -row[1]), nodes, False
             out[i] = (bit, value, search.EXACT)
         # Stable: the deepening's best move stays first among equals.
-        return sorted(out, key=lambda row: -row[1]), nodes
+        return sorted(out, key=lambda row: -row[1]), nodes, True
 
     def _choose(
         self,
@@ -419,8 +421,12 @@ class OthelloEngine:
                 key=lambda row: -row[1],
             )
             if multipv > 1:
-                rows, more = self.open_window(me, opp, depth, rows, multipv, deadline_ns)
+                rows, more, complete = self.open_window(me, opp, depth, rows, multipv, deadline_ns)
                 nodes += more
+                if not complete and info.depth:
+                    # An analysis shows the last depth whose every row is exact, and its
+                    # best move, rather than a deeper table of bounds the clock left.
+                    break
             order = np.array([row[0] for row in rows], dtype=np.int64)
             move = self.move_of(int(order[0]))
             info.depth, info.value = depth, self.report_value(value)
