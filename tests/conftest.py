@@ -5,6 +5,9 @@
 - Under ``CI`` a test skipped for a missing dependency (``pytest.importorskip``) fails
   instead: CI installs every extra, so a missing one is a broken install, not a reason to
   skip. ``tests/helpers.find_engine`` does the same for the GTP engines.
+- Searches run one thread unless a test asks for more (``ARENA_THREADS=1``): the suite
+  runs its tests side by side on every core already, and a search's figures stay those of
+  one thread wherever the suite runs.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ settings.register_profile(
 )
 settings.register_profile("dev")
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+os.environ.setdefault("ARENA_THREADS", "1")
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -232,7 +232,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     web.add_argument("--repeat", type=int, default=30, help="boards per game (default 30)")
     _json_option(web)
     web.set_defaults(func=run_web)
-    for sub_parser in (playouts, agents):
+    threads = kinds.add_parser(
+        "threads",
+        help="MCTS simulations/s and ids nodes/s per thread count (e.g. --threads 1,2)",
+        description="Search each game's start position with every thread count in turn "
+        "(interleaved --rounds times): the compiled MCTS with one shared tree "
+        "(parallel=tree) and with a tree per thread (parallel=root), and ids' compiled "
+        "engine with Lazy SMP (Connect Four, Othello, Gomoku). Prints work per second and "
+        "the ratio to the first count, with the work per processor-second (the cost of "
+        "sharing, which the machine's load does not change) and the load before and after. "
+        "Run it with nothing else running: a core the machine's other work uses is not "
+        "the search's to gain.",
+    )
+    threads.add_argument(
+        "--threads",
+        default="1,2",
+        metavar="N,N",
+        help="thread counts, comma-separated (default 1,2)",
+    )
+    threads.add_argument(
+        "--kinds",
+        default="tree,root,ids",
+        metavar="K,K",
+        help="what to measure: tree, root (MCTS), ids (default tree,root,ids)",
+    )
+    threads.add_argument("--rounds", type=int, default=3, help="rounds per figure (default 3)")
+    threads.set_defaults(func=run_threads)
+    for sub_parser in (playouts, agents, threads):
         sub_parser.add_argument(
             "--seconds",
             type=float,
@@ -346,6 +372,33 @@ def run_timing(args: argparse.Namespace) -> int:
         ),
     )
     return 1 if result["overruns"] else 0
+
+
+def run_threads(args: argparse.Namespace) -> int:
+    threads_bench = import_module("arena.bench.threads")  # numba: only when asked for
+    try:
+        counts = [int(n) for n in args.threads.split(",")]
+    except ValueError:
+        raise ArenaError(f"--threads takes counts like 1,2, not {args.threads!r}") from None
+    if not counts or min(counts) < 1:
+        raise ArenaError(f"--threads counts must be >= 1, not {args.threads!r}")
+    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in ("tree", "root", "ids")]
+    if unknown or not kinds:
+        raise ArenaError(f"--kinds takes tree, root and ids, not {args.kinds!r}")
+    if args.seconds <= 0 or args.rounds < 1:
+        raise ArenaError("--seconds must be > 0 and --rounds >= 1")
+    known = measure.names(threads_bench.CASES)
+    for name in args.games or ():
+        if name not in known:
+            raise ArenaError(f"unknown benchmark game {name!r}; valid: {', '.join(sorted(known))}")
+    _reported(
+        args,
+        lambda report: threads_bench.run(
+            args.seconds, args.games, report, counts, kinds, args.rounds
+        ),
+    )
+    return 0
 
 
 def run_solve(args: argparse.Namespace) -> int:

@@ -71,6 +71,9 @@ class FastSearch:
     """The compiled engine for one game's kernel."""
 
     name = "fast"
+    kind = "serial"
+    """How its threads search (:mod:`~arena.search.mcts_threads`: ``tree``, ``root``)."""
+    threads = 1
     SIMULATIONS: tuple[str, ...] = ("playout", "rollout")
     """The simulations ``warm(everything=True)`` loads (those of ``rollout=random|cheap``)."""
 
@@ -199,6 +202,12 @@ class FastSearch:
 
     def _run(self, rollouts: float, deadline: Deadline, progress: Any = None) -> int:
         """Batches of simulations until the budget, the deadline or a proof stops them."""
+        return self._batches(rollouts, deadline, progress, BATCH_SECONDS)
+
+    def _batches(
+        self, rollouts: float, deadline: Deadline, progress: Any, batch_seconds: float
+    ) -> int:
+        """:meth:`_run` with batches of about ``batch_seconds``."""
         timed = deadline.end != float("inf")
         batched = timed or progress is not None  # else one call does the whole budget
         left = int(min(rollouts, 1 << 62))
@@ -232,7 +241,7 @@ class FastSearch:
                 if stop_between_batches(deadline, stop):
                     break
                 if done:
-                    batch = max(1, int(done * BATCH_SECONDS / max(spent, 1e-7)))
+                    batch = max(1, int(done * batch_seconds / max(spent, 1e-7)))
         if timed:
             PAUSES.seen(longest_batch)
         return total

@@ -173,7 +173,7 @@ def proof_of(mine):  # type: ignore[no-untyped-def]
     return WON if mine > 0 else LOST if mine < 0 else DRAWN
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(  # type: ignore[no-untyped-def]
     legal_moves, play, to_move, outcome, simulate,
     p, root_state, s, leaf, buf,
@@ -307,7 +307,7 @@ def compact(node, wins, edge_move, edge_child, root, node2, wins2, move2, child2
     return tail, edges
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run(  # type: ignore[no-untyped-def]
     functions,
     p, root_state, s, leaf, buf,

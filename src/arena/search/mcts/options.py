@@ -73,6 +73,23 @@ PARAMS = (
     Param(
         "prior", float, 0.0, "rave: virtual simulations of the game's knowledge per move", low=0.0
     ),
+    Param(
+        "threads",
+        int,
+        None,
+        "threads searching at once (compiled engine); none: the cores the machine has free, "
+        "1 in a game played beside others (--jobs)",
+        low=1,
+        high=256,
+        default_text="free cores",
+    ),
+    Param(
+        "parallel",
+        str,
+        "auto",
+        "threads>1: one shared tree (virtual loss), one tree per thread (root), or per game",
+        choices=("auto", "tree", "root"),
+    ),
     Param("seed", int, None, "random seed", default_text="fresh"),
     Param(
         "engine",
@@ -108,6 +125,10 @@ class MCTSOptions:
     """Virtual simulations, at the kernel's knowledge rate, that start each move's AMAF values."""
     seed: int | None = None
     engine: str = "fast"
+    threads: int | None = None
+    """Threads of the compiled search (None: :func:`~arena.search.mcts_threads.default_threads`)."""
+    parallel: str = "auto"
+    """``tree`` (one shared tree), ``root`` (a tree per thread) or ``auto`` (per game)."""
 
     def __post_init__(self) -> None:
         if (self.bias or self.prior) and not self.rave:

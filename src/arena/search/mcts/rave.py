@@ -177,7 +177,7 @@ def credit_amaf(node, edge_move, amaf_n, amaf_w, path, length, moves, played, ro
                 amaf_w[e] += reward
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(  # type: ignore[no-untyped-def]
     legal_moves, play, to_move, outcome, simulate, trace, prior,
     p, root_state, s, leaf, buf,
@@ -266,7 +266,7 @@ def search(  # type: ignore[no-untyped-def]
     return done
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run(  # type: ignore[no-untyped-def]
     functions,
     p, root_state, s, leaf, buf,

@@ -134,20 +134,25 @@ def fast_engine(
         if kernel is None:
             return None
         # The compiled engine imports numba (0.2 s): only when a game asks for it.
-        # ``fast_rave.engine`` picks the plain engine or the MC-RAVE one.
-        fast_rave = import_module("arena.search.mcts.rave_driver")
+        # ``parallel.engine`` picks the serial engine or a parallel one, and the serial
+        # engine the plain one or MC-RAVE (``rave_driver.engine``).
+        threaded = import_module("arena.search.mcts.parallel")
+        options = threaded.resolved(options, kernel)  # threads and the parallel kind, once
         with import_module("arena.search.mcts.numba_cache").quick_loads():
             # What a search with these options loads: the simulation, and the copying of a
-            # kept subtree (RAVE's search is another compiled function).
+            # kept subtree (RAVE's search is another compiled function, and so is the shared
+            # tree's).
             rave = "rave," if options.rave else ""
+            kind = f",{threaded.kind(options)}"
             needs = rave + ("everything" if everything else f"{options.rollout},{options.reuse}")
-            if not {(game.spec, needs), (game.spec, rave + "everything")} & _ready:
+            needs += kind
+            if not {(game.spec, needs), (game.spec, rave + "everything" + kind)} & _ready:
                 # A throwaway engine with its own generator: warming must not draw from
                 # the agent's, or a seeded agent would play differently on first use.
-                throwaway = fast_rave.engine(options, kernel, random.Random(0))
+                throwaway = threaded.engine(options, kernel, random.Random(0))
                 throwaway.warm(game.initial_state(), everything)
                 _ready.add((game.spec, needs))
-        engine = fast_rave.engine(options, kernel, rng)
+        engine = threaded.engine(options, kernel, rng)
     return engine
 
 
@@ -155,7 +160,10 @@ def warmup(game: Game) -> float | None:
     """Compile (or load) everything the compiled MCTS runs for ``game``; the seconds it
     took, or None when the game has no kernel."""
     start = time.perf_counter()
-    engine = fast_engine(MCTSOptions(reuse=True), game, random.Random(0), everything=True)
+    engine = fast_engine(MCTSOptions(reuse=True, threads=1), game, random.Random(0), True)
+    if engine is not None:  # and the shared tree of the threads
+        options = MCTSOptions(reuse=True, threads=2, parallel="tree")
+        fast_engine(options, game, random.Random(0), everything=True)
     if engine is None:
         return None
     return time.perf_counter() - start

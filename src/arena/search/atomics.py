@@ -1,0 +1,125 @@
+"""Atomic operations and a spin lock for compiled code that threads run side by side.
+
+numba compiles no atomics of its own, and compiled functions declared
+``nogil=True`` run truly in parallel when several Python threads call them on
+the same arrays. What they need to share a structure safely is here, written
+as LLVM instructions (the way :mod:`arena.search.compiled_clock` reads the
+clock):
+
+- :func:`compare_exchange` (``cmpxchg``, acquire-release) and :func:`fetch_add`
+  (``atomicrmw add``) on one int64 of an array;
+- :func:`release_store` (an atomic store with release order);
+- :func:`acquire` / :func:`release`: a spin lock in one int64 of an array,
+  which gives up the processor (``sched_yield``) after a few tries, so a holder
+  the operating system paused (the machine is busy) gets it back at once
+  instead of the waiter spinning for its whole time slice.
+
+The orders matter: plain stores made while holding the lock are visible to the
+next holder (release, then acquire), and the compiler moves no plain access
+across them.
+
+>>> import numpy as np
+>>> a = np.zeros(2, np.int64)
+>>> int(try_cas(a, 0, 0, 5)), int(a[0]), int(add(a, 1, 3)), int(a[1])
+(0, 5, 0, 3)
+
+Tests: ``tests/search/test_mcts_threads.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+SPINS = 64
+"""Tries of a busy lock before :func:`acquire` yields the processor."""
+
+
+def _element(context: Any, builder: Any, array_type: Any, array: Any, index: Any) -> Any:
+    """A pointer to ``array[index]`` (no wraparound, no bounds check)."""
+    ary = context.make_array(array_type)(context, builder, array)
+    return cgutils.get_item_pointer(context, builder, array_type, ary, [index], wraparound=False)
+
+
+@intrinsic
+def compare_exchange(typingctx, array, index, expected, new):  # type: ignore[no-untyped-def]
+    """Set ``array[index]`` to ``new`` if it is ``expected``, atomically; its old value."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        pointer = _element(context, builder, signature.args[0], args[0], args[1])
+        pair = builder.cmpxchg(pointer, args[2], args[3], "acq_rel", "acquire")
+        return builder.extract_value(pair, 0)
+
+    return types.int64(array, types.intp, types.int64, types.int64), codegen
+
+
+@intrinsic
+def fetch_add(typingctx, array, index, value):  # type: ignore[no-untyped-def]
+    """Add ``value`` to ``array[index]`` atomically; the old value."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        pointer = _element(context, builder, signature.args[0], args[0], args[1])
+        return builder.atomic_rmw("add", pointer, args[2], "acq_rel")
+
+    return types.int64(array, types.intp, types.int64), codegen
+
+
+@intrinsic
+def release_store(typingctx, array, index, value):  # type: ignore[no-untyped-def]
+    """Store ``value`` in ``array[index]`` with release order (earlier stores land first)."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        pointer = _element(context, builder, signature.args[0], args[0], args[1])
+        builder.store_atomic(args[2], pointer, "release", 8)
+        return context.get_dummy_value()
+
+    return types.none(array, types.intp, types.int64), codegen
+
+
+@intrinsic
+def sched_yield(typingctx):  # type: ignore[no-untyped-def]
+    """Give the processor to another thread (the C library's ``sched_yield``)."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.IntType(32), []), "sched_yield"
+        )
+        builder.call(function, [])
+        return context.get_dummy_value()
+
+    return types.none(), codegen
+
+
+@njit(cache=True)
+def try_cas(array, index, expected, new):  # type: ignore[no-untyped-def]
+    """:func:`compare_exchange` callable from Python (for tests and doctests)."""
+    return compare_exchange(array, index, expected, new)
+
+
+@njit(cache=True)
+def add(array, index, value):  # type: ignore[no-untyped-def]
+    """:func:`fetch_add` callable from Python (for tests and doctests)."""
+    return fetch_add(array, index, value)
+
+
+@njit(cache=True, inline="always")
+def acquire(lock, index):  # type: ignore[no-untyped-def]
+    """Take the spin lock ``lock[index]`` (0 free, 1 held)."""
+    tries = 0
+    while True:
+        if lock[index] == 0 and compare_exchange(lock, index, 0, 1) == 0:
+            return
+        tries += 1
+        if tries >= SPINS:
+            sched_yield()
+            tries = 0
+
+
+@njit(cache=True, inline="always")
+def release(lock, index):  # type: ignore[no-untyped-def]
+    """Free the spin lock ``lock[index]``."""
+    release_store(lock, index, 0)

@@ -1,0 +1,319 @@
+"""The compiled MCTS on several threads: one shared tree, or one tree per thread.
+
+``mcts:threads=N`` searches with N threads of compiled code at once (numba
+functions declared ``nogil``, called from N Python threads: the standard way
+to run numba code in parallel over shared arrays). Two ways:
+
+- :class:`SharedTreeSearch` (``parallel=tree``): every thread works on one tree
+  (:mod:`~arena.search.mcts_shared`: a lock around the walk down and the credit
+  back up, the simulation outside it, a virtual loss that spreads the threads
+  over different lines). Each simulation benefits from all the others, as in
+  the serial search.
+- :class:`RootParallelSearch` (``parallel=root``): every thread grows a tree of
+  its own (any compiled engine, MC-RAVE included) and the roots' visits and
+  wins are added up. No thread ever waits for another, but the trees repeat
+  each other's work near the root.
+
+``parallel=auto`` picks, per game, the one measured faster in
+:data:`TREE_GAMES` (see ``docs/threads.md``). With ``threads=1`` the serial
+engine runs exactly as before (same seed, same moves, same visits).
+
+:func:`default_threads` is what ``threads`` means when not given: the cores
+this process may use less the other work the machine runs, and 1 in a game
+played beside others (``--jobs``: :data:`THREADS_ENV`).
+
+Tests: ``tests/search/test_mcts_threads.py``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+from numba import config
+
+from arena.core.game import State
+from arena.core.kernel import Kernel
+from arena.search import mcts_kernel as mk
+from arena.search import mcts_shared as ms
+from arena.search.deadline import Deadline
+from arena.search.fast_mcts import FastSearch
+from arena.search.fast_rave import engine as serial_engine
+from arena.search.mcts_options import MCTSOptions
+from arena.search.mcts_root import RootStats, Searched
+from arena.search.mcts_tree import Proof
+
+THREADS_ENV = "ARENA_THREADS"
+"""An environment variable that sets the default ``threads`` (a match's ``--jobs``
+workers set it to 1: the games already share the cores out)."""
+
+TREE_GAMES = frozenset({"othello", "go", "gomoku"})
+"""Games whose ``parallel=auto`` is the shared tree: long simulations, so the threads
+seldom wait for the lock (Go from 7x7: on 5x5 a simulation is too short). The others
+(Tic-tac-toe, Connect Four, Colosseum, k-in-a-row: tens of thousands of short
+simulations a second per thread) grow one tree per thread. ``docs/threads.md`` has
+the measurements."""
+SMALL_GO = 26
+"""Go 5x5's moves (25 points and the pass): below 7x7, a tree per thread."""
+
+SHARED_BATCH_SECONDS = 0.002
+"""A shared-tree batch's length: the threads start and join once per batch."""
+
+
+def default_threads() -> int:
+    """The threads a search uses when ``threads`` is not given: :data:`THREADS_ENV` if set,
+    else the cores this process may run on less the load of the rest of the machine (the
+    one-minute load average less this search's own thread), at least 1.
+
+    >>> os.environ[THREADS_ENV] = "1"; default_threads()
+    1
+    >>> del os.environ[THREADS_ENV]
+    """
+    given = os.environ.get(THREADS_ENV, "").strip()
+    if given.isdigit() and int(given) >= 1:
+        return int(given)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = cores or 1
+    try:
+        others = max(0.0, os.getloadavg()[0] - 1.0)
+    except OSError:  # no load average on this system
+        others = 0.0
+    return max(1, min(cores, math.floor(cores - others + 0.5)))
+
+
+class _Pool:
+    """Worker threads for the helpers of one engine (the calling thread is the first)."""
+
+    def __init__(self, helpers: int) -> None:
+        self.executor = ThreadPoolExecutor(helpers, thread_name_prefix="arena-search")
+
+    def start(self, calls: list[Any]) -> list[Future[Any]]:
+        return [self.executor.submit(call) for call in calls]
+
+
+class SharedTreeSearch(FastSearch):
+    """The compiled engine with ``threads`` threads on one tree (tree parallelism)."""
+
+    kind = "tree"
+
+    def __init__(
+        self, options: MCTSOptions, kernel: Kernel, rng: random.Random, threads: int
+    ) -> None:
+        super().__init__(options, kernel, rng)
+        self.threads = threads
+        self.shared = ms.search if config.DISABLE_JIT else ms.run
+        width = kernel.max_moves
+        self.scratch = [
+            (
+                np.empty(width, np.int64),  # buf
+                np.empty(2 * width, np.int64),  # added edges, then their results
+                np.empty(kernel.max_plies + 2, np.int64),  # path
+                np.zeros(mk.REPORT_SIZE, np.int64),
+            )
+            for _ in range(threads)
+        ]
+        self.control = np.zeros(ms.CONTROL_SIZE, np.int64)
+        self.pool = _Pool(threads - 1)
+        self.seeded = False
+        self.shares = [0] * threads
+        """The simulations each thread did in the last search."""
+
+    def search(
+        self, state: State, rollouts: float, deadline: Deadline, progress: Any = None
+    ) -> Searched:
+        self.seeded = False  # each thread's generator is seeded from the agent's at a search
+        self.shares = [0] * self.threads
+        return super().search(state, rollouts, deadline, progress)
+
+    def _run(self, rollouts: float, deadline: Deadline, progress: Any = None) -> int:
+        return self._batches(rollouts, deadline, progress, SHARED_BATCH_SECONDS)
+
+    def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int) -> int:
+        """One batch on every thread: ``sims`` simulations shared out."""
+        if self.options.solver and ms.root_proven(self.node, self.edge_child, self.root):
+            self.report[mk.DONE], self.report[mk.REASON] = 0, mk.PROVEN
+            return 0
+        control = self.control
+        control[:] = (0, sims, mk.BUDGET, self.report[mk.UNTIL])
+        seeds = [self.rng.randrange(1 << 31) if not self.seeded else -1 for _ in self.scratch]
+        self.seeded = True
+        calls = [self._worker(i, seeds[i], s, leaf) for i in range(self.threads)]
+        running = self.pool.start(calls[1:])
+        done = calls[0]()
+        for future in running:
+            done += future.result()
+        reports = [scratch[3] for scratch in self.scratch]
+        for i, r in enumerate(reports):
+            self.shares[i] += int(r[mk.DONE])
+        self.report[mk.DEEPEST] = max(self.report[mk.DEEPEST], *(r[mk.DEEPEST] for r in reports))
+        reason = int(control[ms.HALT])
+        if reason == mk.BUDGET and any(r[mk.REASON] == mk.TIME for r in reports):
+            reason = mk.TIME
+        self.report[mk.REASON] = reason
+        self.report[mk.DONE] = done
+        return done
+
+    def _worker(self, i: int, seed: int, s: np.ndarray, leaf: np.ndarray) -> Any:
+        o, k = self.options, self.kernel
+        buf, added, path, report = self.scratch[i]
+        if i:  # the helpers' own positions
+            s, leaf = np.empty_like(s), np.empty_like(leaf)
+        report[mk.DEEPEST] = 0
+        functions = self.functions if not config.DISABLE_JIT else ()
+        simulation = () if not config.DISABLE_JIT else self.plain
+
+        def call() -> int:
+            done = self.shared(
+                *functions, *simulation,
+                k.params, self.root_s, s, leaf, buf, added,
+                self.node, self.wins, self.edge_move, self.edge_child, self.sizes, path,
+                self.root, self.policy, float(o.c), float(o.eps),
+                bool(o.expand_all), bool(o.solver), seed, self.control, report,
+            )  # fmt: skip
+            return int(done)
+
+        return call
+
+    @property
+    def plain(self) -> tuple[Any, ...]:
+        """The kernel's functions themselves (``NUMBA_DISABLE_JIT``)."""
+        f = self.kernel.functions
+        return (*(f[n] for n in mk.CALLED), self.functions[0])
+
+
+class RootParallelSearch:
+    """``threads`` compiled engines, one tree each, searched at once; their roots added up."""
+
+    kind = "root"
+
+    def __init__(
+        self, options: MCTSOptions, kernel: Kernel, rng: random.Random, threads: int
+    ) -> None:
+        self.threads = threads
+        self.name = "fast"
+        self.rng = rng
+        # Each tree draws from its own generator, seeded from the agent's.
+        self.engines = [serial_engine(options, kernel, rng)] + [
+            serial_engine(options, kernel, random.Random(rng.randrange(1 << 31)))
+            for _ in range(threads - 1)
+        ]
+        self.pool = _Pool(threads - 1)
+        self.searched: list[Searched] = []
+
+    def warm(self, state: State, everything: bool = True) -> None:
+        self.engines[0].warm(state, everything)
+
+    def reset(self) -> None:
+        for engine in self.engines:
+            engine.reset()
+
+    def observe(self, state: State, move: int) -> None:
+        for engine in self.engines:
+            engine.observe(state, move)
+
+    def search(
+        self, state: State, rollouts: float, deadline: Deadline, progress: Any = None
+    ) -> Searched:
+        first, helpers = self.engines[0], self.engines[1:]
+        share = rollouts if math.isinf(rollouts) else max(1, int(rollouts) // self.threads)
+        # The helpers keep their own copy of the deadline (a Deadline records its units).
+        copies = [Deadline(None) for _ in helpers]
+        for copy in copies:
+            copy.start, copy.end, copy.last = deadline.start, deadline.end, deadline.last
+        running = self.pool.start(
+            [
+                (lambda e=engine, d=copy: e.search(state, share, d))
+                for engine, copy in zip(helpers, copies, strict=True)
+            ]
+        )
+        rest = rollouts if math.isinf(rollouts) else int(rollouts) - share * len(helpers)
+
+        def everyone(simulations: int) -> bool:
+            return progress is not None and progress(simulations * self.threads)
+
+        try:
+            found = first.search(state, rest, deadline, everyone if progress else None)
+        finally:
+            if deadline.end != float("inf"):  # timed, or stopped: the helpers end too
+                for copy in copies:
+                    copy.stop()  # seen after their batch under way (a fraction of a ms)
+        self.searched = [found] + [future.result() for future in running]
+        return self._merged()
+
+    def _merged(self) -> Searched:
+        stats = self.root_stats()
+        assert stats is not None
+        found = self.searched[0]
+        return Searched(
+            stats,
+            sum(s.simulations for s in self.searched),
+            max(s.depth for s in self.searched),
+            found.pv,
+            self.name,
+        )
+
+    def snapshot(self, simulations: int) -> Searched:
+        found = self.engines[0].snapshot(simulations)
+        return Searched(found.stats, simulations, found.depth, found.pv, self.name)
+
+    def root_stats(self) -> RootStats | None:
+        """Every tree's root added up (moves in legal order in each)."""
+        all_stats = [engine.root_stats() for engine in self.engines]
+        if any(stats is None for stats in all_stats):
+            return all_stats[0]
+        first = all_stats[0]
+        assert first is not None
+        visits = np.sum([s.visits for s in all_stats], axis=0)  # type: ignore[union-attr]
+        wins = np.sum([s.wins for s in all_stats], axis=0)  # type: ignore[union-attr]
+        proven = list(first.proven)
+        for stats in all_stats[1:]:
+            assert stats is not None
+            for i, q in enumerate(stats.proven):
+                if q != Proof.UNKNOWN:
+                    proven[i] = q  # a proof is exact: every tree that has one agrees
+        at_once = next((s.wins_at_once for s in all_stats if s and s.wins_at_once), None)
+        return RootStats(
+            first.moves,
+            visits.tolist(),
+            wins.tolist(),
+            proven,
+            sum(s.total for s in all_stats if s),
+            at_once,
+        )
+
+
+def resolved(options: MCTSOptions, kernel: Kernel) -> MCTSOptions:
+    """``options`` with ``threads`` a number (:func:`default_threads` when not given) and
+    ``parallel`` the kind that runs (``tree`` or ``root``; RAVE grows a tree per thread)."""
+    # A seeded search is reproducible: one thread unless threads= says otherwise.
+    threads = options.threads or (1 if options.seed is not None else default_threads())
+    parallel = options.parallel
+    if parallel == "auto":
+        name = kernel.name.split(":")[0]
+        shared = name in TREE_GAMES and not (name == "go" and kernel.max_moves <= SMALL_GO)
+        parallel = "tree" if shared else "root"
+    if options.rave:
+        parallel = "root"
+    return replace(options, threads=threads, parallel=parallel)
+
+
+def kind(options: MCTSOptions) -> str:
+    """Which compiled search resolved ``options`` run: ``serial``, ``tree`` or ``root``."""
+    return "serial" if (options.threads or 1) <= 1 else options.parallel
+
+
+def engine(options: MCTSOptions, kernel: Kernel, rng: random.Random) -> Any:
+    """The compiled engine for ``options``: the serial one with one thread, else the shared
+    tree or one tree per thread (``parallel``)."""
+    options = resolved(options, kernel)
+    threads = options.threads or 1
+    if kind(options) == "serial":
+        return serial_engine(options, kernel, rng)
+    if kind(options) == "tree":
+        return SharedTreeSearch(options, kernel, rng, threads)
+    return RootParallelSearch(options, kernel, rng, threads)

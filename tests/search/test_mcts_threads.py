@@ -1,0 +1,179 @@
+"""The compiled MCTS on several threads (mcts:threads=N): one thread is the serial search
+exactly; a shared tree keeps its statistics consistent; a tree per thread adds up; both
+answer in time and soon after stop()."""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import arena
+from arena.core.agent import start_game
+from arena.core.kernel import ONGOING
+from arena.search import compiled
+from arena.search import mcts_kernel as mk
+from arena.search.atomics import add, try_cas
+from arena.search.deadline import Deadline
+from arena.search.mcts_options import MCTSOptions
+from arena.search.mcts_threads import (
+    THREADS_ENV,
+    RootParallelSearch,
+    SharedTreeSearch,
+    default_threads,
+)
+
+# Root visits of mcts:seed=7,rollouts=3000 before threads existed (main at 0635286).
+BEFORE = {
+    ("tictactoe", "", ""): (4, [331, 236, 295, 260, 800, 197, 303, 243, 335]),
+    ("tictactoe", "", ",solver=1,reuse=1"): (4, [323, 202, 269, 205, 966, 206, 256, 192, 381]),
+    ("connect4", "44", ""): (4, [311, 413, 429, 419, 571, 524, 333]),
+    ("connect4", "44", ",solver=1,reuse=1"): (2, [380, 426, 522, 411, 459, 503, 299]),
+}
+
+
+@pytest.mark.parametrize(("game_spec", "moves", "extra"), list(BEFORE))
+def test_one_thread_plays_exactly_as_the_serial_search_did(
+    game_spec: str, moves: str, extra: str
+) -> None:
+    game = arena.load_game(game_spec)
+    state = game.play_moves(game.parse_moves(moves))
+    agent = arena.load_agent(f"mcts:seed=7,rollouts=3000,threads=1{extra}")
+    start_game(agent, game)
+    move = agent.choose(state, arena.Limit())
+    stats = agent.root_stats()
+    assert stats is not None
+    assert (move, stats.visits) == BEFORE[(game_spec, moves, extra)]
+
+
+def consistent(engine: SharedTreeSearch) -> None:
+    """Every node's visits are its children's plus its own simulations: none for the root
+    (one for a kept subtree's), one (its first) for an unfinished node, one or more for a finished game (no children);
+    and no node has more wins than visits."""
+    node, child = engine.node, engine.edge_child
+    used = int(engine.sizes[0])
+    for x in range(used):
+        first, tried = node[x, mk.FIRST], node[x, mk.TRIED]
+        below = int(node[child[first : first + tried], mk.VISITS].sum()) if first >= 0 else 0
+        own = int(node[x, mk.VISITS]) - below
+        if x == engine.root:
+            assert own in (0, 1), f"root: {own} visits not through a child"  # 1: a kept root
+        elif node[x, mk.OUTCOME] != ONGOING:
+            assert own >= 1 and tried == 0
+        else:
+            assert own == 1, f"node {x}: {own} visits of its own"
+    assert (engine.wins[:used] <= node[:used, mk.VISITS] + 1e-9).all()
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"solver": True},
+        {"expand_all": True},
+        {"tree": "egreedy"},
+        {"reuse": True, "solver": True},
+    ],
+)
+@pytest.mark.parametrize("game_spec", ["tictactoe", "connect4"])
+def test_a_shared_tree_adds_up_after_two_threads(game_spec: str, options: dict) -> None:
+    game = arena.load_game(game_spec)
+    o = MCTSOptions(threads=2, parallel="tree", **options)
+    engine = compiled.fast_engine(o, game, random.Random(3))
+    assert isinstance(engine, SharedTreeSearch)
+    state = game.initial_state()
+    for budget in (5000, 3000):  # the second one on a kept subtree when reuse=1
+        found = engine.search(state, budget, Deadline(None))
+        assert found.stats.moves == list(state.legal_moves())
+        consistent(engine)
+        assert found.simulations == sum(engine.shares)
+        kept = found.stats.total - sum(found.stats.visits)
+        assert kept in (0, 1)  # the kept root's own first simulation
+        if found.simulations == budget:
+            assert sum(found.stats.visits) + kept == found.stats.total
+        move = found.stats.moves[int(np.argmax(found.stats.visits))]
+        engine.observe(state, move)
+        state = state.play(move)
+
+
+def test_the_shared_tree_solver_proves_a_won_position() -> None:
+    game = arena.load_game("tictactoe")
+    state = game.play_moves(game.parse_moves("a1 b1 a2 b2"))  # x to play: a3 wins
+    agent = arena.load_agent("mcts:threads=2,parallel=tree,solver=1,rollouts=100000")
+    start_game(agent, game)
+    assert game.format_move(agent.choose(state, arena.Limit())) == "a3"
+
+
+@pytest.mark.parametrize("options", [{}, {"rave": 100.0}])
+def test_a_tree_per_thread_adds_the_roots_up(options: dict) -> None:
+    game = arena.load_game("tictactoe")
+    engine = compiled.fast_engine(
+        MCTSOptions(threads=2, parallel="root", **options), game, random.Random(3)
+    )
+    assert isinstance(engine, RootParallelSearch)
+    state = game.initial_state()
+    found = engine.search(state, 4001, Deadline(None))
+    assert found.simulations == 4001
+    assert sum(found.stats.visits) == found.stats.total == 4001
+    each = [e.root_stats() for e in engine.engines]
+    assert [sum(s.visits) for s in each] == [2001, 2000]  # shared out, the first the rest
+    assert found.stats.visits == [a + b for a, b in zip(each[0].visits, each[1].visits)]
+
+
+@pytest.mark.parametrize("parallel", ["tree", "root"])
+@pytest.mark.parametrize("game_spec", ["othello", "go:size=9"])
+def test_threads_answer_a_legal_move_in_time(game_spec: str, parallel: str) -> None:
+    game = arena.load_game(game_spec)
+    agent = arena.load_agent(f"mcts:threads=2,parallel={parallel}")
+    start_game(agent, game)
+    state = game.initial_state()
+    start = time.perf_counter()
+    move = agent.choose(state, arena.Limit(time=0.2))
+    took = time.perf_counter() - start
+    assert move in state.legal_moves()
+    assert took < 1.0  # the aim is 0.2 s; a busy machine passes
+    assert agent.last_search is not None and agent.last_search.nodes > 0
+
+
+@pytest.mark.parametrize("parallel", ["tree", "root"])
+def test_threads_stop_soon_after_stop(parallel: str) -> None:
+    game = arena.load_game("go:size=9")
+    agent = arena.load_agent(f"mcts:threads=2,parallel={parallel}")
+    start_game(agent, game)
+    state = game.initial_state()
+    moves: list[int] = []
+    thread = threading.Thread(
+        target=lambda: moves.append(agent.choose(state, arena.Limit(time=60.0))), daemon=True
+    )
+    thread.start()
+    time.sleep(0.3)
+    asked = time.perf_counter()
+    agent.stop()
+    thread.join(10)
+    assert not thread.is_alive()
+    assert time.perf_counter() - asked < 1.0
+    assert moves and moves[0] in state.legal_moves()
+
+
+def test_default_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(THREADS_ENV, "3")
+    assert default_threads() == 3
+    monkeypatch.delenv(THREADS_ENV)
+    assert 1 <= default_threads() <= len(os.sched_getaffinity(0))
+    # A seeded search is reproducible: one thread unless threads= is given.
+    game = arena.load_game("tictactoe")
+    seeded = compiled.fast_engine(MCTSOptions(seed=1), game, random.Random(1))
+    assert seeded.threads == 1
+    two = compiled.fast_engine(MCTSOptions(seed=1, threads=2), game, random.Random(1))
+    assert two.threads == 2
+
+
+def test_atomics() -> None:
+    a = np.zeros(2, np.int64)
+    assert try_cas(a, 0, 1, 5) == 0 and a[0] == 0  # not expected: unchanged
+    assert try_cas(a, 0, 0, 5) == 0 and a[0] == 5
+    assert add(a, 1, 4) == 0 and add(a, 1, 4) == 4 and a[1] == 8
