@@ -52,8 +52,8 @@ def test_one_thread_plays_exactly_as_the_serial_search_did(
 
 def consistent(engine: SharedTreeSearch) -> None:
     """Every node's visits are its children's plus its own simulations: none for the root
-    (one for a kept subtree's), one (its first) for an unfinished node, one or more for a finished game (no children);
-    and no node has more wins than visits."""
+    (one for a kept subtree's), one (its first) for an unfinished node, one or more for a
+    finished game (no children); and no node has more wins than visits."""
     node, child = engine.node, engine.edge_child
     used = int(engine.sizes[0])
     for x in range(used):
