@@ -321,6 +321,24 @@ def test_jobs_give_the_same_results_as_one_process() -> None:
     assert serial == pooled
 
 
+def test_a_game_played_beside_others_searches_with_one_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """--jobs N: each worker's searches default to one thread (the games share the cores)."""
+    from arena.compete.runner import play_beside_others
+    from arena.compete.tournament import jobs_for
+    from arena.search.threads import THREADS_ENV
+
+    monkeypatch.delenv(THREADS_ENV, raising=False)
+    settings = Settings(game="tictactoe", agents=("random", "random"), rounds=1, seed=1)
+    job = next(jobs_for(settings, plan(["random", "random"], 1)))
+    assert GameRecord.from_json(play_beside_others(job)).moves
+    assert os.environ[THREADS_ENV] == "1"
+    monkeypatch.setenv(THREADS_ENV, "3")  # the user's own setting stays
+    play_beside_others(job)
+    assert os.environ[THREADS_ENV] == "3"
+
+
 def test_records_dir_and_replay(tmp_path: Path) -> None:
     out = quick_match("go:size=5", "random", "greedy", 2, "--records", str(tmp_path), "--quiet")
     assert out.returncode == 0, out.stderr

@@ -20,12 +20,8 @@ from arena.search import mcts_kernel as mk
 from arena.search.atomics import add, try_cas
 from arena.search.deadline import Deadline
 from arena.search.mcts_options import MCTSOptions
-from arena.search.mcts_threads import (
-    THREADS_ENV,
-    RootParallelSearch,
-    SharedTreeSearch,
-    default_threads,
-)
+from arena.search.mcts_threads import RootParallelSearch, SharedTreeSearch
+from arena.search.threads import THREADS_ENV, default_threads
 
 # Root visits of mcts:seed=7,rollouts=3000 before threads existed (main at 0635286).
 BEFORE = {

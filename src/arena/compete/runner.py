@@ -32,6 +32,7 @@ from arena.games import load_game
 from arena.remote.command import isolated
 from arena.remote.external import PROGRAM_PREFIXES
 from arena.remote.sandbox import Sandbox
+from arena.search.threads import one_per_game
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,13 @@ def run_serial(
         yield job, GameRecord.from_json(play_job(job, watch(job) if watch else None))
 
 
+def play_beside_others(job: Job) -> str:
+    """:func:`play_job` in a worker that plays one of several games at once: its searches
+    default to one thread (``threads=`` in a spec still says otherwise)."""
+    one_per_game()
+    return play_job(job)
+
+
 def run_pool(jobs: Iterable[Job], workers: int, stop: Stop) -> Iterator[tuple[Job, GameRecord]]:
     """Keep ``workers`` games in flight; yield each as it finishes."""
     # spawn: a clean interpreter per worker, no locks inherited from this process's threads.
@@ -142,7 +150,7 @@ def run_pool(jobs: Iterable[Job], workers: int, stop: Stop) -> Iterator[tuple[Jo
         yield from _in_flight(
             jobs,
             workers,
-            submit=lambda job: pool.submit(play_job, job),
+            submit=lambda job: pool.submit(play_beside_others, job),
             finished=finished,
             stop=stop,
             abandon=abandon,
@@ -174,7 +182,7 @@ def run_ray(jobs: Iterable[Job], address: str, stop: Stop) -> Iterator[tuple[Job
         raise ArenaError(f"--ray needs Ray: {extra_command('ray')}") from None
     if not ray.is_initialized():
         connect_ray(ray, address)
-    remote = ray.remote(play_job)
+    remote = ray.remote(play_beside_others)
 
     def finished(running: list[Any]) -> list[tuple[Any, str]]:
         done, _ = ray.wait(running, num_returns=1)

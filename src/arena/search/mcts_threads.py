@@ -18,9 +18,9 @@ to run numba code in parallel over shared arrays). Two ways:
 :data:`TREE_GAMES` (see ``docs/threads.md``). With ``threads=1`` the serial
 engine runs exactly as before (same seed, same moves, same visits).
 
-:func:`default_threads` is what ``threads`` means when not given: the cores
-this process may use less the other work the machine runs, and 1 in a game
-played beside others (``--jobs``: :data:`THREADS_ENV`).
+:func:`~arena.search.threads.default_threads` is what ``threads`` means when
+not given: the cores this process may use less the other work the machine runs,
+and 1 in a game played beside others (``--jobs``).
 
 Tests: ``tests/search/test_mcts_threads.py``.
 """
@@ -28,7 +28,6 @@ Tests: ``tests/search/test_mcts_threads.py``.
 from __future__ import annotations
 
 import math
-import os
 import random
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
@@ -47,6 +46,40 @@ from arena.search.fast_rave import engine as serial_engine
 from arena.search.mcts_options import MCTSOptions
 from arena.search.mcts_root import RootStats, Searched
 from arena.search.mcts_tree import Proof
+from arena.search.threads import default_threads
+
+TREE_GAMES` (see ``docs/threads.md``). With ``threads=1`` the serial
+engine runs exactly as before (same seed, same moves, same visits).
+
+:func:`~arena.search.threads.default_threads` is what ``threads`` means when
+not given: the cores this process may use less the other work the machine runs,
+and 1 in a game played beside others (``--jobs``).
+
+Tests: ``tests/search/test_mcts_threads.py``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+from numba import config
+
+from arena.core.game import State
+from arena.core.kernel import Kernel
+from arena.search import mcts_kernel as mk
+from arena.search import mcts_shared as ms
+from arena.search.deadline import Deadline
+from arena.search.fast_mcts import FastSearch
+from arena.search.fast_rave import engine as serial_engine
+from arena.search.mcts_options import MCTSOptions
+from arena.search.mcts_root import RootStats, Searched
+from arena.search.mcts_tree import Proof
+from arena.search.threads import default_threads
 
 THREADS_ENV = "ARENA_THREADS"
 """An environment variable that sets the default ``threads`` (a match's ``--jobs``
@@ -63,27 +96,6 @@ SMALL_GO = 26
 
 SHARED_BATCH_SECONDS = 0.002
 """A shared-tree batch's length: the threads start and join once per batch."""
-
-
-def default_threads() -> int:
-    """The threads a search uses when ``threads`` is not given: :data:`THREADS_ENV` if set,
-    else the cores this process may run on less the load of the rest of the machine (the
-    one-minute load average less this search's own thread), at least 1.
-
-    >>> os.environ[THREADS_ENV] = "1"; default_threads()
-    1
-    >>> del os.environ[THREADS_ENV]
-    """
-    given = os.environ.get(THREADS_ENV, "").strip()
-    if given.isdigit() and int(given) >= 1:
-        return int(given)
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    cores = cores or 1
-    try:
-        others = max(0.0, os.getloadavg()[0] - 1.0)
-    except OSError:  # no load average on this system
-        others = 0.0
-    return max(1, min(cores, math.floor(cores - others + 0.5)))
 
 
 class _Pool:
