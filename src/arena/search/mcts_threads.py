@@ -48,43 +48,6 @@ from arena.search.mcts_root import RootStats, Searched
 from arena.search.mcts_tree import Proof
 from arena.search.threads import default_threads
 
-TREE_GAMES` (see ``docs/threads.md``). With ``threads=1`` the serial
-engine runs exactly as before (same seed, same moves, same visits).
-
-:func:`~arena.search.threads.default_threads` is what ``threads`` means when
-not given: the cores this process may use less the other work the machine runs,
-and 1 in a game played beside others (``--jobs``).
-
-Tests: ``tests/search/test_mcts_threads.py``.
-"""
-
-from __future__ import annotations
-
-import math
-import random
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import replace
-from typing import Any
-
-import numpy as np
-from numba import config
-
-from arena.core.game import State
-from arena.core.kernel import Kernel
-from arena.search import mcts_kernel as mk
-from arena.search import mcts_shared as ms
-from arena.search.deadline import Deadline
-from arena.search.fast_mcts import FastSearch
-from arena.search.fast_rave import engine as serial_engine
-from arena.search.mcts_options import MCTSOptions
-from arena.search.mcts_root import RootStats, Searched
-from arena.search.mcts_tree import Proof
-from arena.search.threads import default_threads
-
-THREADS_ENV = "ARENA_THREADS"
-"""An environment variable that sets the default ``threads`` (a match's ``--jobs``
-workers set it to 1: the games already share the cores out)."""
-
 TREE_GAMES = frozenset({"othello", "go", "gomoku"})
 """Games whose ``parallel=auto`` is the shared tree: long simulations, so the threads
 seldom wait for the lock (Go from 7x7: on 5x5 a simulation is too short). The others
