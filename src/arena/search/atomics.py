@@ -8,7 +8,11 @@ clock):
 
 - :func:`compare_exchange` (``cmpxchg``, acquire-release) and :func:`fetch_add`
   (``atomicrmw add``) on one int64 of an array;
-- :func:`release_store` (an atomic store with release order);
+- :func:`release_store` (an atomic store with release order), and the fences
+  :func:`fence_acquire` and :func:`fence_release`, with which a table that
+  threads share without a lock (Lazy SMP's) checks its entries: a writer stores
+  the key, then (release) the data; a reader loads the data, then (acquire) the
+  key again, so data it took from another position's entry fails the check;
 - :func:`acquire` / :func:`release`: a spin lock in one int64 of an array,
   which gives up the processor (``sched_yield``) after a few tries, so a holder
   the operating system paused (the machine is busy) gets it back at once
@@ -78,6 +82,29 @@ def release_store(typingctx, array, index, value):  # type: ignore[no-untyped-de
         return context.get_dummy_value()
 
     return types.none(array, types.intp, types.int64), codegen
+
+
+@intrinsic
+def fence_acquire(typingctx):  # type: ignore[no-untyped-def]
+    """No load before it moves after it, nor any access after it before it (no instruction
+    on x86: it stops the compiler)."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        builder.fence("acquire")
+        return context.get_dummy_value()
+
+    return types.none(), codegen
+
+
+@intrinsic
+def fence_release(typingctx):  # type: ignore[no-untyped-def]
+    """No access before it moves after a store that follows it."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        builder.fence("release")
+        return context.get_dummy_value()
+
+    return types.none(), codegen
 
 
 @intrinsic

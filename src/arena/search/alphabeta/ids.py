@@ -42,6 +42,7 @@ from arena.search.alphabeta.alphabeta import GameSearcher, root_rows
 from arena.search.alphabeta.engines import Engine, engine_for
 from arena.search.clock.deadline import Deadline, SearchTimeout, quiet_gc
 from arena.search.clock.time_management import move_time
+from arena.search.threads import default_threads
 from arena.search.values import EVAL_PARAM, is_proven, units
 from arena.solvers.exact import exact_endgame
 
@@ -63,6 +64,17 @@ class IDSAgent(Agent):
             choices=("auto", "python"),
         ),
         Param(
+            "threads",
+            int,
+            None,
+            "compiled engines: threads searching at once (Lazy SMP through the shared "
+            "table); none: the cores the machine has free, 1 in a game played beside "
+            "others (--jobs)",
+            low=1,
+            high=256,
+            default_text="free cores",
+        ),
+        Param(
             "multipv",
             int,
             0,
@@ -82,9 +94,12 @@ class IDSAgent(Agent):
         cache: bool,
         exact: bool,
         engine: str,
+        threads: int | None,
         multipv: int,
     ) -> None:
         self.default_time, self.maxdepth, self.exact = time, maxdepth, exact
+        self.threads = threads or default_threads()
+        """Threads of the compiled engines (Lazy SMP); the readable search runs on one."""
         self.multipv = multipv
         """Root moves to value exactly (analysis: ``arena analyze``, the web board)."""
         self.searchers = GameSearcher(eval, cache, order=True)
@@ -105,7 +120,7 @@ class IDSAgent(Agent):
         if not self.compiled:
             return None
         if game.spec not in self.engines:
-            self.engines[game.spec] = engine_for(game)
+            self.engines[game.spec] = engine_for(game, self.threads)
         return self.engines[game.spec]
 
     def stop(self) -> None:

@@ -7,8 +7,8 @@ written over the game's compiled position (numba), with its heuristic
 compiled too. ``ids`` runs the engine by default where one exists
 (``engine=auto``), and ``ids:engine=python`` keeps the reference.
 
-An engine module is named in :data:`ENGINES` and defines ``make_engine(game)``:
-the engine for the game's parameters, or None. It answers ``choose(state,
+An engine module is named in :data:`ENGINES` and defines ``make_engine(game,
+threads)``: the engine for the game's parameters, or None. It answers ``choose(state,
 seconds, maxdepth, agent)`` with ``(move, SearchInfo)`` — never later than
 ``seconds`` allow, reporting progress through ``agent.report`` as ``ids``
 does — and may define ``stop()`` (``ids`` forwards ``Agent.stop`` to it). ``ids``
@@ -46,10 +46,11 @@ class Engine(Protocol):
     # (see :mod:`.driver`); an engine without it runs to its deadline.
 
 
-def engine_for(game: Game) -> Engine | None:
-    """The compiled engine for ``game``, or None when it has none (or not for its parameters)."""
+def engine_for(game: Game, threads: int = 1) -> Engine | None:
+    """The compiled engine for ``game`` searching with ``threads`` threads (Lazy SMP:
+    :class:`.driver.LazySMP`), or None when it has none (or not for its parameters)."""
     where = ENGINES.get(game.name)
     if where is None or not AVAILABLE:  # an engine keeps time by the compiled clock
         return None
     module = import_module(where)
-    return module.make_engine(game)  # type: ignore[no-any-return]
+    return module.make_engine(game, threads)  # type: ignore[no-any-return]

@@ -56,11 +56,12 @@ from numba import njit
 
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
-from arena.search.alphabeta.engines.driver import BOUND_TEXT, Iteration, RootSearch, deepen
+from arena.search.alphabeta.engines.driver import BOUND_TEXT, Iteration, LazySMP, RootSearch, deepen
 from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER, from_table, to_table
 from arena.search.clock import compiled as compiled_clock
 from arena.search.clock.compiled_deadline import expired, now_ns
 from arena.search.clock.deadline import quiet_gc
+from arena.search.atomics import fence_acquire, fence_release
 from arena.search.report import value_rows
 from arena.search.values import PROVEN_NOTE, WIN
 from arena.solvers.bits import lowest_index, popcount
@@ -255,13 +256,16 @@ def search(
     key = pos + mask
     slot = table.index(keys, key, shift)
     first = 0
-    if keys[slot] == key and meta[slot] != 0:
-        m = meta[slot]
+    # The entry's data, then its key (threads share the table: see atomics.fence_acquire).
+    m = meta[slot]
+    entry_value = values[slot]
+    fence_acquire()
+    if keys[slot] == key and m != 0:
         if m >> 10:
             first = 1 << ((m >> 10) - 1)
         if m & 255 >= depth:
             stats[HORIZON] = 1  # the stored subtree may have been cut by its horizon
-            value = from_table(values[slot], ply, PROVEN)
+            value = from_table(entry_value, ply, PROVEN)
             bound = (m >> 8) & 3
             if bound == EXACT:
                 return value
@@ -298,6 +302,7 @@ def search(
                     break
     bound = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
     keys[slot] = key
+    fence_release()  # the key before the data
     values[slot] = to_table(best, ply, PROVEN)
     meta[slot] = min(depth, 255) | (bound << 8) | ((lowest_index(best_move) + 1) << 10)
     return best
@@ -364,6 +369,7 @@ def search_root(
             best_i = i
             break
     keys[slot] = key
+    fence_release()
     values[slot] = best
     meta[slot] = min(depth, 255) | (EXACT << 8) | ((lowest_index(order[best_i]) + 1) << 10)
     return n
@@ -421,6 +427,8 @@ def solver_reach(seconds: float) -> int:
 
 class Connect4Search(RootSearch):
     """One root at a time, one depth per :meth:`iterate` (the driver's Deepening)."""
+
+    SCRATCH = ("moves", "scores", "stats", "out", "pv")
 
     def __init__(self, game: Game, zugzwang: bool = True) -> None:
         rows, cols, k = game.rows, game.cols, game.k  # type: ignore[attr-defined]
@@ -502,12 +510,16 @@ class Connect4Search(RootSearch):
 class Connect4Engine:
     """``ids``'s engine for one Connect Four board: the exact solver in reach, else the search."""
 
-    def __init__(self, game: Game, zugzwang: bool = True) -> None:
+    def __init__(self, game: Game, zugzwang: bool = True, threads: int = 1) -> None:
         self.game = game
         self.rows, self.cols = game.rows, game.cols  # type: ignore[attr-defined]
         self.cells = self.rows * self.cols
         self.search = Connect4Search(game, zugzwang)
         self.search.warm()
+        self.smp = (
+            LazySMP([self.search.helper() for _ in range(threads - 1)]) if threads > 1 else None
+        )
+        """Lazy SMP's helpers (``ids:threads=N``); the solver runs on one thread."""
         self.solver = shared_solver(self.rows, self.cols, game.k)  # type: ignore[attr-defined]
         self.failed_at: int | None = None
         # The reach is measured on 7x6; other boards use it scaled by their cell count.
@@ -654,10 +666,12 @@ class Connect4Engine:
             self.failed_at = state.ply
         search = self.search
         search.set_root(pos, mask)
+        for helper in self.smp.helpers if self.smp is not None else ():
+            helper.set_root(pos, mask)
         if self.halt.is_set():  # stopped during the solve: the depths stop at once too
             search.stop()
         depth = min(maxdepth, empty)
-        return deepen(state, search, seconds, depth, agent, legal[0], start=start)
+        return deepen(state, search, seconds, depth, agent, legal[0], start=start, smp=self.smp)
 
 
 _SOLVERS: dict[tuple[int, int, int], Connect4Solver] = {}
@@ -674,8 +688,9 @@ def shared_solver(rows: int, cols: int, k: int) -> Connect4Solver:
     return found
 
 
-def make_engine(game: Game) -> Connect4Engine | None:
-    """The engine for ``game``'s board, or None when the bitboards do not fit it."""
+def make_engine(game: Game, threads: int = 1) -> Connect4Engine | None:
+    """The engine for ``game``'s board (searching with ``threads`` threads), or None when
+    the bitboards do not fit it."""
     if not position.fits(game.rows, game.cols):  # type: ignore[attr-defined]
         return None
-    return Connect4Engine(game)
+    return Connect4Engine(game, threads=threads)

@@ -13,15 +13,21 @@ stops early on a proven value or when a depth saw no horizon (every line ended
 the game).
 
 An engine gives :func:`deepen` a :class:`Deepening`: ``iterate(depth, end_ns)``
-returns an :class:`Iteration` or None when the deadline cut it short.
+returns an :class:`Iteration` or None when the deadline cut it short. With
+``ids:threads=N``, :class:`LazySMP` runs N-1 helper copies of it beside each
+depth, a depth or two deeper, through the shared table.
 
-Tests: tests/search/test_engine_connect4.py, tests/search/test_engine_gomoku.py
+Tests: tests/search/test_engine_connect4.py, tests/search/test_engine_gomoku.py,
+tests/search/test_lazy_smp.py
 """
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -75,12 +81,27 @@ class Deepening(Protocol):
 
 class RootSearch:
     """What the compiled engines' :class:`Deepening` share: reading the root rows an
-    iteration wrote, the best move of one cut short, and :meth:`stop`."""
+    iteration wrote, the best move of one cut short, :meth:`stop`, and the copies that
+    Lazy SMP's helper threads search with (:meth:`helper`)."""
 
     stats: np.ndarray
     """The engine's counters and limits, its deadline at :data:`STATS_END`."""
     halted = False
     best_partial: int | None = None
+    first: int = 0
+    """The root move searched first (the previous depth's best)."""
+    nodes: int = 0
+    SCRATCH: tuple[str, ...] = ()
+    """The arrays a search writes besides the table (its position, move lists, counters):
+    each helper has its own."""
+
+    def helper(self) -> RootSearch:
+        """A copy that searches the same root with its own :data:`SCRATCH` arrays and the
+        same table (shared by reference: what one thread stores, the others find)."""
+        twin = copy.copy(self)
+        for name in self.SCRATCH:
+            setattr(twin, name, getattr(self, name).copy())
+        return twin
 
     def move_of(self, cell: int) -> int:
         """The game's move for a root entry of the compiled search (the same by default)."""
@@ -107,6 +128,42 @@ class RootSearch:
         self.stats[STATS_END] = 0  # a deadline long past: the compiled search ends at its next look
 
 
+class LazySMP:
+    """Lazy SMP: helper threads search the same root as the main search, each a depth or
+    two deeper (staggered: helper ``i`` at ``depth + 1 + i % 2``), through the shared
+    table, so that the main search finds more of its positions already searched. Only
+    the main search's results are played and reported; the helpers' nodes count in the
+    total. A helper's iteration ends when the main one's does (:meth:`finish`).
+
+    The helpers are the engine's :meth:`RootSearch.helper` copies, their root set with
+    the main search's; their compiled search releases the GIL (``nogil``).
+    """
+
+    def __init__(self, helpers: Sequence[Any]) -> None:
+        self.helpers = list(helpers)
+        self.pool = ThreadPoolExecutor(len(self.helpers), thread_name_prefix="arena-smp")
+        self.running: list[Future[Any]] = []
+
+    def start(self, first: Any, depth: int, end_ns: int) -> None:
+        """Let every helper search its depth, the main search's ``first`` move first."""
+        for i, helper in enumerate(self.helpers):
+            helper.halted = False
+            helper.first = first
+            self.running.append(self.pool.submit(helper.iterate, depth + 1 + i % 2, end_ns))
+
+    def finish(self) -> None:
+        """End the helpers' iterations (at their next look at the clock) and wait for them."""
+        for helper in self.helpers:
+            helper.stop()
+        for future in self.running:
+            future.result()
+        self.running = []
+
+    @property
+    def nodes(self) -> int:
+        return sum(helper.nodes for helper in self.helpers)
+
+
 def deepen(
     state: State,
     search: Deepening,
@@ -116,20 +173,29 @@ def deepen(
     fallback: int,
     engine: str = "compiled",
     start: float | None = None,
+    smp: LazySMP | None = None,
 ) -> tuple[int, SearchInfo]:
     """Iterative deepening of ``search`` within ``seconds``: ``(move, SearchInfo)``.
 
     ``fallback`` is played if not even depth 1 completes. ``start``: the
     ``time.perf_counter()`` moment the move's time began (default: now), so that
     the work an engine did before deepening (loading the position, a solve that
-    did not finish) counts against the same deadline.
+    did not finish) counts against the same deadline. ``smp``: helper threads
+    (their roots set already) that search beside each depth.
     """
     deadline = Deadline(seconds, start)
     end = deadline_ns(deadline.end)
     move = fallback
     info = SearchInfo(depth=0, engine=engine, units=HEURISTIC_UNITS.note)
     for depth in range(1, maxdepth + 1):
-        found = search.iterate(depth, end)
+        if smp is not None:
+            smp.start(getattr(search, "first", None), depth, end)
+            try:
+                found = search.iterate(depth, end)
+            finally:
+                smp.finish()
+        else:
+            found = search.iterate(depth, end)
         if found is None:
             better = search.partial_best()
             if better is not None and info.depth:
@@ -156,6 +222,6 @@ def deepen(
             break
         if is_proven(found.value) or not found.horizon:
             break
-    info.nodes = search.nodes
+    info.nodes = search.nodes + (smp.nodes if smp is not None else 0)
     info.seconds = deadline.elapsed()
     return move, info

@@ -50,10 +50,11 @@ from numba import njit
 
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
-from arena.search.alphabeta.engines.driver import BOUND_TEXT, Iteration, RootSearch, deepen
+from arena.search.alphabeta.engines.driver import BOUND_TEXT, Iteration, LazySMP, RootSearch, deepen
 from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER
 from arena.search.clock.compiled_deadline import NEVER, expired, now_ns
 from arena.search.clock.deadline import quiet_gc
+from arena.search.atomics import fence_acquire, fence_release
 from arena.search.report import value_rows
 from arena.search.values import PROVEN_NOTE, WIN
 
@@ -504,12 +505,15 @@ def search(
     mask = keys.size - 1
     slot = key & mask
     first = -1
-    if keys[slot] == key and meta[slot] != 0:
-        m = meta[slot]
+    # The entry's data, then its key (threads share the table: see atomics.fence_acquire).
+    m = meta[slot]
+    entry_value = values[slot]
+    fence_acquire()
+    if keys[slot] == key and m != 0:
         first = (m >> 10) - 1
         if m & 255 >= depth:
             stats[HORIZON] = 1
-            v = values[slot]
+            v = entry_value
             if v >= PROVEN:
                 v -= ply
             elif v <= -PROVEN:
@@ -591,6 +595,7 @@ def search(
     bound = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
     stored = best + ply if best >= PROVEN else best - ply if best <= -PROVEN else best
     keys[slot] = key
+    fence_release()  # the key before the data
     values[slot] = stored
     meta[slot] = min(depth, 255) | (bound << 8) | ((best_move + 1) << 10)
     return best
@@ -698,6 +703,8 @@ def search_root(
 class GomokuSearch(RootSearch):
     """The engine's arrays for one board, one root at a time (the driver's Deepening)."""
 
+    SCRATCH = ("board", "cnt", "sums", "nearby", "c", "buf", "sbuf", "stats", "out")
+
     def __init__(self, game: Game, tempo: float = TEMPO, threat: float = THREAT) -> None:
         size, k = game.rows, game.k  # type: ignore[attr-defined]
         self.size, self.k = size, k
@@ -804,9 +811,15 @@ class GomokuSearch(RootSearch):
 class GomokuEngine:
     """``ids``'s engine for one freestyle Gomoku board."""
 
-    def __init__(self, game: Game, tempo: float = TEMPO, threat: float = THREAT) -> None:
+    def __init__(
+        self, game: Game, tempo: float = TEMPO, threat: float = THREAT, threads: int = 1
+    ) -> None:
         self.game = game
         self.search = GomokuSearch(game, tempo, threat)
+        self.smp = (
+            LazySMP([self.search.helper() for _ in range(threads - 1)]) if threads > 1 else None
+        )
+        """Lazy SMP's helpers (``ids:threads=N``); the search by continuous fours runs on one."""
         # Load the compiled code and touch the tables now, off the clock.
         state = game.initial_state()
         for move in (state.legal_moves()[len(state.legal_moves()) // 2], 0):
@@ -845,7 +858,9 @@ class GomokuEngine:
         size = game.rows  # type: ignore[attr-defined]
         centre = (size // 2) * size + size // 2
         fallback = centre if centre in legal else legal[0]
-        return deepen(state, search, seconds, maxdepth, agent, fallback, start=start)
+        for helper in self.smp.helpers if self.smp is not None else ():
+            helper.set_root(state)  # type: ignore[attr-defined]
+        return deepen(state, search, seconds, maxdepth, agent, fallback, start=start, smp=self.smp)
 
 
 def proven(state: State, move: int, value: float, nodes: int, start: float) -> SearchInfo:
@@ -863,8 +878,9 @@ def proven(state: State, move: int, value: float, nodes: int, start: float) -> S
     return info
 
 
-def make_engine(game: Game) -> GomokuEngine | None:
-    """The engine for freestyle Gomoku (``overline=win``), else None."""
+def make_engine(game: Game, threads: int = 1) -> GomokuEngine | None:
+    """The engine for freestyle Gomoku (``overline=win``; searching with ``threads``
+    threads), else None."""
     if getattr(game, "exact", False):
         return None
-    return GomokuEngine(game)
+    return GomokuEngine(game, threads=threads)

@@ -52,7 +52,7 @@ from arena.core.errors import IllegalMove, SpecError
 from arena.core.evaluation import SCALE
 from arena.core.game import Game, State
 from arena.search.alphabeta.engines import othello_search as search
-from arena.search.alphabeta.engines.driver import BOUND_TEXT
+from arena.search.alphabeta.engines.driver import BOUND_TEXT, LazySMP
 from arena.search.alphabeta.engines.othello_eval import (
     HEURISTIC,
     SOFT,
@@ -138,11 +138,37 @@ PREDICTED_DISCS = Units(
 EXACT_UNITS = "exact: the final disc difference for the player to move with perfect play from here"
 
 
-def make_engine(game: Game) -> OthelloEngine | None:
-    """The engine for ``game``: standard rules on boards up to 8x8 (else None)."""
+def make_engine(game: Game, threads: int = 1) -> OthelloEngine | None:
+    """The engine for ``game`` (searching with ``threads`` threads): standard rules on
+    boards up to 8x8 (else None)."""
     if game.name != "othello" or game.size > 8 or not game.can_pass:  # type: ignore[attr-defined]
         return None
-    return OthelloEngine(game)
+    return OthelloEngine(game, threads=threads)
+
+
+class OthelloHelper:
+    """A Lazy SMP helper of :class:`OthelloEngine` (``ids:threads=N``): the engine's
+    table, its own counters and move lists; what :class:`~.driver.LazySMP` runs."""
+
+    def __init__(self, engine: OthelloEngine) -> None:
+        self.engine = engine
+        self.arrays = (search.new_stats(), search.new_scratch())
+        self.halted = False
+        self.first: np.ndarray = np.zeros(0, dtype=np.int64)
+        """The root's moves in the main search's order (LazySMP sets it at each depth)."""
+        self.nodes = 0
+        self.me = self.opp = np.uint64(0)
+
+    def set_root(self, me: np.uint64, opp: np.uint64) -> None:
+        self.me, self.opp, self.nodes = me, opp, 0
+
+    def iterate(self, depth: int, end_ns: int) -> None:
+        self.engine._root(self.me, self.opp, depth, self.first, end_ns, self)
+        self.nodes += int(self.arrays[0][search.NODES])
+
+    def stop(self) -> None:
+        self.halted = True
+        self.arrays[0][search.DEADLINE] = 0
 
 
 class OthelloEngine:
@@ -152,7 +178,9 @@ class OthelloEngine:
     difference, as ``eval=utility``, for checks against the readable search).
     """
 
-    def __init__(self, game: Game, table_bits: int = TABLE_BITS, kind: int = HEURISTIC) -> None:
+    def __init__(
+        self, game: Game, table_bits: int = TABLE_BITS, kind: int = HEURISTIC, threads: int = 1
+    ) -> None:
         size = game.size  # type: ignore[attr-defined]
         if game.name != "othello" or size > 8:
             raise SpecError(f"the Othello engine plays boards up to 8x8, not {game.spec}")
@@ -178,6 +206,10 @@ class OthelloEngine:
         """What the reported values are (the evaluation predicts discs on 8x8 only)."""
         self.probcut = PROBCUT
         self.next_share = NEXT_SHARE
+        self.smp = (
+            LazySMP([OthelloHelper(self) for _ in range(threads - 1)]) if threads > 1 else None
+        )
+        """Lazy SMP's helpers (``ids:threads=N``); the exact endgame runs on one thread."""
         self.solver: OthelloSolver | None = None
         if kind == HEURISTIC and solver_kind(game) == "othello":
             # The engine's own solver, its table touched now: the first touch of 48 MB
@@ -223,20 +255,31 @@ class OthelloEngine:
         return SCALE * raw / (abs(raw) + SOFT)
 
     def _root(
-        self, me: np.uint64, opp: np.uint64, depth: int, order: np.ndarray, deadline_ns: int
+        self,
+        me: np.uint64,
+        opp: np.uint64,
+        depth: int,
+        order: np.ndarray,
+        deadline_ns: int,
+        helper: OthelloHelper | None = None,
     ) -> tuple[int, np.ndarray, np.ndarray]:
+        """One depth of the root's moves ``order``; with ``helper``, on its arrays (a Lazy
+        SMP helper's search, which a stop() racing its start still stops)."""
         values = np.zeros(len(order), dtype=np.int64)
         bounds = np.zeros(len(order), dtype=np.int64)
-        self.stats[search.NODES] = 0
-        self.stats[search.DEADLINE] = deadline_ns
-        self.stats[search.AGE] = self.age
-        self.stats[search.KIND] = self.kind
-        self.stats[search.MPC_MARGIN] = (
+        stats, scratch = (self.stats, self.scratch) if helper is None else helper.arrays
+        stats[search.NODES] = 0
+        stats[search.DEADLINE] = deadline_ns
+        stats[search.AGE] = self.age
+        stats[search.KIND] = self.kind
+        stats[search.MPC_MARGIN] = (
             int(self.probcut * search.MPC_SIGMA) if self.kind == HEURISTIC else 0
         )
+        if helper is not None and helper.halted:  # after the write: a racing stop() wins
+            return 0, values, bounds
         value = search.root(
             me, opp, depth, -search.INF, search.INF, order, values, bounds, self.board,
-            self.table, self.stats, self.masks, self.weights, self.squares, self.scratch,
+            self.table, stats, self.masks, self.weights, self.squares, scratch,
         )  # fmt: skip
         return value, values, bounds
 
@@ -408,8 +451,18 @@ class OthelloEngine:
         move = self.move_of(int(order[0]))
         info = SearchInfo(depth=0, engine="fast", units=self.units.note)
         nodes = 0
+        smp = self.smp
+        for helper in smp.helpers if smp is not None else ():
+            helper.set_root(me, opp)  # type: ignore[attr-defined]
         for depth in range(1, maxdepth + 1):
-            value, values, bounds = self._root(me, opp, depth, order, deadline_ns)
+            if smp is not None:
+                smp.start(order, depth, deadline_ns)
+                try:
+                    value, values, bounds = self._root(me, opp, depth, order, deadline_ns)
+                finally:
+                    smp.finish()
+            else:
+                value, values, bounds = self._root(me, opp, depth, order, deadline_ns)
             nodes += int(self.stats[search.NODES])
             best = int(self.stats[search.ROOT_BEST])
             if self.stats[search.ABORTED] or self.stopped:
@@ -456,6 +509,6 @@ class OthelloEngine:
                 break
             if seconds is not None and elapsed > self.next_share * seconds:
                 break
-        info.nodes = nodes
+        info.nodes = nodes + (smp.nodes if smp is not None else 0)
         info.seconds = deadline.elapsed()
         return move, info

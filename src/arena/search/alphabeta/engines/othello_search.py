@@ -35,6 +35,7 @@ from numba import njit
 from arena.search.alphabeta.engines.othello_eval import CORNERS, evaluate
 from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER, from_table, to_table
 from arena.search.clock.compiled import now_ns
+from arena.search.atomics import fence_acquire, fence_release
 from arena.solvers.bits import lowest_index, popcount
 from arena.solvers.othello.board import ONE, ZERO, U, flips, moves
 
@@ -150,6 +151,7 @@ def store(
     )
     table[i, 0] = me
     table[i, 1] = opp
+    fence_release()  # the key before the data
     table[i, 2] = U(data)
 
 
@@ -201,8 +203,10 @@ def pvs(
     age = stats[AGE]
     i = _index(me, opp, table.shape[0])
     hint = -1
+    # The row's data, then its key (threads share the table: see atomics.fence_acquire).
+    data = np.int64(table[i, 2])
+    fence_acquire()
     if table[i, 0] == me and table[i, 1] == opp:
-        data = np.int64(table[i, 2])
         hint = ((data >> 42) & 255) - 1
         if (data >> 32) & 255 >= depth:
             v = from_table((data & 0xFFFFFFFF) - (1 << 31), ply, PROVEN)

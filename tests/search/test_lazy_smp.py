@@ -1,0 +1,108 @@
+"""ids:threads=N — Lazy SMP in the compiled engines (Connect Four, Othello, Gomoku): one
+thread searches exactly as before; helper threads change no proven value; moves stay legal
+and in time; stop() ends every thread."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+import arena
+from arena.core.agent import start_game
+from arena.core.game import State
+from arena.search.values import is_proven
+from arena.solvers.exact import empty_cells
+
+# (move, value, nodes) of ids:exact=0 at a fixed depth before threads existed (main 0635286).
+BEFORE = {
+    ("connect4", "4453", 9): ("4", 89.189189, 26166),
+    ("othello", "d3 c5 f6", 6): ("f5", -65.987951, 2626),
+    ("gomoku", "H8 H9 J8", 4): ("G8", -20.234604, 3558),
+}
+
+
+@pytest.mark.parametrize(("game_spec", "moves", "depth"), list(BEFORE))
+def test_one_thread_searches_exactly_as_before(game_spec: str, moves: str, depth: int) -> None:
+    game = arena.load_game(game_spec)
+    state = game.play_moves(game.parse_moves(moves))
+    agent = arena.load_agent("ids:exact=0,threads=1")
+    start_game(agent, game)
+    move = agent.choose(state, arena.Limit(depth=depth))
+    info = agent.last_search
+    assert info is not None and info.value is not None
+    found = (game.format_move(move), round(info.value, 6), info.nodes)
+    assert found == BEFORE[(game_spec, moves, depth)]
+
+
+def empties(state: State) -> int:
+    if state.game.name == "othello":
+        return empty_cells(state)
+    return state.game.rows * state.game.cols - state.ply  # type: ignore[attr-defined]
+
+
+def near_the_end(game_spec: str, empty: int, seed: int) -> State:
+    """A position of random play with ``empty`` empty cells left, the game not over."""
+    game = arena.load_game(game_spec)
+    rng = random.Random(seed)
+    while True:
+        state = game.initial_state()
+        while not state.is_terminal() and empties(state) > empty:
+            state = state.play(rng.choice(state.legal_moves()))
+        if not state.is_terminal():
+            return state
+
+
+@pytest.mark.parametrize(("game_spec", "empty"), [("connect4", 14), ("othello", 10)])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_helpers_change_no_solved_value(game_spec: str, empty: int, seed: int) -> None:
+    state = near_the_end(game_spec, empty, seed)
+    values = []
+    for threads in (1, 2):
+        agent = arena.load_agent(f"ids:exact=0,threads={threads}")
+        start_game(agent, state.game)
+        move = agent.choose(state, arena.Limit(depth=empty + 2))
+        assert move in state.legal_moves()
+        info = agent.last_search
+        assert info is not None and info.value is not None
+        values.append(info.value)
+    assert is_proven(values[0]) or values[0] == 0  # searched to the end: exact
+    assert values[1] == values[0]
+
+
+@pytest.mark.parametrize("game_spec", ["connect4", "othello", "gomoku"])
+def test_two_threads_answer_a_legal_move_in_time(game_spec: str) -> None:
+    game = arena.load_game(game_spec)
+    agent = arena.load_agent("ids:threads=2")
+    start_game(agent, game)
+    state = game.initial_state()
+    for _ in range(3):
+        start = time.perf_counter()
+        move = agent.choose(state, arena.Limit(time=0.2))
+        assert time.perf_counter() - start < 1.0  # the aim is 0.2 s; a busy machine passes
+        assert move in state.legal_moves()
+        state = state.play(move)
+    info = agent.last_search
+    assert info is not None and info.nodes > 0
+
+
+@pytest.mark.parametrize("game_spec", ["othello", "gomoku"])
+def test_two_threads_stop_soon_after_stop(game_spec: str) -> None:
+    game = arena.load_game(game_spec)
+    agent = arena.load_agent("ids:threads=2")
+    start_game(agent, game)
+    state = game.initial_state()
+    moves: list[int] = []
+    thread = threading.Thread(
+        target=lambda: moves.append(agent.choose(state, arena.Limit(time=60.0))), daemon=True
+    )
+    thread.start()
+    time.sleep(0.3)
+    asked = time.perf_counter()
+    agent.stop()
+    thread.join(10)
+    assert not thread.is_alive()
+    assert time.perf_counter() - asked < 1.0
+    assert moves and moves[0] in state.legal_moves()
