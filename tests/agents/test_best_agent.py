@@ -58,3 +58,21 @@ def test_it_never_loses_tictactoe_to_a_searching_opponent() -> None:
         agents = [arena.load_agent(spec) for spec in players]
         record = play_game(game, agents, TimeControl.moving(0.2), seed=seed, names=players)
         assert record.winner is None or record.players[record.winner] == "best", record
+
+
+@pytest.mark.parametrize(
+    ("game_spec", "inner"),
+    [("othello", "ids"), ("go:size=9", "mcts")],
+)
+def test_threads_reach_the_rows_agent(game_spec: str, inner: str) -> None:
+    """best:threads=N searches with N threads (ids: Lazy SMP; Go's MC-RAVE: a tree per
+    thread) and plays legal moves."""
+    game = arena.load_game(game_spec)
+    agent = arena.load_agent("best:threads=2")
+    agent.reset(game)
+    state = game.initial_state()
+    move = agent.choose(state, arena.Limit(time=0.1))
+    assert move in state.legal_moves()
+    engine = agent.last_search.engine if agent.last_search is not None else ""
+    assert engine.startswith(inner) and engine.endswith("threads=2")
+    assert best_spec(arena.load_game("tictactoe"), 2) == "solver"  # no threads to give

@@ -37,14 +37,25 @@ BEST: dict[str, str] = {
 """Game spec or game name -> the spec of the strongest agent we have for it."""
 
 
-def best_spec(game: Game) -> str:
-    """The spec ``best`` plays ``game`` with: the row of its exact spec, else of its name.
+THREADED = ("ids", "mcts")
+"""The agents that search with threads (``threads=N``)."""
+
+
+def best_spec(game: Game, threads: int | None = None) -> str:
+    """The spec ``best`` plays ``game`` with: the row of its exact spec, else of its name;
+    with ``threads``, searching with that many threads where the row's agent can.
 
     >>> import arena
-    >>> best_spec(arena.load_game("connect4"))
-    'ids'
+    >>> best_spec(arena.load_game("connect4")), best_spec(arena.load_game("othello"), 2)
+    ('ids', 'ids:threads=2')
+    >>> best_spec(arena.load_game("tictactoe"), 2)
+    'solver'
     """
-    return BEST.get(game.spec) or BEST.get(game.name) or "ids"
+    spec = BEST.get(game.spec) or BEST.get(game.name) or "ids"
+    name = spec.split(":")[0]
+    if threads is None or name not in THREADED:
+        return spec
+    return f"{spec}{',' if ':' in spec else ':'}threads={threads}"
 
 
 class BestAgent(Agent):
@@ -52,10 +63,22 @@ class BestAgent(Agent):
     summary = "the strongest configuration for each game (the table in docs/strength.md)"
     params = (
         Param("time", float, 1.0, "seconds per move when the match gives no limit", low=0.001),
+        Param(
+            "threads",
+            int,
+            None,
+            "threads of the search (ids: Lazy SMP; mcts: a shared tree or a tree per "
+            "thread); none: the cores the machine has free, 1 in a game played beside "
+            "others (--jobs)",
+            low=1,
+            high=256,
+            default_text="free cores",
+        ),
     )
 
-    def _setup(self, time: float) -> None:
+    def _setup(self, time: float, threads: int | None) -> None:
         self.default_time = time
+        self.threads = threads
         self.playing: Agent | None = None
         self.agents: dict[str, Agent] = {}
 
@@ -65,7 +88,7 @@ class BestAgent(Agent):
         if agent is None:
             # No time= in the row's spec: an agent's own time caps the match's (2 s a
             # move would be searched for 1 s); ``best``'s time only fills an unbounded limit.
-            agent = self.agents[game.spec] = load_agent(best_spec(game))
+            agent = self.agents[game.spec] = load_agent(best_spec(game, self.threads))
         self.playing = agent
         agent.listener = self.listener
         return agent
