@@ -101,7 +101,7 @@ ROOMS: dict[str, dict[str, tuple[str, ...]]] = {
 floor every search stands on; MCTS and alpha-beta do not know each other)."""
 
 SHARED: dict[str, tuple[str, ...]] = {
-    "search": ("values", "report"),
+    "search": ("values", "report", "atomics", "threads"),
 }
 """The modules at the top of a layer in rooms, shared by all its rooms (they import none)."""
 
@@ -615,5 +615,5 @@ def test_modules_outside_the_rooms_and_imports_across_them_are_found() -> None:
         "arena.search.clock.deadline:5 (room clock) imports arena.search.mcts.agent",
         "arena.search.alphabeta.ids:5 (room alphabeta) imports arena.search.mcts.agent",
         "arena.search.timing: search/ holds only its rooms (clock, mcts, alphabeta, az) "
-        "and shared modules (values, report)",
+        "and shared modules (values, report, atomics, threads)",
     ]

@@ -15,12 +15,12 @@ import pytest
 import arena
 from arena.core.agent import start_game
 from arena.core.kernel import ONGOING
-from arena.search import compiled
-from arena.search import mcts_kernel as mk
 from arena.search.atomics import add, try_cas
-from arena.search.deadline import Deadline
-from arena.search.mcts_options import MCTSOptions
-from arena.search.mcts_threads import RootParallelSearch, SharedTreeSearch
+from arena.search.clock.deadline import Deadline
+from arena.search.mcts import kernel as mk
+from arena.search.mcts import warmup as compiled
+from arena.search.mcts.options import MCTSOptions
+from arena.search.mcts.parallel import RootParallelSearch, SharedTreeSearch
 from arena.search.threads import THREADS_ENV, default_threads
 
 # Root visits of mcts:seed=7,rollouts=3000 before threads existed (main at 0635286).

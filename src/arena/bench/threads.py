@@ -31,9 +31,9 @@ from arena.agents import load_agent
 from arena.bench.measure import selected
 from arena.core.limit import Limit
 from arena.games import load_game
-from arena.search import compiled
-from arena.search.deadline import Deadline
-from arena.search.mcts_options import MCTSOptions
+from arena.search.clock.deadline import Deadline
+from arena.search.mcts import warmup as compiled
+from arena.search.mcts.options import MCTSOptions
 
 
 @dataclass(frozen=True)

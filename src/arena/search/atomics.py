@@ -3,7 +3,7 @@
 numba compiles no atomics of its own, and compiled functions declared
 ``nogil=True`` run truly in parallel when several Python threads call them on
 the same arrays. What they need to share a structure safely is here, written
-as LLVM instructions (the way :mod:`arena.search.compiled_clock` reads the
+as LLVM instructions (the way :mod:`arena.search.clock.compiled` reads the
 clock):
 
 - :func:`compare_exchange` (``cmpxchg``, acquire-release) and :func:`fetch_add`

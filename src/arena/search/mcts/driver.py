@@ -72,7 +72,7 @@ class FastSearch:
 
     name = "fast"
     kind = "serial"
-    """How its threads search (:mod:`~arena.search.mcts_threads`: ``tree``, ``root``)."""
+    """How its threads search (:mod:`~arena.search.mcts.parallel`: ``tree``, ``root``)."""
     threads = 1
     SIMULATIONS: tuple[str, ...] = ("playout", "rollout")
     """The simulations ``warm(everything=True)`` loads (those of ``rollout=random|cheap``)."""

@@ -126,7 +126,7 @@ class MCTSOptions:
     seed: int | None = None
     engine: str = "fast"
     threads: int | None = None
-    """Threads of the compiled search (None: :func:`~arena.search.mcts_threads.default_threads`)."""
+    """Threads of the compiled search (None: :func:`~arena.search.threads.default_threads`)."""
     parallel: str = "auto"
     """``tree`` (one shared tree), ``root`` (a tree per thread) or ``auto`` (per game)."""
 

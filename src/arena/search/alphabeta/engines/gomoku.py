@@ -52,9 +52,9 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 from arena.search.alphabeta.engines.driver import BOUND_TEXT, Iteration, LazySMP, RootSearch, deepen
 from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER
+from arena.search.atomics import fence_acquire, fence_release
 from arena.search.clock.compiled_deadline import NEVER, expired, now_ns
 from arena.search.clock.deadline import quiet_gc
-from arena.search.atomics import fence_acquire, fence_release
 from arena.search.report import value_rows
 from arena.search.values import PROVEN_NOTE, WIN
 

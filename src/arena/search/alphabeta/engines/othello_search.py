@@ -34,8 +34,8 @@ from numba import njit
 
 from arena.search.alphabeta.engines.othello_eval import CORNERS, evaluate
 from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER, from_table, to_table
-from arena.search.clock.compiled import now_ns
 from arena.search.atomics import fence_acquire, fence_release
+from arena.search.clock.compiled import now_ns
 from arena.solvers.bits import lowest_index, popcount
 from arena.solvers.othello.board import ONE, ZERO, U, flips, moves
 

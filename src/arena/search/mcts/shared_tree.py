@@ -1,7 +1,7 @@
 """The compiled MCTS that several threads run on one tree (tree parallelism, virtual loss).
 
 Each thread calls :func:`run` (``nogil``: the threads truly run at once) on the
-same tree arrays as :mod:`~arena.search.mcts_kernel` lays them out, with its
+same tree arrays as :mod:`~arena.search.mcts.kernel` lays them out, with its
 own position, path and move buffer. One iteration is three steps:
 
 1. *under the lock* (:mod:`~arena.search.atomics`, one int64 of ``control``):
@@ -29,10 +29,10 @@ import numpy as np
 from numba import njit
 
 from arena.core.kernel import ONGOING
-from arena.search import kernel_functions as kf
 from arena.search.atomics import acquire, release
-from arena.search.compiled_clock import now_ns
-from arena.search.mcts_kernel import (
+from arena.search.clock.compiled import now_ns
+from arena.search.mcts import kernel_functions as kf
+from arena.search.mcts.kernel import (
     BUDGET,
     CLOCK_EVERY,
     COUNT,
@@ -202,7 +202,7 @@ def run(  # type: ignore[no-untyped-def]
     root, policy, c, eps, expand_all, solver, seed, control, report,
 ):  # fmt: skip
     """:func:`search` with the kernel's functions given as addresses (as
-    :func:`arena.search.mcts_kernel.run`)."""
+    :func:`arena.search.mcts.kernel.run`)."""
     return search(
         kf.as_legal_moves(functions[0], functions[1]),
         kf.as_play(functions[2], functions[3]),

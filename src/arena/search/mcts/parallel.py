@@ -5,7 +5,7 @@ functions declared ``nogil``, called from N Python threads: the standard way
 to run numba code in parallel over shared arrays). Two ways:
 
 - :class:`SharedTreeSearch` (``parallel=tree``): every thread works on one tree
-  (:mod:`~arena.search.mcts_shared`: a lock around the walk down and the credit
+  (:mod:`~arena.search.mcts.shared_tree`: a lock around the walk down and the credit
   back up, the simulation outside it, a virtual loss that spreads the threads
   over different lines). Each simulation benefits from all the others, as in
   the serial search.
@@ -38,14 +38,14 @@ from numba import config
 
 from arena.core.game import State
 from arena.core.kernel import Kernel
-from arena.search import mcts_kernel as mk
-from arena.search import mcts_shared as ms
-from arena.search.deadline import Deadline
-from arena.search.fast_mcts import FastSearch
-from arena.search.fast_rave import engine as serial_engine
-from arena.search.mcts_options import MCTSOptions
-from arena.search.mcts_root import RootStats, Searched
-from arena.search.mcts_tree import Proof
+from arena.search.clock.deadline import Deadline
+from arena.search.mcts import kernel as mk
+from arena.search.mcts import shared_tree as ms
+from arena.search.mcts.driver import FastSearch
+from arena.search.mcts.options import MCTSOptions
+from arena.search.mcts.rave_driver import engine as serial_engine
+from arena.search.mcts.root import RootStats, Searched
+from arena.search.mcts.tree import Proof
 from arena.search.threads import default_threads
 
 TREE_GAMES = frozenset({"othello", "go", "gomoku"})
