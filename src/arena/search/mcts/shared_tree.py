@@ -4,7 +4,8 @@ Each thread calls :func:`run` (``nogil``: the threads truly run at once) on the
 same tree arrays as :mod:`~arena.search.mcts.kernel` lays them out, with its
 own position, path and move buffer. One iteration is three steps:
 
-1. *under the lock* (:mod:`~arena.search.atomics`, one int64 of ``control``):
+1. *under the lock* (:mod:`~arena.search.atomics`, one int64 of ``control``; held
+   on from step 3 of the iteration before, so one acquisition per iteration):
    walk down by the tree policy, open and expand as the serial search does, and
    count the visit of every node on the path at once — before its result is
    known. That visit without a win is the *virtual loss*: the other threads see
@@ -90,12 +91,15 @@ def search(  # type: ignore[no-untyped-def]
     report[REASON] = BUDGET
     max_moves = buf.shape[0]
     done, tick, until = 0, 0, control[UNTIL]
+    # The lock is held from the credit of one iteration through the walk of the next: one
+    # acquisition per iteration.
+    acquire(control, LOCK)
     while True:
         if until and tick % CLOCK_EVERY == 0 and now_ns() >= until:
             report[REASON] = TIME
+            release(control, LOCK)
             break
         tick += 1
-        acquire(control, LOCK)
         if control[HALT] != BUDGET or control[LEFT] <= 0:
             report[REASON] = control[HALT]
             release(control, LOCK)
@@ -189,7 +193,6 @@ def search(  # type: ignore[no-untyped-def]
         proving = solver and climb and control[HALT] == BUDGET
         if proving and climb_proofs(node, edge_child, path, length, root):
             control[HALT] = PROVEN
-        release(control, LOCK)
     report[DONE] = done
     return done
 
