@@ -173,3 +173,17 @@ def test_atomics() -> None:
     assert try_cas(a, 0, 1, 5) == 0 and a[0] == 0  # not expected: unchanged
     assert try_cas(a, 0, 0, 5) == 0 and a[0] == 5
     assert add(a, 1, 4) == 0 and add(a, 1, 4) == 4 and a[1] == 8
+
+
+@pytest.mark.parametrize("parallel", ["tree", "root"])
+def test_a_deadline_stopped_before_the_threads_start_ends_the_search(parallel: str) -> None:
+    """A helper that starts after the search was stopped (its deadline minus infinity) ends
+    at once, without an error (it once raised converting the moment to nanoseconds)."""
+    game = arena.load_game("connect4")
+    engine = compiled.fast_engine(MCTSOptions(threads=2, parallel=parallel), game, random.Random(1))
+    deadline = Deadline(5.0)
+    deadline.stop()
+    start = time.perf_counter()
+    found = engine.search(game.initial_state(), float("inf"), deadline)
+    assert time.perf_counter() - start < 1.0
+    assert found.stats.moves == list(game.initial_state().legal_moves())

@@ -12,8 +12,8 @@ stop between two reads of Python's clock only.
 
 >>> now_ns() > 0
 True
->>> deadline_ns(float("inf"))
-0
+>>> deadline_ns(float("inf")), deadline_ns(float("-inf"))
+(0, 1)
 
 Tests: ``tests/search/test_fast_mcts.py``.
 """
@@ -42,9 +42,12 @@ def now_ns() -> int:
 
 def deadline_ns(seconds: float) -> int:
     """A :func:`time.perf_counter` moment as :func:`now_ns` reads it in compiled code; 0
-    (none) for an infinite moment or where the compiled clock is off."""
+    (none) for an infinite moment or where the compiled clock is off, 1 (long past) for a
+    deadline stopped before its search began (``Deadline.stop``: minus infinity)."""
     if not AVAILABLE or seconds == float("inf"):
         return 0
+    if seconds == float("-inf"):
+        return 1
     return max(1, int(seconds * 1e9))
 
 

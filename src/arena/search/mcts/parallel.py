@@ -66,6 +66,9 @@ class _Pool:
 
     def __init__(self, helpers: int) -> None:
         self.executor = ThreadPoolExecutor(helpers, thread_name_prefix="arena-search")
+        # Start the threads now, off the clock (an executor starts them at its first calls).
+        for future in [self.executor.submit(int) for _ in range(helpers)]:
+            future.result()
 
     def start(self, calls: list[Any]) -> list[Future[Any]]:
         return [self.executor.submit(call) for call in calls]

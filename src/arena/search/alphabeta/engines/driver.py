@@ -142,6 +142,9 @@ class LazySMP:
     def __init__(self, helpers: Sequence[Any]) -> None:
         self.helpers = list(helpers)
         self.pool = ThreadPoolExecutor(len(self.helpers), thread_name_prefix="arena-smp")
+        # Start the threads now, off the clock (an executor starts them at its first calls).
+        for future in [self.pool.submit(int) for _ in self.helpers]:
+            future.result()
         self.running: list[Future[Any]] = []
 
     def start(self, first: Any, depth: int, end_ns: int) -> None:
