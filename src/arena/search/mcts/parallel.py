@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
@@ -59,6 +60,21 @@ SMALL_GO = 26
 
 SHARED_BATCH_SECONDS = 0.002
 """A shared-tree batch's length: the threads start and join once per batch."""
+GRACE = 0.002
+"""How long past its stop moment a timed search waits for a helper thread. A helper the
+operating system has paused (a loaded machine) is left to finish on its own: the answer
+goes without its last work, and the next search (or tree reuse) waits for it first."""
+
+
+def joined(future: Future[Any], stop: float) -> tuple[bool, Any]:
+    """``(True, result)`` of a helper's call, or ``(False, None)`` when it has not ended
+    :data:`GRACE` after ``stop`` (a ``time.perf_counter`` moment; infinite: wait)."""
+    if stop == float("inf"):
+        return True, future.result()
+    try:
+        return True, future.result(timeout=max(0.0, stop - time.perf_counter()) + GRACE)
+    except TimeoutError:
+        return False, None
 
 
 class _Pool:
@@ -100,13 +116,32 @@ class SharedTreeSearch(FastSearch):
         self.seeded = False
         self.shares = [0] * threads
         """The simulations each thread did in the last search."""
+        self.stragglers: list[Future[Any]] = []
+        """Helpers a timed search did not wait for (see :data:`GRACE`)."""
+        self.deadline = Deadline(None)
+
+    def settle(self) -> None:
+        """Wait for the helpers a search left running (told to stop: they end at once)."""
+        for future in self.stragglers:
+            future.result()
+        self.stragglers = []
 
     def search(
         self, state: State, rollouts: float, deadline: Deadline, progress: Any = None
     ) -> Searched:
+        self.settle()
         self.seeded = False  # each thread's generator is seeded from the agent's at a search
         self.shares = [0] * self.threads
+        self.deadline = deadline
         return super().search(state, rollouts, deadline, progress)
+
+    def observe(self, state: State, move: int) -> None:
+        self.settle()
+        super().observe(state, move)
+
+    def reset(self) -> None:
+        self.settle()
+        super().reset()
 
     def _run(self, rollouts: float, deadline: Deadline, progress: Any = None) -> int:
         return self._batches(rollouts, deadline, progress, SHARED_BATCH_SECONDS)
@@ -123,14 +158,23 @@ class SharedTreeSearch(FastSearch):
         calls = [self._worker(i, seeds[i], s, leaf) for i in range(self.threads)]
         running = self.pool.start(calls[1:])
         done = calls[0]()
-        for future in running:
-            done += future.result()
+        late = False
+        for i, future in enumerate(running, 1):
+            ended, helped = joined(future, self.deadline.end)
+            if ended:
+                done += helped
+                self.shares[i] += helped
+            else:  # paused by the system: stop it, answer without it (its tree stays valid)
+                control[ms.HALT] = mk.TIME
+                self.stragglers.append(future)
+                late = True
+        self.shares[0] += int(self.scratch[0][3][mk.DONE])
         reports = [scratch[3] for scratch in self.scratch]
-        for i, r in enumerate(reports):
-            self.shares[i] += int(r[mk.DONE])
         self.report[mk.DEEPEST] = max(self.report[mk.DEEPEST], *(r[mk.DEEPEST] for r in reports))
         reason = int(control[ms.HALT])
         if reason == mk.BUDGET and any(r[mk.REASON] == mk.TIME for r in reports):
+            reason = mk.TIME
+        if late:
             reason = mk.TIME
         self.report[mk.REASON] = reason
         self.report[mk.DONE] = done
@@ -182,21 +226,35 @@ class RootParallelSearch:
         ]
         self.pool = _Pool(threads - 1)
         self.searched: list[Searched] = []
+        self.merged = list(self.engines)
+        """The engines whose trees the last search added up (a helper the system paused
+        past the deadline is left out, :data:`GRACE`)."""
+        self.stragglers: list[Future[Any]] = []
+
+    def settle(self) -> None:
+        """Wait for the helpers a search left running (told to stop: they end at once)."""
+        for future in self.stragglers:
+            future.result()
+        self.stragglers = []
+        self.merged = list(self.engines)
 
     def warm(self, state: State, everything: bool = True) -> None:
         self.engines[0].warm(state, everything)
 
     def reset(self) -> None:
+        self.settle()
         for engine in self.engines:
             engine.reset()
 
     def observe(self, state: State, move: int) -> None:
+        self.settle()
         for engine in self.engines:
             engine.observe(state, move)
 
     def search(
         self, state: State, rollouts: float, deadline: Deadline, progress: Any = None
     ) -> Searched:
+        self.settle()
         first, helpers = self.engines[0], self.engines[1:]
         share = rollouts if math.isinf(rollouts) else max(1, int(rollouts) // self.threads)
         # The helpers keep their own copy of the deadline (a Deadline records its units).
@@ -220,7 +278,14 @@ class RootParallelSearch:
             if deadline.end != float("inf"):  # timed, or stopped: the helpers end too
                 for copy in copies:
                     copy.stop()  # seen after their batch under way (a fraction of a ms)
-        self.searched = [found] + [future.result() for future in running]
+        self.searched, self.merged = [found], [first]
+        for engine, future in zip(helpers, running, strict=True):
+            ended, helped = joined(future, deadline.end)
+            if ended:
+                self.searched.append(helped)
+                self.merged.append(engine)
+            else:
+                self.stragglers.append(future)
         return self._merged()
 
     def _merged(self) -> Searched:
@@ -241,7 +306,7 @@ class RootParallelSearch:
 
     def root_stats(self) -> RootStats | None:
         """Every tree's root added up (moves in legal order in each)."""
-        all_stats = [engine.root_stats() for engine in self.engines]
+        all_stats = [engine.root_stats() for engine in self.merged]
         if any(stats is None for stats in all_stats):
             return all_stats[0]
         first = all_stats[0]
