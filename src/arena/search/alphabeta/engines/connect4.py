@@ -666,7 +666,7 @@ class Connect4Engine:
             self.failed_at = state.ply
         search = self.search
         search.set_root(pos, mask)
-        for helper in self.smp.helpers if self.smp is not None else ():
+        for helper in self.smp.ready() if self.smp is not None else ():
             helper.set_root(pos, mask)
         if self.halt.is_set():  # stopped during the solve: the depths stop at once too
             search.stop()

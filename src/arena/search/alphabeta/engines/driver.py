@@ -24,6 +24,7 @@ tests/search/test_lazy_smp.py
 from __future__ import annotations
 
 import copy
+import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
@@ -128,6 +129,10 @@ class RootSearch:
         self.stats[STATS_END] = 0  # a deadline long past: the compiled search ends at its next look
 
 
+GRACE = 0.002
+"""How long past the move's stop moment the main search waits for a helper thread."""
+
+
 class LazySMP:
     """Lazy SMP: helper threads search the same root as the main search, each a depth or
     two deeper (staggered: helper ``i`` at ``depth + 1 + i % 2``), through the shared
@@ -147,20 +152,38 @@ class LazySMP:
             future.result()
         self.running: list[Future[Any]] = []
 
+    def ready(self) -> list[Any]:
+        """The helpers, once every one has ended its last iteration (to set their root)."""
+        for future in self.running:
+            future.result()
+        self.running = []
+        return self.helpers
+
     def start(self, first: Any, depth: int, end_ns: int) -> None:
         """Let every helper search its depth, the main search's ``first`` move first."""
+        self.ready()
         for i, helper in enumerate(self.helpers):
             helper.halted = False
             helper.first = first
             self.running.append(self.pool.submit(helper.iterate, depth + 1 + i % 2, end_ns))
 
-    def finish(self) -> None:
-        """End the helpers' iterations (at their next look at the clock) and wait for them."""
+    def finish(self, stop: float = float("inf")) -> None:
+        """End the helpers' iterations (at their next look at the clock) and wait for them,
+        past the ``time.perf_counter`` moment ``stop`` at most :data:`GRACE`: a helper the
+        system paused finishes on its own, and :meth:`ready` waits for it before the next
+        use (its nodes then count in the next report)."""
         for helper in self.helpers:
             helper.stop()
+        waiting = []
         for future in self.running:
-            future.result()
-        self.running = []
+            if stop == float("inf"):
+                future.result()
+                continue
+            try:
+                future.result(timeout=max(0.0, stop - time.perf_counter()) + GRACE)
+            except TimeoutError:
+                waiting.append(future)
+        self.running = waiting
 
     @property
     def nodes(self) -> int:
@@ -196,7 +219,7 @@ def deepen(
             try:
                 found = search.iterate(depth, end)
             finally:
-                smp.finish()
+                smp.finish(deadline.end)
         else:
             found = search.iterate(depth, end)
         if found is None:

@@ -858,7 +858,7 @@ class GomokuEngine:
         size = game.rows  # type: ignore[attr-defined]
         centre = (size // 2) * size + size // 2
         fallback = centre if centre in legal else legal[0]
-        for helper in self.smp.helpers if self.smp is not None else ():
+        for helper in self.smp.ready() if self.smp is not None else ():
             helper.set_root(state)  # type: ignore[attr-defined]
         return deepen(state, search, seconds, maxdepth, agent, fallback, start=start, smp=self.smp)
 

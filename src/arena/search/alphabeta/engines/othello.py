@@ -452,7 +452,7 @@ class OthelloEngine:
         info = SearchInfo(depth=0, engine="fast", units=self.units.note)
         nodes = 0
         smp = self.smp
-        for helper in smp.helpers if smp is not None else ():
+        for helper in smp.ready() if smp is not None else ():
             helper.set_root(me, opp)  # type: ignore[attr-defined]
         for depth in range(1, maxdepth + 1):
             if smp is not None:
@@ -460,7 +460,7 @@ class OthelloEngine:
                 try:
                     value, values, bounds = self._root(me, opp, depth, order, deadline_ns)
                 finally:
-                    smp.finish()
+                    smp.finish(deadline.end)
             else:
                 value, values, bounds = self._root(me, opp, depth, order, deadline_ns)
             nodes += int(self.stats[search.NODES])
