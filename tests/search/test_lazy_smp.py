@@ -106,3 +106,30 @@ def test_two_threads_stop_soon_after_stop(game_spec: str) -> None:
     assert not thread.is_alive()
     assert time.perf_counter() - asked < 1.0
     assert moves and moves[0] in state.legal_moves()
+
+
+class SlowHelper:
+    """A helper whose iteration the system 'pauses' for 0.5 s."""
+
+    halted = False
+    first = None
+    nodes = 0
+
+    def iterate(self, depth: int, end_ns: int) -> None:
+        time.sleep(0.5)
+        self.nodes += 1
+
+    def stop(self) -> None:
+        self.halted = True
+
+
+def test_the_main_search_does_not_wait_for_a_paused_helper() -> None:
+    from arena.search.alphabeta.engines.driver import LazySMP
+
+    helper = SlowHelper()
+    smp = LazySMP([helper])
+    smp.start(None, 1, 0)
+    start = time.perf_counter()
+    smp.finish(start)  # the move's stop moment is now
+    assert time.perf_counter() - start < 0.25
+    assert smp.ready() == [helper] and helper.nodes == 1  # waited for before the next use

@@ -187,3 +187,22 @@ def test_a_deadline_stopped_before_the_threads_start_ends_the_search(parallel: s
     found = engine.search(game.initial_state(), float("inf"), deadline)
     assert time.perf_counter() - start < 1.0
     assert found.stats.moves == list(game.initial_state().legal_moves())
+
+
+def test_a_paused_helper_does_not_hold_the_answer_back() -> None:
+    """A helper still running past the stop moment (a loaded machine paused it) is left to
+    finish on its own: the wait ends GRACE after the stop moment."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    from arena.search.mcts.parallel import GRACE, joined
+
+    with ThreadPoolExecutor(1) as pool:
+        slow = pool.submit(time.sleep, 0.5)
+        start = time.perf_counter()
+        assert joined(slow, start) == (False, None)
+        assert time.perf_counter() - start < 0.25
+        done: Future[int] = Future()
+        done.set_result(7)
+        assert joined(done, start) == (True, 7)
+        assert joined(slow, float("inf")) == (True, None)  # untimed: waits
+    assert GRACE < 0.01
