@@ -153,3 +153,40 @@ def test_a_short_limit_is_nearly_all_search() -> None:
         state = state.play(move)
     PAUSES.forget()
     assert statistics.median(used) > 0.85
+
+
+@pytest.mark.parametrize(
+    ("spec", "game"),
+    [
+        ("ids", "connect4"),  # the compiled engine
+        ("ids", "colosseum:size=8"),  # the readable search
+        ("mcts", "connect4"),
+        ("mcts:engine=python", "connect4"),
+    ],
+)
+def test_a_late_answer_teaches_every_search_the_pause_reserve(spec: str, game: str) -> None:
+    """A pause after a search's last look at its clock (here: a listener that sleeps
+    past the deadline) makes its answer late; the reserve of the next search of any
+    agent grows by what the late one would have needed, whatever the search."""
+    g = arena.load_game(game)
+    agent = arena.load_agent(spec)
+    start_game(agent, g)
+    slept: list[float] = []
+
+    def listener(info: object) -> bool:
+        if not slept:
+            slept.append(0.3)
+            time.sleep(0.3)
+        return False
+
+    agent.listener = listener
+    PAUSES.forget()
+    try:
+        started = time.perf_counter()
+        agent.choose(g.initial_state(), arena.Limit(time=0.05))
+        late = time.perf_counter() - started - 0.05
+        assert slept and late > 0.2
+        assert PAUSES.level() > 0.2
+        assert Deadline(0.5).end - time.perf_counter() < 0.5 - 0.2  # the next one keeps it
+    finally:
+        PAUSES.forget()

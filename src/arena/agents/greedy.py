@@ -59,7 +59,7 @@ class GreedyAgent(Agent):
         rows.sort(reverse=True)
         unit = units(state.game, self.eval_kind)
         self.last_search = SearchInfo(
-            seconds=deadline.elapsed(),
+            seconds=deadline.finish(),
             depth=1,
             nodes=len(rows),
             value=rows[0][0],

@@ -321,7 +321,7 @@ class AlphaBetaAgent(Agent):
                 move = fallback if searcher.root_best is None else searcher.root_best
                 info.depth = 0
         info.nodes = searcher.nodes
-        info.seconds = searcher.deadline.elapsed()
+        info.seconds = searcher.deadline.finish()
         self.last_search = info
         return move
 

@@ -209,6 +209,6 @@ class IDSAgent(Agent):
                 if is_proven(value) or not searcher.horizon:
                     break
         info.nodes = searcher.nodes
-        info.seconds = deadline.elapsed()
+        info.seconds = deadline.finish()
         self.last_search = info
         return move

@@ -82,7 +82,7 @@ class MinimaxAgent(Agent):
         rows.sort(key=lambda row: -row[1])
         unit = units(state.game, self.eval_kind)
         self.last_search = SearchInfo(
-            seconds=deadline.elapsed(),
+            seconds=deadline.finish(),
             depth=depth,
             nodes=counter[0],
             value=rows[0][1],

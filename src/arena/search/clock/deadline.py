@@ -98,17 +98,20 @@ class Deadline:
     that much earlier, so the unit that would cross the deadline is never started.
     """
 
-    __slots__ = ("end", "last", "longest", "start")
+    __slots__ = ("end", "last", "longest", "reserve", "start")
 
     def __init__(
         self, seconds: float | None, start: float | None = None, margin: float | None = None
     ) -> None:
         self.start = _clock() if start is None else start
+        self.reserve = 0.0
+        """The pause reserve this deadline keeps (:meth:`finish` learns from it)."""
         if seconds is None:
             self.end = float("inf")
         else:
             if margin is None:
-                margin = min(answer_margin(seconds) + PAUSES.reserve(seconds), MOST * seconds)
+                self.reserve = PAUSES.reserve(seconds)
+                margin = min(answer_margin(seconds) + self.reserve, MOST * seconds)
             kept = margin
             self.end = self.start + seconds - kept
         self.last = self.start
@@ -137,6 +140,31 @@ class Deadline:
 
     def elapsed(self) -> float:
         return _clock() - self.start
+
+    def finish(self, longest: float = 0.0) -> float:
+        """The search answers now: its seconds so far. What it suffered teaches the
+        process's pause reserve (:data:`~arena.search.clock.pauses.PAUSES`), so the next
+        search of any agent keeps it: an answer later than :attr:`end` (a pause after the
+        last look at the clock), as the reserve it would have needed, and ``longest``, the
+        longest stretch between two looks a compiled search measured (pauses included).
+        The stretches :meth:`tick` sees are not taught: the first includes the search's
+        setup (a table, a first compilation), which is no pause.
+
+        >>> from arena.search.clock.pauses import PAUSES
+        >>> PAUSES.forget()
+        >>> late = Deadline(0.05, start=_clock() - 1.0)  # its end passed a second ago
+        >>> round(late.finish(), 1), PAUSES.level() > 0.9
+        (1.0, True)
+        >>> PAUSES.forget()
+        """
+        now = _clock()
+        if self.end != float("inf") and self.end != float("-inf"):
+            seen = longest
+            if now > self.end:
+                seen = max(seen, now - self.end + self.reserve)
+            if seen > 0:
+                PAUSES.seen(seen)
+        return now - self.start
 
 
 @contextmanager

@@ -344,7 +344,7 @@ class MCTSAgent(Agent):
                 move = final_move(stats, self.options.robust, self.rng)
         # The report is written when it is read, off the clock: formatting hundreds of
         # root moves (Go 19x19, Gomoku) takes milliseconds.
-        self._report = (stats, state.game, self.options.c, deadline.elapsed(), found)
+        self._report = (stats, state.game, self.options.c, deadline.finish(), found)
         return move
 
     def _info(self, found: Searched, state: State) -> SearchInfo:

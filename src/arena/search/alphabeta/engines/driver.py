@@ -249,5 +249,5 @@ def deepen(
         if is_proven(found.value) or not found.horizon:
             break
     info.nodes = search.nodes + (smp.nodes if smp is not None else 0)
-    info.seconds = deadline.elapsed()
+    info.seconds = deadline.finish(getattr(search, "longest", 0) / 1e9)
     return move, info

@@ -429,7 +429,7 @@ class OthelloEngine:
             raise IllegalMove(None, "the game is over")
         legal = state.legal_moves()
         if len(legal) == 1:
-            return legal[0], SearchInfo(seconds=deadline.elapsed(), depth=0, engine="fast")
+            return legal[0], SearchInfo(seconds=deadline.finish(), depth=0, engine="fast")
         me, opp = self.bits(state)
         if self.solver is not None and seconds is not None:
             budget = EXACT_SHARE * seconds
@@ -510,5 +510,5 @@ class OthelloEngine:
             if seconds is not None and elapsed > self.next_share * seconds:
                 break
         info.nodes = nodes + (smp.nodes if smp is not None else 0)
-        info.seconds = deadline.elapsed()
+        info.seconds = deadline.finish()
         return move, info
