@@ -4,6 +4,7 @@ exact proofs, the clock kept, the tree kept between moves, fallbacks and bad par
 from __future__ import annotations
 
 import math
+import random
 import statistics
 import time
 
@@ -11,8 +12,12 @@ import pytest
 
 import arena
 from arena.core.errors import SpecError
+from arena.search.clock.deadline import Deadline
+from arena.search.mcts import kernel as mk
 from arena.search.mcts.agent import MCTSAgent
+from arena.search.mcts.options import MCTSOptions
 from arena.search.mcts.tree import Proof
+from arena.search.mcts.warmup import fast_engine
 from arena.search.report import format_search
 from helpers import random_states
 from kernel_checks import run_without_jit
@@ -183,3 +188,33 @@ def test_compiled_mcts_runs_as_plain_python() -> None:
         "print(g.format_move(m), a.last_search.engine, *won)\n"
     )
     assert out.split() == ["a3", "fast", "a3"]
+
+
+@pytest.mark.parametrize("spec", ["tictactoe", "connect4", "go:size=9"])
+def test_the_root_read_in_one_compiled_call_is_the_trees(spec: str) -> None:
+    """The root's statistics and best line (read by :mod:`arena.search.mcts.root_arrays`,
+    not by a dozen numpy operations, to keep a move's fixed cost down) are the tree's:
+    each legal move's child, in legal order, and the most visited line."""
+    game = arena.load_game(spec)
+    engine = fast_engine(MCTSOptions(), game, random.Random(3))
+    state = game.initial_state()
+    engine.search(state, 500, Deadline(None))
+    stats = engine.root_stats()
+    assert stats.moves == list(state.legal_moves())
+    node, x = engine.node, engine.root
+    first, tried = int(node[x, mk.FIRST]), int(node[x, mk.TRIED])
+    children = {
+        int(engine.edge_move[e]): int(engine.edge_child[e]) for e in range(first, first + tried)
+    }
+    for move, visits, wins in zip(stats.moves, stats.visits, stats.wins):
+        child = children.get(move)
+        assert visits == (0 if child is None else int(node[child, mk.VISITS]))
+        assert wins == (0.0 if child is None else float(engine.wins[child]))
+    assert sum(stats.visits) == stats.total == 500
+    line, y = [], x
+    while len(line) < 12 and node[y, mk.FIRST] >= 0 and node[y, mk.TRIED]:
+        edges = range(int(node[y, mk.FIRST]), int(node[y, mk.FIRST] + node[y, mk.TRIED]))
+        best = max(edges, key=lambda e: (node[engine.edge_child[e], mk.VISITS], -e))
+        line.append(int(engine.edge_move[best]))
+        y = engine.edge_child[best]
+    assert engine.snapshot(500).pv == line

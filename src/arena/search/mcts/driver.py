@@ -36,6 +36,7 @@ from arena.search.clock.deadline import Deadline
 from arena.search.clock.pauses import PAUSES
 from arena.search.mcts import kernel as mk
 from arena.search.mcts import kernel_functions as kf
+from arena.search.mcts import root_arrays as ra
 from arena.search.mcts.batch_clock import batch_clock, stop_between_batches
 from arena.search.mcts.options import MCTSOptions
 from arena.search.mcts.root import RootStats, Searched
@@ -96,6 +97,8 @@ class FastSearch:
         self.root_state: State | None = None
         self.root_s: np.ndarray | None = None
         self.root = 0
+        self.root_moves: np.ndarray | None = None
+        """The root's legal moves (listed when the search starts; None: not yet)."""
 
     def _allocate(self, nodes: int, edges: int) -> None:
         self.node = np.empty((nodes, mk.FIELDS), np.int64)
@@ -136,9 +139,11 @@ class FastSearch:
 
     def reset(self) -> None:
         self.root_state = None
+        self.root_moves = None
 
     def observe(self, state: State, move: int) -> None:
         """Keep the subtree of ``move`` (reuse=1), copied to the front of new arrays."""
+        self.root_moves = None
         if not self.options.reuse or self.root_state != state:
             self.root_state = None
             return
@@ -191,6 +196,7 @@ class FastSearch:
         k = self.kernel
         k.functions["seed"](self.rng.randrange(1 << 31))
         n_moves = k.functions["legal_moves"](k.params, self.root_s.copy(), self.buf)
+        self.root_moves = self.buf[:n_moves].copy()
         self.report[mk.DEEPEST] = 0
         sims = 0
         if n_moves > 1:  # else nothing to decide
@@ -260,47 +266,34 @@ class FastSearch:
         return int(done)
 
     def root_stats(self) -> RootStats | None:
-        """The root's moves in legal-move order with their statistics (numpy: Go 19x19 and
-        Gomoku have hundreds of root moves, and this runs on the clock)."""
+        """The root's moves in legal-move order with their statistics (read in one compiled
+        call, :mod:`~arena.search.mcts.root_arrays`: this runs on the clock)."""
         if self.root_state is None or self.root_s is None:
             return None
-        k, node, x = self.kernel, self.node, self.root
-        n = k.functions["legal_moves"](k.params, self.root_s.copy(), self.buf)
-        moves = self.buf[:n].copy()
+        moves = self.root_moves
+        if moves is None:
+            k = self.kernel
+            n = k.functions["legal_moves"](k.params, self.root_s.copy(), self.buf)
+            moves = self.root_moves = self.buf[:n].copy()
+        n = len(moves)
         visits = np.zeros(n, np.int64)
         wins = np.zeros(n, np.float64)
         proven = np.zeros(n, np.int64)
-        wins_at_once = None
-        first, tried = node[x, mk.FIRST], node[x, mk.TRIED]
-        if first >= 0 and tried:
-            children = self.edge_child[first : first + tried]
-            # Where each tried edge's move stands in the legal order.
-            order = np.argsort(moves, kind="stable")
-            at = order[np.searchsorted(moves, self.edge_move[first : first + tried], sorter=order)]
-            visits[at] = node[children, mk.VISITS]
-            wins[at] = self.wins[children]
-            proven[at] = node[children, mk.PROOF]
-            over = node[children, mk.OUTCOME]
-            mine = over if node[x, mk.MOVER] == 0 else -over
-            won = np.flatnonzero((over != ONGOING) & (mine > 0))
-            if len(won):
-                wins_at_once = int(moves[at[won[0]]])
+        at_once = ra.root_children(
+            self.node, self.wins, self.edge_move, self.edge_child, self.root,
+            moves, visits, wins, proven,
+        )  # fmt: skip
         return RootStats(
             moves.tolist(),
             visits.tolist(),
             wins.tolist(),
             [_PROOF[q] for q in proven.tolist()] if proven.any() else [Proof.UNKNOWN] * n,
-            int(node[x, mk.VISITS]),
-            wins_at_once,
+            int(self.node[self.root, mk.VISITS]),
+            int(moves[at_once]) if at_once >= 0 else None,
         )
 
     def _pv(self, length: int = 12) -> list[int]:
         """The most visited line from the root."""
-        line, x, node = [], self.root, self.node
-        while len(line) < length and node[x, mk.FIRST] >= 0 and node[x, mk.TRIED]:
-            first = node[x, mk.FIRST]
-            children = self.edge_child[first : first + node[x, mk.TRIED]]
-            best = int(np.argmax(node[children, mk.VISITS]))
-            line.append(int(self.edge_move[first + best]))
-            x = children[best]
-        return line
+        line = np.empty(length, np.int64)
+        n = ra.principal_line(self.node, self.edge_move, self.edge_child, self.root, line)
+        return line[:n].tolist()  # type: ignore[no-any-return]

@@ -63,6 +63,7 @@ def _marker(game: str) -> Path:
         package / "search" / "mcts" / "kernel.py",
         package / "search" / "mcts" / "rave.py",
         package / "search" / "mcts" / "kernel_functions.py",
+        package / "search" / "mcts" / "root_arrays.py",
         package / "search" / "clock" / "compiled.py",
         package / "core" / "kernel.py",
         *sorted((package / "games").glob("*/kernel.py")),
