@@ -20,7 +20,7 @@ Tests: tests/agents/test_best_agent.py
 
 from __future__ import annotations
 
-from arena.agents.registry import load_agent
+from arena.agents.registry import agent_class, load_agent
 from arena.core.agent import Agent
 from arena.core.game import Game, State
 from arena.core.limit import Limit
@@ -81,6 +81,10 @@ class BestAgent(Agent):
         self.threads = threads
         self.playing: Agent | None = None
         self.agents: dict[str, Agent] = {}
+        # The agents it plays through are imported now (ids brings numba: a second on a
+        # busy machine), not inside the first move's limit.
+        for spec in set(BEST.values()):
+            agent_class(spec.split(":")[0])
 
     def agent_for(self, game: Game) -> Agent:
         """The agent that plays ``game`` (built once per game spec)."""

@@ -27,8 +27,9 @@ from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.spec import Param
 from arena.search.alphabeta.ids import IDSAgent
+from arena.search.clock.background import Background
 from arena.solvers.exact import exact_move, within_reach
-from arena.solvers.solve import solver_for
+from arena.solvers.solve import solver_for, solver_ready
 
 
 class SolverAgent(Agent):
@@ -53,6 +54,9 @@ class SolverAgent(Agent):
         self._failed_at: int | None = None
         self.halt = threading.Event()
         """Set by :meth:`stop` until the next move: the exact solve looks at it."""
+        self._solvers = Background()
+        """The games whose solver is built (tables, compiled code): by ``reset(game)``, or
+        in the background after a move that found it missing."""
 
     def stop(self) -> None:
         self.halt.set()
@@ -62,6 +66,7 @@ class SolverAgent(Agent):
         self.fallback.reset(game)
         self._failed_at = None
         if game is not None:
+            self._solvers.wait(game.spec)  # one a move started building
             solver_for(game)  # off the clock: tables and compiled code
 
     def choose(self, state: State, limit: Limit) -> int:
@@ -71,7 +76,13 @@ class SolverAgent(Agent):
         budget = seconds * self.share
         # After a failed solve, skip one move: the next position is hardly easier.
         retry = self._failed_at is None or state.ply >= self._failed_at + 4
-        if retry and within_reach(state, budget):
+        # A solver nobody built (no ``reset(game)``: 0.1-2 s of tables and compiled code)
+        # is built in the background; ids answers this move within its limit.
+        game = state.game
+        built = solver_ready(game) or self._solvers.get(
+            game.spec, lambda: solver_for(game), wait=0.1 * budget
+        )
+        if retry and built and within_reach(state, budget):
             found = exact_move(state, budget, self.halt)
             if found is not None:
                 self.last_method, self.last_search = "exact", found.info

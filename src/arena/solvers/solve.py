@@ -42,6 +42,12 @@ def kind(game: Game) -> str:
     return "generic"
 
 
+def solver_ready(game: Game) -> bool:
+    """Whether :func:`solver_for` has built ``game``'s solver in this process (it answers
+    at once)."""
+    return game.spec in _SOLVERS
+
+
 def solver_for(game: Game) -> SolveFn:
     """``solve(state, seconds, progress, stop)`` for states of ``game`` (one instance per
     game spec, shared by the threads that solve its positions)."""

@@ -40,6 +40,7 @@ from arena.core.limit import Limit
 from arena.core.spec import Param
 from arena.search.alphabeta.alphabeta import GameSearcher, root_rows
 from arena.search.alphabeta.engines import Engine, engine_for
+from arena.search.clock.background import Background
 from arena.search.clock.deadline import Deadline, SearchTimeout, quiet_gc
 from arena.search.clock.time_management import move_time
 from arena.search.threads import default_threads
@@ -106,6 +107,8 @@ class IDSAgent(Agent):
         # The compiled engine is the game's own search: only with the game's own evaluation.
         self.compiled = engine == "auto" and eval == "heuristic"
         self.engines: dict[str, Engine | None] = {}
+        self._building = Background()
+        """Compiled engines asked for by a timed move before they were built."""
         self.halt = threading.Event()
         """Set by :meth:`stop` until the next move: the exact endgame looks at it."""
 
@@ -120,7 +123,23 @@ class IDSAgent(Agent):
         if not self.compiled:
             return None
         if game.spec not in self.engines:
-            self.engines[game.spec] = engine_for(game, self.threads)
+            # One a timed move started building: wait for it rather than build twice.
+            built = self._building.wait(game.spec)
+            if built is None:
+                built = engine_for(game, self.threads)
+            self.engines[game.spec] = built or None
+        return self.engines[game.spec]
+
+    def _engine_on_clock(self, game: Game, seconds: float | None) -> Engine | None:
+        """The engine for a move of ``seconds``: one nobody built yet (no ``reset(game)``:
+        its compiled code and table take 0.1-7 s to load) is built in the background while
+        the readable search answers within the limit (:mod:`arena.search.clock.background`)."""
+        if seconds is None or not self.compiled or game.spec in self.engines:
+            return self.engine(game)
+        built = self._building.get(game.spec, lambda: engine_for(game, self.threads) or False)
+        if built is None:
+            return None
+        self.engines[game.spec] = built or None
         return self.engines[game.spec]
 
     def stop(self) -> None:
@@ -136,10 +155,11 @@ class IDSAgent(Agent):
     def choose(self, state: State, limit: Limit) -> int:
         self.halt.clear()
         # On a clock the agent decides its own time (search/clock/time_management.py).
-        seconds = move_time(limit, state)
+        seconds = limited = move_time(limit, state)
         if seconds is None and not (limit.depth or limit.nodes):
             seconds = self.default_time
-        engine = None if limit.nodes else self.engine(state.game)
+        # The caller's time (not the agent's own default) is what a cold move must keep.
+        engine = None if limit.nodes else self._engine_on_clock(state.game, limited)
         if engine is not None and self.multipv > 1 and not getattr(engine, "multipv", False):
             # An analysis asks each move its own value: the compiled Connect Four and Gomoku
             # engines search a whole depth per call and cannot re-search one move with an

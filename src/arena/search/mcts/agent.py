@@ -62,6 +62,7 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.errors import SpecError
 from arena.core.game import Game, Returns, State
 from arena.core.limit import Limit
+from arena.search.clock.background import Background
 from arena.search.clock.deadline import Deadline, SearchTimeout, quiet_gc, release_gc
 from arena.search.clock.time_management import move_time
 from arena.search.mcts import warmup
@@ -263,6 +264,8 @@ class MCTSAgent(Agent):
         self.reference = TreeSearch(options, options.policy(), options.evaluator(), self.rng)
         self.engine: Engine = self.reference
         self._engines: dict[str, Engine] = {}
+        self._building = Background()
+        """Compiled engines asked for by a timed move before they were ready."""
         self.deadline: Deadline | None = None
         """The running search's deadline (:meth:`stop` makes it pass)."""
 
@@ -272,18 +275,43 @@ class MCTSAgent(Agent):
         Compiles (or loads from disk) on first use; ``reset(game)`` does it off the clock."""
         engine = self._engines.get(game.spec)
         if engine is None:
-            engine = self.reference
-            if self.options.engine == "fast" and self.options.rollout != "heuristic":
-                engine = warmup.fast_engine(self.options, game, self.rng) or engine
-            if engine is self.reference and self.options.compiled_only:
-                raise SpecError(
-                    f"mcts: rave= and rollout=tactics need a compiled kernel; {game.name} has none"
-                )
+            # One a timed move started building: wait for it rather than build twice.
+            engine = self._building.wait(game.spec) or self._build(game)
             self._engines[game.spec] = engine
+        return self._use(engine)
+
+    def _use(self, engine: Engine) -> Engine:
         if engine is not self.engine:
             self.engine.reset()
             self.engine = engine
         return engine
+
+    def _wants_compiled(self) -> bool:
+        return self.options.engine == "fast" and self.options.rollout != "heuristic"
+
+    def _build(self, game: Game) -> Engine:
+        engine: Engine = self.reference
+        if self._wants_compiled():
+            engine = warmup.fast_engine(self.options, game, self.rng) or engine
+        if engine is self.reference and self.options.compiled_only:
+            raise SpecError(
+                f"mcts: rave= and rollout=tactics need a compiled kernel; {game.name} has none"
+            )
+        return engine
+
+    def _engine_on_clock(self, game: Game, seconds: float | None) -> Engine:
+        """The engine for a move of ``seconds``: a compiled engine not ready yet (nobody
+        called ``reset(game)``) is built in the background while the readable reference
+        answers within the limit (:mod:`arena.search.clock.background`)."""
+        if seconds is None or game.spec in self._engines or not self._wants_compiled():
+            return self.engine_for(game)
+        if warmup.ready(game):  # loaded in this process: quick to make
+            return self.engine_for(game)
+        built = self._building.get(game.spec, lambda: self._build(game))
+        if built is None:
+            return self._use(self.reference)
+        self._engines[game.spec] = built
+        return self._use(built)
 
     @property
     def root(self) -> Node | None:
@@ -324,8 +352,10 @@ class MCTSAgent(Agent):
         return (rollouts if rollouts is not None else math.inf), seconds
 
     def choose(self, state: State, limit: Limit) -> int:
-        engine = self.engine_for(state.game)  # before the clock: may compile on first use
         rollouts, seconds = self.budget(limit, state)
+        # Untimed: the engine is built now (may compile on first use); timed, a compiled
+        # engine nobody made ready answers from the next move on.
+        engine = self._engine_on_clock(state.game, seconds)
         deadline = self.deadline = Deadline(seconds)
         self._started = deadline.start
         # No cyclic collection on the clock: with numba loaded, a full one takes tens of ms.

@@ -123,6 +123,12 @@ def compile_notice(game: str, stream: Any = None) -> Iterator[None]:
         pass  # a read-only home: the notice shows again next time, nothing worse
 
 
+def ready(game: Game) -> bool:
+    """Whether this process has loaded ``game``'s compiled MCTS (making an engine for it
+    then takes milliseconds, not a load from numba's cache)."""
+    return any(spec == game.spec for spec, _ in _ready)
+
+
 def fast_engine(
     options: MCTSOptions, game: Game, rng: random.Random, everything: bool = False
 ) -> Any:
