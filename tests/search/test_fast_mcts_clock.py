@@ -190,3 +190,27 @@ def test_a_late_answer_teaches_every_search_the_pause_reserve(spec: str, game: s
         assert Deadline(0.5).end - time.perf_counter() < 0.5 - 0.2  # the next one keeps it
     finally:
         PAUSES.forget()
+
+
+def test_an_answer_inside_its_reserve_does_not_raise_it() -> None:
+    """An answer after ``end`` but inside the reserve it kept is on time: the reserve must
+    not grow by the answer's own work search after search (it once doubled-counted the
+    reserve, and ``best`` ended up searching 4/10 of its move)."""
+    PAUSES.forget()
+    try:
+        PAUSES.seen(0.02)
+        levels = []
+        for _ in range(20):
+            deadline = Deadline(0.2, start=time.perf_counter())
+            assert deadline.reserve == pytest.approx(PAUSES.level(), abs=1e-3)
+            # The answer comes 10 ms after the end: within the 20 ms reserve.
+            deadline.end = time.perf_counter() - 0.01
+            deadline.finish()
+            levels.append(PAUSES.level())
+        assert max(levels) <= 0.02 + 1e-6, levels  # decays, never climbs
+        late = Deadline(0.2, start=time.perf_counter())
+        late.end = time.perf_counter() - late.reserve - 0.05  # 50 ms past what it kept
+        late.finish()
+        assert PAUSES.level() >= 0.05 + late.reserve - 1e-3  # a real lateness still teaches
+    finally:
+        PAUSES.forget()
