@@ -617,3 +617,18 @@ def test_modules_outside_the_rooms_and_imports_across_them_are_found() -> None:
         "arena.search.timing: search/ holds only its rooms (clock, mcts, alphabeta, az) "
         "and shared modules (values, report, atomics, threads)",
     ]
+
+
+def test_no_two_test_files_share_a_name() -> None:
+    """Test folders hold no ``__init__.py``, so pytest imports each test file by its
+    basename: a second ``test_server.py`` (tests/remote/gtp/ and tests/remote/pbrain/)
+    stops the whole suite's collection with 'import file mismatch'."""
+    seen: dict[str, Path] = {}
+    clashes = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        if "node_modules" in path.parts:
+            continue
+        if path.name in seen:
+            clashes.append(f"{seen[path.name].relative_to(ROOT)} and {path.relative_to(ROOT)}")
+        seen.setdefault(path.name, path)
+    assert not clashes, clashes

@@ -1,6 +1,6 @@
 """``arena agents``: every agent with its parameters and defaults.
 
-Tests: tests/cli/test_cli.py, tests/remote/pbrain/test_client.py,
+Tests: tests/cli/test_cli.py, tests/remote/pbrain/test_pbrain_client.py,
 tests/remote/course/test_colosseum_agent.py,
 tests/remote/course/test_cs410_agent.py
 """

@@ -1,6 +1,6 @@
 """``arena pbrain [GAME] AGENT``: serve an agent as a Gomocup brain on stdin and stdout.
 
-Tests: tests/remote/pbrain/test_server.py
+Tests: tests/remote/pbrain/test_pbrain_server.py
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ grace) or the brain's death lose the game, with the process group killed.
 >>> load_agent("pbrain:python3 -c pass").label
 'pbrain:python3 -c'
 
-Tests: tests/remote/pbrain/test_client.py
+Tests: tests/remote/pbrain/test_pbrain_client.py
 """
 
 from __future__ import annotations

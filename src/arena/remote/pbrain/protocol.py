@@ -28,7 +28,7 @@ does not change a single game; renju (4) and caro (8) arena does not play.
 >>> rule_of(game), overline_of_rule(1)
 (0, 'nowin')
 
-Tests: tests/remote/pbrain/test_protocol.py
+Tests: tests/remote/pbrain/test_pbrain_protocol.py
 """
 
 from __future__ import annotations

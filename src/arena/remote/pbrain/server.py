@@ -28,7 +28,7 @@ agent's own budget.
 >>> server.handle("END"), server.finished
 ([], True)
 
-Tests: tests/remote/pbrain/test_server.py, tests/remote/pbrain/test_client.py
+Tests: tests/remote/pbrain/test_pbrain_server.py, tests/remote/pbrain/test_pbrain_client.py
 """
 
 from __future__ import annotations
