@@ -25,6 +25,10 @@ CASES = [
     ("connect4", "ids"),  # its compiled engine, which solves first
     ("othello:size=6", "solver"),  # the compiled Othello endgame solver
     ("tictactoe:m=5,n=5,k=4", "solver"),
+    ("go:size=9", "mcts:threads=2,parallel=tree"),  # every thread of one shared tree
+    ("go:size=9", "mcts:threads=2,parallel=root"),  # every thread's own tree
+    ("othello", "ids:threads=2"),  # Lazy SMP's helper threads
+    ("gomoku", "ids:threads=2"),
 ]
 
 

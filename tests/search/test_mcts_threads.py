@@ -1,12 +1,11 @@
 """The compiled MCTS on several threads (mcts:threads=N): one thread is the serial search
 exactly; a shared tree keeps its statistics consistent; a tree per thread adds up; both
-answer in time and soon after stop()."""
+answer in time (and soon after stop(): tests/agents/test_stop.py)."""
 
 from __future__ import annotations
 
 import os
 import random
-import threading
 import time
 
 import numpy as np
@@ -133,26 +132,6 @@ def test_threads_answer_a_legal_move_in_time(game_spec: str, parallel: str) -> N
     assert move in state.legal_moves()
     assert took < 1.0  # the aim is 0.2 s; a busy machine passes
     assert agent.last_search is not None and agent.last_search.nodes > 0
-
-
-@pytest.mark.parametrize("parallel", ["tree", "root"])
-def test_threads_stop_soon_after_stop(parallel: str) -> None:
-    game = arena.load_game("go:size=9")
-    agent = arena.load_agent(f"mcts:threads=2,parallel={parallel}")
-    start_game(agent, game)
-    state = game.initial_state()
-    moves: list[int] = []
-    thread = threading.Thread(
-        target=lambda: moves.append(agent.choose(state, arena.Limit(time=60.0))), daemon=True
-    )
-    thread.start()
-    time.sleep(0.3)
-    asked = time.perf_counter()
-    agent.stop()
-    thread.join(10)
-    assert not thread.is_alive()
-    assert time.perf_counter() - asked < 1.0
-    assert moves and moves[0] in state.legal_moves()
 
 
 def test_default_threads(monkeypatch: pytest.MonkeyPatch) -> None:
