@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
 from arena.agents import load_agent
 from arena.cli.common import add_game_argument
@@ -15,7 +14,7 @@ from arena.core.errors import ArenaError
 from arena.formats.sgf import from_sgf
 from arena.games import load_game
 from arena.remote.gtp.server import serve
-from arena.remote.serve import protocol_stdout
+from arena.remote.serve import controller_streams
 
 _EPILOG = """\
 Any GTP controller can run it as an engine, for example:
@@ -71,14 +70,9 @@ def run(args: argparse.Namespace) -> int:
         if not os.path.isdir(folder):
             raise ArenaError(f"--sgf-dir {folder}: not a folder")
     game = load_game(args.game)
-    # The protocol's stdout first: what a py: file prints as it loads goes to stderr.
-    out = protocol_stdout()
+    # The protocol's streams first: what a py: file prints as it loads goes to stderr.
+    inp, out = controller_streams()
     agent = load_agent(args.agent)
-    # A controller's stray bytes must cost a '?' reply, not a decoding crash.
-    reconfigure = getattr(sys.stdin, "reconfigure", None)
-    if reconfigure is not None:
-        reconfigure(errors="replace")
-    out.reconfigure(errors="replace")  # type: ignore[attr-defined]
     return serve(
-        game, agent, sys.stdin, out, move_time=args.time, sgf_dirs=args.sgf_dir, read_sgf=from_sgf
+        game, agent, inp, out, move_time=args.time, sgf_dirs=args.sgf_dir, read_sgf=from_sgf
     )

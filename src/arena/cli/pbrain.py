@@ -6,14 +6,13 @@ Tests: tests/remote/pbrain/test_pbrain_server.py
 from __future__ import annotations
 
 import argparse
-import sys
 
 from arena.agents import load_agent
 from arena.core.errors import ArenaError
 from arena.games import load_game
 from arena.remote.pbrain.protocol import PbrainError, check_game
 from arena.remote.pbrain.server import serve
-from arena.remote.serve import protocol_stdout
+from arena.remote.serve import controller_streams
 
 _EPILOG = """\
 A Gomocup manager runs it as a brain, for example:
@@ -67,12 +66,7 @@ def run(args: argparse.Namespace) -> int:
         check_game(game)
     except PbrainError as exc:
         raise ArenaError(f"arena pbrain: {exc}") from None
-    # The protocol's stdout first: what a py: file prints as it loads goes to stderr.
-    out = protocol_stdout()
+    # The protocol's streams first: what a py: file prints as it loads goes to stderr.
+    inp, out = controller_streams()
     agent = load_agent(args.agent)
-    # A manager's stray bytes must cost an ERROR line, not a decoding crash.
-    reconfigure = getattr(sys.stdin, "reconfigure", None)
-    if reconfigure is not None:
-        reconfigure(errors="replace")
-    out.reconfigure(errors="replace")  # type: ignore[attr-defined]
-    return serve(game, agent, sys.stdin, out, move_time=args.time)
+    return serve(game, agent, inp, out, move_time=args.time)

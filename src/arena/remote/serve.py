@@ -76,15 +76,26 @@ def protocol_stdout() -> IO[str]:
     return protocol
 
 
-def protocol_stdin() -> IO[str]:
+def protocol_stdin(errors: str = "strict") -> IO[str]:
     """The protocol's own copy of stdin; fd 0 and sys.stdin then read nothing, so an
     ``input()`` in the agent ends at once (EOFError) instead of eating the arena's lines."""
-    protocol = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    protocol = os.fdopen(os.dup(0), "r", encoding="utf-8", errors=errors)
     empty = os.open(os.devnull, os.O_RDONLY)
     os.dup2(empty, 0)
     os.close(empty)
     sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (for the process's life)
     return protocol
+
+
+def controller_streams() -> tuple[IO[str], IO[str]]:
+    """``(stdin, stdout)`` of a protocol a program outside arena speaks to it (GTP for a Go
+    GUI, Gomocup's for a manager): the protocol's own copies, so the agent's prints and
+    ``input()`` never reach or eat the controller's lines, decoding a stray byte as U+FFFD
+    so it costs an error reply, not a crash. Call it before loading the agent (a ``py:``
+    file may print as it loads)."""
+    out = protocol_stdout()
+    out.reconfigure(errors="replace")  # type: ignore[attr-defined]
+    return protocol_stdin(errors="replace"), out
 
 
 class _Session:

@@ -215,3 +215,26 @@ def test_the_program_survives_garbage(garbage: str) -> None:
     lines = done.stdout.decode().splitlines()
     assert done.returncode == 0 and lines[0] == "OK" and lines[-1].startswith('name="arena greedy"')
     assert b"Traceback" not in done.stderr
+
+
+def test_an_agent_that_reads_stdin_cannot_eat_the_managers_lines(tmp_path: Path) -> None:
+    """``input()`` in the agent reads nothing (EOFError): the lines are the protocol's."""
+    greedy_reader = tmp_path / "reader.py"
+    greedy_reader.write_text(
+        textwrap.dedent(
+            """
+            class Reader:
+                def choose(self, state, limit):
+                    try:
+                        print("read:", input())
+                    except EOFError:
+                        pass
+                    return state.legal_moves()[0]
+            """
+        )
+    )
+    done = run_brain(["START 15", "BEGIN", "ABOUT", "END"], "gomoku", f"py:{greedy_reader}:Reader")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[:2] == ["OK", "0,0"] and len(lines) == 3 and 'name="' in lines[2]
+    assert "read:" not in done.stderr
