@@ -266,7 +266,7 @@ def submitted(agent: str, game: str) -> str:
     ``arena league`` would find there, so a student grades the folder they hand in (a
     folder the league would refuse fails here with the league's reason)."""
     folder = Path(agent)
-    if ":" in agent or agent.split(":")[0] in agent_names() or not folder.is_dir():
+    if ":" in agent or agent in agent_names() or not folder.is_dir():
         return agent
     found = classify(folder.absolute(), game)
     if not found.ok:
