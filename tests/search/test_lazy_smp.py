@@ -112,3 +112,32 @@ def test_the_main_search_does_not_wait_for_a_paused_helper() -> None:
     smp.finish(start)  # the move's stop moment is now
     assert time.perf_counter() - start < 0.25
     assert smp.ready() == [helper] and helper.nodes == 1  # waited for before the next use
+
+
+class DepthRecorder(SlowHelper):
+    """A helper that records the depths it is asked to search."""
+
+    def __init__(self) -> None:
+        self.depths: list[int] = []
+
+    def iterate(self, depth: int, end_ns: int) -> None:
+        self.depths.append(depth)
+
+
+@pytest.mark.parametrize(
+    ("game_spec", "deeper"),
+    [("othello", [2, 2, 2]), ("connect4", [1, 2, 1]), ("gomoku", [1, 2, 1])],
+)
+def test_helpers_search_deeper_by_the_games_stagger(game_spec: str, deeper: list[int]) -> None:
+    """Othello's helpers keep the main search's parity (its evaluation's odd-even effect:
+    a helper one ply deeper mixes values of the other parity into the table); the others
+    stagger by one and two plies."""
+    agent = arena.load_agent("ids:threads=4")
+    game = arena.load_game(game_spec)
+    start_game(agent, game)
+    smp = agent.engine(game).smp  # type: ignore[attr-defined, union-attr]
+    recorders = [DepthRecorder() for _ in smp.helpers]
+    smp.helpers = recorders
+    smp.start(None, 5, 0)
+    smp.finish()
+    assert [r.depths[0] - 5 for r in recorders] == deeper
