@@ -93,12 +93,13 @@ ROOMS: dict[str, dict[str, tuple[str, ...]]] = {
     "search": {
         "clock": (),
         "mcts": ("clock",),
-        "alphabeta": ("clock",),
+        "alphabeta": ("clock", "az"),
         "az": ("clock",),
     },
 }
 """Layers in rooms: each room and the other rooms of its layer it may import (time is the
-floor every search stands on; MCTS and alpha-beta do not know each other)."""
+floor every search stands on; MCTS and alpha-beta do not know each other; alpha-beta may
+judge its leaves by an az network's value head, eval=net:)."""
 
 SHARED: dict[str, tuple[str, ...]] = {
     "search": ("values", "report", "atomics", "threads"),

@@ -19,10 +19,11 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.spec import Param
+from arena.search.az.value import cutoff_evaluation
 from arena.search.clock.deadline import Deadline
 from arena.search.clock.time_management import move_time
 from arena.search.report import value_rows
-from arena.search.values import EVAL_PARAM, Evaluate, evaluation, terminal_value, units
+from arena.search.values import EVAL_PARAM, Evaluate, terminal_value
 
 
 class GreedyAgent(Agent):
@@ -34,13 +35,13 @@ class GreedyAgent(Agent):
     )
 
     def _setup(self, eval: str, seed: int | None) -> None:
-        self.eval_kind = eval
+        self.cutoff = cutoff_evaluation(eval, self.name)
         self.rng = random.Random(seed)
         self._evaluate: Evaluate | None = None
         self._game: Game | None = None
 
     def reset(self, game: Game | None = None) -> None:
-        self._evaluate = None if game is None else evaluation(game, self.eval_kind, warm=True)
+        self._evaluate = None if game is None else self.cutoff.evaluation(game, warm=True)
         self._game = game
 
     def choose(self, state: State, limit: Limit) -> int:
@@ -57,7 +58,7 @@ class GreedyAgent(Agent):
             if deadline.expired():
                 break
         rows.sort(reverse=True)
-        unit = units(state.game, self.eval_kind)
+        unit = self.cutoff.units(state.game)
         self.last_search = SearchInfo(
             seconds=deadline.finish(),
             depth=1,

@@ -84,6 +84,8 @@ class Param:
                 if self.kind is int and isinstance(raw, float) and not raw.is_integer():
                     raise ValueError
                 value = self.kind(raw)
+            except SpecError as exc:  # a kind that checks its values says what is wrong
+                raise SpecError(f"{owner}: {exc}") from None
             except (TypeError, ValueError):
                 article = "an" if self.kind is int else "a"
                 raise SpecError(

@@ -27,12 +27,43 @@ PROVEN = WIN - 10_000.0
 
 Evaluate = Callable[[State], float]
 
+NET = "net:"
+"""The prefix of an ``eval=`` value that names a value network's file."""
+
+WRITTEN_EVALUATIONS = ("heuristic", "utility")
+"""The ``eval=`` kinds written by hand (the other is ``net:FILE``, a learned one)."""
+
+
+def eval_kind(raw: object) -> str:
+    """The ``eval=`` parameter checked: ``heuristic`` and ``utility`` lower-cased,
+    ``net:FILE`` with the path as written (paths are case-sensitive).
+
+    >>> eval_kind("Heuristic"), eval_kind("net:Nets/C4.npz")
+    ('heuristic', 'net:Nets/C4.npz')
+    >>> eval_kind("nets")
+    Traceback (most recent call last):
+    ...
+    arena.core.errors.SpecError: eval=nets is not one of heuristic|utility|net:FILE
+    """
+    text = str(raw).strip()
+    lowered = text.lower()
+    if lowered in WRITTEN_EVALUATIONS:
+        return lowered
+    if lowered.startswith(NET) and text[len(NET) :].strip():
+        return NET + text[len(NET) :].strip()
+    raise SpecError(f"eval={text} is not one of heuristic|utility|net:FILE")
+
+
+# What `Param.describe` shows as the parameter's domain (`arena agents`).
+eval_kind.__name__ = "heuristic|utility|net:FILE"
+
 EVAL_PARAM = Param(
     "eval",
-    str,
+    eval_kind,
     "heuristic",
-    "how positions are judged at the cut-off",
-    choices=("heuristic", "utility"),
+    "how positions are judged at the cut-off: the game's hand-written heuristic, the "
+    "plain utility (score margin), or net:FILE, the value head of an az network "
+    "(docs/az.md)",
 )
 """The ``eval`` parameter every depth-limited agent takes."""
 
@@ -166,14 +197,17 @@ __all__ = [
     "DISC_MARGIN",
     "EVAL_PARAM",
     "HEURISTIC_UNITS",
+    "NET",
     "POINT_MARGIN",
     "PROVEN",
     "PROVEN_NOTE",
     "RESULT_ONLY",
     "SCALE",
     "WIN",
+    "WRITTEN_EVALUATIONS",
     "Units",
     "describe",
+    "eval_kind",
     "evaluation",
     "is_proven",
     "terminal_value",

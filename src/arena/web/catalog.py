@@ -5,7 +5,8 @@ Games and agents are listed with their parameters (as ``arena games`` and
 parsers as the command line; agents named by a prefix (``py:``, ``cmd:``, ``gtp:``,
 the course adapters...: they run users' code or other programs) are refused
 unless the server was started with ``--allow-programs``,
-and ``human`` (which reads the terminal) is never an agent here: a person
+and so are ``az`` and ``eval=net:FILE`` (they read a file on the server); ``human``
+(which reads the terminal) is never an agent here: a person
 plays by clicking.
 
 >>> agent = check_agent("mcts:rollouts=200", allow_programs=False)
@@ -20,7 +21,7 @@ Traceback (most recent call last):
 ...
 arena.core.errors.SpecError: time per move must be a number of seconds in 0.01..60, not 61
 
-Tests: tests/web/test_app.py
+Tests: tests/web/test_app.py, tests/search/test_net_eval.py
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ from arena.agents.registry import agent_class, agent_names, load_agent, prefixed
 from arena.core.agent import Agent
 from arena.core.errors import SpecError
 from arena.core.limit import Limit
-from arena.core.spec import Param
+from arena.core.spec import Param, split_spec
 from arena.games import NAMES, game_class, load_game
+from arena.search.values import EVAL_PARAM, NET, WRITTEN_EVALUATIONS
 
 MAX_SECONDS = 60.0
 """The longest search the browser may ask for (a move, a hint or an analysis)."""
@@ -51,10 +53,16 @@ def param_json(param: Param) -> dict[str, Any]:
         "defaultText": param.default_text,
         "low": param.low,
         "high": param.high,
-        "choices": list(param.choices) if param.choices else None,
+        "choices": list(param.choices) if param.choices else _offered(param),
         "help": param.help,
         "text": param.describe(),
     }
+
+
+def _offered(param: Param) -> list[str] | None:
+    """The choices the board's forms offer for a parameter without fixed choices: eval=
+    offers the hand-written evaluations (net:FILE names a file on the server)."""
+    return list(WRITTEN_EVALUATIONS) if param is EVAL_PARAM else None
 
 
 def games_json() -> list[dict[str, Any]]:
@@ -102,6 +110,10 @@ def check_agent(spec: Any, allow_programs: bool) -> Agent:
         raise SpecError("'human' is not an agent here: choose 'person' for a side you play")
     if text.split(":")[0].strip().lower() == "az" and not allow_programs:
         raise SpecError("az reads a network file on the server; start it with --allow-programs")
+    if not allow_programs and split_spec(text)[1].get("eval", "").lower().startswith(NET):
+        raise SpecError(
+            "eval=net: reads a network file on the server; start it with --allow-programs"
+        )
     return load_agent(text)
 
 

@@ -35,6 +35,7 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.spec import Param
+from arena.search.az.value import CutoffEvaluation, cutoff_evaluation
 from arena.search.clock.deadline import Deadline, SearchTimeout, quiet_gc
 from arena.search.report import value_rows
 from arena.search.values import (
@@ -43,9 +44,7 @@ from arena.search.values import (
     PROVEN,
     Evaluate,
     Units,
-    evaluation,
     terminal_value,
-    units,
 )
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -244,8 +243,8 @@ class GameSearcher:
     """The :class:`AlphaBeta` of the game being played: built, with its evaluation warmed,
     once per game (in ``reset``, off the clock), and kept between moves."""
 
-    def __init__(self, eval_kind: str, cache: bool, order: bool) -> None:
-        self.eval_kind, self.cache, self.order = eval_kind, cache, order
+    def __init__(self, cutoff: CutoffEvaluation, cache: bool, order: bool) -> None:
+        self.cutoff, self.cache, self.order = cutoff, cache, order
         self._searcher: AlphaBeta | None = None
         self._game: Game | None = None
 
@@ -263,7 +262,7 @@ class GameSearcher:
     def get(self, game: Game) -> AlphaBeta:
         if self._searcher is None or self._game != game:
             self._game = game
-            evaluate = evaluation(game, self.eval_kind, warm=True)
+            evaluate = self.cutoff.evaluation(game, warm=True)
             self._searcher = AlphaBeta(evaluate, self.cache, self.order)
         return self._searcher
 
@@ -289,7 +288,7 @@ class AlphaBetaAgent(Agent):
 
     def _setup(self, depth: int, eval: str, cache: bool, order: bool, exact: bool) -> None:
         self.depth, self.exact = depth, exact
-        self.searchers = GameSearcher(eval, cache, order)
+        self.searchers = GameSearcher(cutoff_evaluation(eval, self.name), cache, order)
 
     def reset(self, game: Game | None = None) -> None:
         self.searchers.reset(game)
@@ -306,7 +305,7 @@ class AlphaBetaAgent(Agent):
         searcher.max_nodes = limit.nodes or INF
         searcher.nodes = 0
         fallback = state.legal_moves()[0]
-        unit = units(state.game, self.searchers.eval_kind)
+        unit = self.searchers.cutoff.units(state.game)
         info = SearchInfo(units=unit.note)
         with quiet_gc():
             try:

@@ -40,11 +40,12 @@ from arena.core.limit import Limit
 from arena.core.spec import Param
 from arena.search.alphabeta.alphabeta import GameSearcher, root_rows
 from arena.search.alphabeta.engines import Engine, engine_for
+from arena.search.az.value import cutoff_evaluation
 from arena.search.clock.background import Background
 from arena.search.clock.deadline import Deadline, SearchTimeout, quiet_gc
 from arena.search.clock.time_management import move_time
 from arena.search.threads import default_threads
-from arena.search.values import EVAL_PARAM, is_proven, units
+from arena.search.values import EVAL_PARAM, is_proven
 from arena.solvers.exact import exact_endgame
 
 
@@ -103,8 +104,9 @@ class IDSAgent(Agent):
         """Threads of the compiled engines (Lazy SMP); the readable search runs on one."""
         self.multipv = multipv
         """Root moves to value exactly (analysis: ``arena analyze``, the web board)."""
-        self.searchers = GameSearcher(eval, cache, order=True)
-        # The compiled engine is the game's own search: only with the game's own evaluation.
+        self.searchers = GameSearcher(cutoff_evaluation(eval, self.name), cache, order=True)
+        # The compiled engine is the game's own search: only with the game's own evaluation
+        # (utility and a value network, eval=net:, are searched by the readable alpha-beta).
         self.compiled = engine == "auto" and eval == "heuristic"
         self.engines: dict[str, Engine | None] = {}
         self._building = Background()
@@ -185,7 +187,7 @@ class IDSAgent(Agent):
         searcher.max_nodes = limit.nodes or float("inf")
         maxdepth = min(self.maxdepth, limit.depth or self.maxdepth)
         move = state.legal_moves()[0]
-        unit = units(state.game, self.searchers.eval_kind)
+        unit = self.searchers.cutoff.units(state.game)
         info = SearchInfo(depth=0, units=unit.note)
         first = None
         with quiet_gc():

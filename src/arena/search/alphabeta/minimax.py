@@ -18,9 +18,10 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.game import State
 from arena.core.limit import Limit
 from arena.core.spec import Param
+from arena.search.az.value import cutoff_evaluation
 from arena.search.clock.deadline import Deadline, SearchTimeout, quiet_gc
 from arena.search.report import value_rows
-from arena.search.values import EVAL_PARAM, Evaluate, evaluation, terminal_value, units
+from arena.search.values import EVAL_PARAM, Evaluate, terminal_value
 
 
 def minimax(
@@ -55,7 +56,7 @@ class MinimaxAgent(Agent):
     )
 
     def _setup(self, depth: int, eval: str) -> None:
-        self.depth, self.eval_kind = depth, eval
+        self.depth, self.cutoff = depth, cutoff_evaluation(eval, self.name)
         self.deadline: Deadline | None = None
         """The running search's deadline (:meth:`stop` makes it pass)."""
 
@@ -65,7 +66,7 @@ class MinimaxAgent(Agent):
             deadline.stop()
 
     def choose(self, state: State, limit: Limit) -> int:
-        evaluate = evaluation(state.game, self.eval_kind)
+        evaluate = self.cutoff.evaluation(state.game)
         depth = min(self.depth, limit.depth or self.depth)
         deadline = self.deadline = Deadline(limit.time)
         counter = [1]
@@ -80,7 +81,7 @@ class MinimaxAgent(Agent):
         if not rows:
             rows = [(state.legal_moves()[0], 0.0)]
         rows.sort(key=lambda row: -row[1])
-        unit = units(state.game, self.eval_kind)
+        unit = self.cutoff.units(state.game)
         self.last_search = SearchInfo(
             seconds=deadline.finish(),
             depth=depth,
