@@ -174,8 +174,8 @@ def test_bad_pairs_fail_before_any_game(kwargs: dict, message: str) -> None:  # 
 # --- registry and command line -------------------------------------------------------------
 
 
-def test_all_eight_experiments_are_listed(capsys: pytest.CaptureFixture[str]) -> None:
-    assert len(experiment_names()) == 8
+def test_all_nine_experiments_are_listed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert len(experiment_names()) == 9
     with pytest.raises(SystemExit):
         main(["experiment", "--help"])
     out = capsys.readouterr().out

@@ -42,6 +42,13 @@ SMALL: dict[str, dict[str, str | list[str]]] = {
     "iterations-vs-time": {"--games": ["tictactoe"], "--start": "50", "--max": "100"},
     "depth-vs-time": {"--sizes": "4", "--seconds": "1", "--positions": "1"},
     "heuristic-duel": {"--depths": "1,2", "--games": "2", "--plies": "2"},
+    "learned-eval": {
+        "--game": "tictactoe",
+        "--depths": "1",
+        "--times": "0.01",
+        "--games": "2",
+        "--plies": "2",
+    },
 }
 """Per page: the options that make its command small (the rest stays as the page says)."""
 

@@ -28,6 +28,7 @@ EXPERIMENTS: dict[str, str] = {
     "iterations-vs-time": "arena.experiments.iterations_vs_time",
     "depth-vs-time": "arena.experiments.depth_vs_time",
     "heuristic-duel": "arena.experiments.heuristic_duel",
+    "learned-eval": "arena.experiments.learned_eval",
 }
 """Experiment name -> module path, in the order of the issue."""
 

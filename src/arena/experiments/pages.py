@@ -268,6 +268,34 @@ def _heuristic_duel(folder: Path) -> str:
     return "\n".join(lines)
 
 
+def _learned_eval(folder: Path) -> str:
+    rows = read_table(folder / "learned-eval.csv")
+    heads = [
+        f"depth {r['value']}" if r["budget"] == "depth" else f"{float(r['value']):g} s a move"
+        for r in rows
+    ]
+    reached = [
+        f"{float(r['depth_net']):g} vs {float(r['depth_heuristic']):g}"
+        if r.get("depth_net")
+        else ""
+        for r in rows
+    ]
+    return "\n".join(
+        [
+            "| | " + " | ".join(heads) + " |",
+            "|---|" + "---:|" * len(rows),
+            "| network's score | " + " | ".join(_f(r["score"]) for r in rows) + " |",
+            "| 95 % interval | "
+            + " | ".join(f"{_f(r['low'])}-{_f(r['high'])}" for r in rows)
+            + " |",
+            "| wins-draws-losses | "
+            + " | ".join(f"{r['wins']}-{r['draws']}-{r['losses']}" for r in rows)
+            + " |",
+            "| depth reached (network vs heuristic) | " + " | ".join(reached) + " |",
+        ]
+    )
+
+
 NUMBERS: dict[str, Callable[[Path], str]] = {
     "visits-vs-c": _visits_vs_c,
     "heatmap": _heatmap,
@@ -277,6 +305,7 @@ NUMBERS: dict[str, Callable[[Path], str]] = {
     "iterations-vs-time": _iterations_vs_time,
     "depth-vs-time": _depth_vs_time,
     "heuristic-duel": _heuristic_duel,
+    "learned-eval": _learned_eval,
 }
 """Per page: the markdown of the numbers ``docs/experiments.md`` quotes, from its CSVs."""
 
