@@ -24,7 +24,10 @@ Wins are stored relative to the node (``WIN - plies from here``) so a cached
 >>> game.format_move(agent.choose(state, arena.Limit()))
 'a3'
 
-Tests: tests/search/test_search.py
+``eval=net:FILE`` judges the horizon by an ``az`` network's value head
+(:mod:`arena.search.az.value`) instead of the game's heuristic.
+
+Tests: tests/search/test_search.py, tests/search/test_net_eval.py
 """
 
 from __future__ import annotations

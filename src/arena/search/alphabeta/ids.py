@@ -9,7 +9,9 @@ horizon (every line ended the game, so deeper search cannot change the answer).
 On Othello it plays the exact endgame instead when a solve fits in half the
 move's time (:func:`arena.solvers.exact.exact_endgame`). Games with a compiled
 engine (:mod:`arena.search.alphabeta.engines`: Othello up to 8x8) are searched by it
-unless ``engine=python``. On a clock it decides
+unless ``engine=python`` or an evaluation other than the game's heuristic is asked for:
+``eval=utility``, or ``eval=net:FILE``, a network's value head
+(:mod:`arena.search.az.value`), which no compiled engine calls. On a clock it decides
 its own time for the move (:mod:`arena.search.clock.time_management`: more in the middle game,
 next to nothing with one legal move).
 
@@ -26,7 +28,7 @@ True
 'win in 3'
 
 Tests: tests/search/test_search.py, tests/agents/test_agent_api.py (progress and stop),
-tests/search/test_ids_engines.py
+tests/search/test_ids_engines.py, tests/search/test_net_eval.py
 """
 
 from __future__ import annotations

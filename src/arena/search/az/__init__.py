@@ -7,8 +7,10 @@
 - :mod:`~arena.search.az.kernel`: the same forward pass compiled with numba, over a batch;
 - :mod:`~arena.search.az.puct`: the PUCT search over node arrays (AlphaZero's selection,
   priors, sign-flipped backup, Dirichlet noise at the root, temperature);
-- :mod:`~arena.search.az.agent`: the ``az`` agent (``az:net=FILE,sims=N,c_puct=...``).
+- :mod:`~arena.search.az.agent`: the ``az`` agent (``az:net=FILE,sims=N,c_puct=...``);
+- :mod:`~arena.search.az.value`: the value head alone as the cut-off evaluation of the
+  depth-limited searches (``alphabeta:eval=net:FILE``).
 
 Playing needs numpy and numba only, never a training library. The room stands on
-``clock/`` and knows no other search.
+``clock/`` and knows no other search; ``alphabeta/`` evaluates with :mod:`.value`.
 """

@@ -64,7 +64,7 @@ class NetValue:
         try:
             network.check(game)
         except SpecError as exc:
-            raise SpecError(f"{owner}: eval=net: {_problem(str(exc))}") from None
+            raise SpecError(f"{owner}: eval=net: {network_problem(str(exc))}") from None
         self.arrays = network.arrays()
         enc = encoding(game)
         self.planes = np.zeros((1, enc.channels, enc.rows, enc.cols), np.float32)
@@ -130,18 +130,20 @@ def cutoff_evaluation(kind: str, owner: str) -> CutoffEvaluation:
         network = load(path)
         game = load_game(network.game)
     except SpecError as exc:
-        raise SpecError(f"{owner}: eval=net:{path}: {_problem(str(exc))}") from None
+        raise SpecError(f"{owner}: eval=net:{path}: {network_problem(str(exc))}") from None
     cutoff = CutoffEvaluation(kind, owner, network)
     cutoff.evaluation(game, warm=True)  # its own game: checks the shapes, compiles
     return cutoff
 
 
-def _problem(message: str) -> str:
+def network_problem(message: str) -> str:
     """A message of :mod:`.network` without its ``az: net=FILE:`` prefix (the caller says
     whose ``eval=`` it is).
 
-    >>> _problem("az: net=x.npz: no such file"), _problem("az: the network is for a, not b")
-    ('no such file', 'the network is for a, not b')
+    >>> network_problem("az: net=x.npz: no such file")
+    'no such file'
+    >>> network_problem("az: the network is for a, not b")
+    'the network is for a, not b'
     """
     if message.startswith("az: net="):
         return message.partition(": ")[2].partition(": ")[2] or message
