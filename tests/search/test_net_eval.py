@@ -192,7 +192,7 @@ def test_ids_with_a_network_keeps_to_its_time(nets: dict[str, Path]) -> None:
         move = agent.choose(state, arena.Limit(time=seconds))
         took = time.perf_counter() - start
         assert move in state.legal_moves() and agent.last_search.depth >= 1
-        assert took < seconds + 1.0  # generous: the machine is shared; speed is for bench
+        assert took < seconds + 2.0  # generous: the machine is shared; speed is for bench
 
 
 def test_evaluations_are_kept_by_position(nets: dict[str, Path]) -> None:
