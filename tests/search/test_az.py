@@ -13,7 +13,7 @@ import pytest
 import arena
 from arena.core.errors import SpecError
 from arena.search.az import puct
-from arena.search.az.kernel import evaluate_batch
+from arena.search.az.kernel import evaluate_batch, evaluate_prepared, prepare
 from arena.search.az.network import FORMAT, WEIGHTS, forward, load, random_network
 from arena.search.az.planes import encode, encoding
 
@@ -44,6 +44,17 @@ def test_compiled_forward_equals_the_readable_one(spec):
         assert np.allclose(logits[i], want_logits, atol=1e-4)
         assert abs(values[i] - want_value) < 1e-4
     assert len({round(float(v), 5) for v in values}) > 1 or spec == "connect4"
+
+
+def test_a_position_evaluates_bitwise_the_same_alone_or_in_a_batch():
+    game = arena.load_game("othello:size=6")
+    net = random_network(game, filters=8, blocks=1, seed=4)
+    planes = np.stack([encode(s) for s in random_positions(game, 9, seed=2)])
+    weights = prepare(net.arrays())
+    logits, values = evaluate_prepared(weights, planes)
+    for i in range(len(planes)):
+        alone_logits, alone_value = evaluate_prepared(weights, planes[i : i + 1])
+        assert np.array_equal(alone_logits[0], logits[i]) and alone_value[0] == values[i]
 
 
 def test_planes_are_relative_to_the_mover_and_othello_has_a_pass_action():
@@ -169,6 +180,69 @@ def test_a_proven_win_is_backed_up_for_the_player_who_makes_it():
     assert puct.choose_move(tree, 0.0, np.random.default_rng(0)) == win
     node = tree.first[tree.root] + state.legal_moves().index(win)
     assert tree.value_sum[node] == tree.visits[node]  # +1 every visit
+
+
+def test_one_leaf_at_a_time_plays_as_before_batching():
+    # Visits of the root's moves pinned from the search before leaf batching existed.
+    game = arena.load_game("connect4")
+    evaluate = puct.net_evaluator(random_network(game, filters=4, blocks=1, hidden=8, seed=7))
+    for line, want in (("", [77, 22, 23, 23, 72, 40, 42]), ("4 4 3", [34, 28, 22, 33, 73, 74, 35])):
+        tree = puct.Tree(game.play_moves(game.parse_moves(line)))
+        assert puct.run(tree, evaluate, 300, 1.5, batch=1) == (300, 4)
+        assert puct.visit_counts(tree)[1].tolist() == want
+
+
+def check_tree(tree):
+    """Every expanded node was visited once for its own evaluation plus once per visit of
+    its children; the root's children's values are sums of +-1 and network values."""
+    for node in range(tree.size):
+        if tree.first[node] >= 0:
+            kids = puct.children(tree, node)
+            assert tree.visits[node] == 1 + tree.visits[kids].sum(), node
+    assert (tree.visits[: tree.size] >= 0).all()
+    assert (np.abs(tree.value_sum[: tree.size]) <= tree.visits[: tree.size] + 1e-9).all()
+
+
+@pytest.mark.parametrize("batch", [2, 8, 64])
+def test_batched_leaves_handle_terminals_and_collisions(batch):
+    # X: a1 b1, O: a2 b2; X to move: c1 wins at once (a terminal leaf, reached again
+    # and again), the rest lead to short forced endings where walks collide.
+    game = arena.load_game("tictactoe")
+    state = game.play_moves(game.parse_moves("a1 a2 b1 b2"))
+    calls = []
+
+    def flat(states):
+        calls.append(list(states))
+        return [np.ones(len(s.legal_moves())) for s in states], [0.0] * len(states)
+
+    tree = puct.Tree(state)
+    ran, _ = puct.run(tree, flat, simulations=40, c_puct=1.0, batch=batch)
+    assert ran == 40 and tree.visits[tree.root] == 40
+    seen = [s for call in calls for s in call]
+    assert all(not s.is_terminal() for s in seen)
+    assert len(seen) == len(set(seen))  # no position evaluated twice
+    assert max(len(call) for call in calls) <= batch
+    if batch > 2:
+        assert max(len(call) for call in calls) > 1
+    check_tree(tree)
+    win = game.parse_move("c1")
+    assert puct.choose_move(tree, 0.0, np.random.default_rng(0)) == win
+    node = tree.first[tree.root] + state.legal_moves().index(win)
+    assert tree.value_sum[node] == tree.visits[node] > 10  # +1 every visit, none virtual
+
+
+def test_batched_search_agrees_with_one_at_a_time_on_the_best_move():
+    game = arena.load_game("connect4")
+    evaluate = puct.net_evaluator(random_network(game, filters=4, blocks=1, hidden=8, seed=7))
+    state = game.play_moves(game.parse_moves("4 4 3"))
+    trees = {}
+    for batch in (1, 8):
+        trees[batch] = puct.Tree(state)
+        assert puct.run(trees[batch], evaluate, 300, 1.5, batch=batch)[0] == 300
+        check_tree(trees[batch])
+    one, eight = (puct.visit_counts(trees[b])[1] for b in (1, 8))
+    assert int(np.argmax(one)) in np.argsort(eight)[-2:]
+    assert np.abs(one / one.sum() - eight / eight.sum()).sum() < 0.5
 
 
 def test_root_noise_and_temperature():

@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from arena.core.game import State
-from arena.search.az.kernel import evaluate_batch
+from arena.search.az.kernel import evaluate_prepared, prepare
 from arena.search.az.network import Network
 from arena.search.az.planes import encode, encoding
 from arena.search.clock.deadline import Deadline
@@ -64,12 +64,18 @@ class Tree:
         self.visits = np.zeros(capacity, np.int64)
         self.value_sum = np.zeros(capacity, np.float64)
         self.prior = np.zeros(capacity, np.float64)
+        self.raw_value = np.zeros(capacity, np.float64)
+        """The network's value of the node for its player to move (its result when it is
+        terminal), set when a simulation first reaches it (Gumbel's completed Q reads it)."""
         self.states: list[State | None] = [None] * capacity
         self.size = 1
         self.root = 0
         self.states[0] = state
         self.root_prior: np.ndarray | None = None
         """The root children's priors with Dirichlet noise (None: without noise)."""
+        self.select: Callable[[Tree, int], int] | None = None
+        """How a walk chooses a node's child (None: PUCT; :mod:`arena.search.az.gumbel`
+        sets its own)."""
 
     def grow(self, needed: int) -> None:
         capacity = len(self.states)
@@ -79,6 +85,7 @@ class Tree:
         for name, fill in (
             ("parent", -1), ("move", -1), ("mover", 0), ("first", -1),
             ("count", 0), ("visits", 0), ("value_sum", 0.0), ("prior", 0.0),
+            ("raw_value", 0.0),
         ):  # fmt: skip
             old = getattr(self, name)
             grown = np.full(new, fill, old.dtype)
@@ -132,8 +139,9 @@ def leaf_path(tree: Tree, c_puct: float) -> list[int]:
     of the nodes it walks into)."""
     node = tree.root
     path = [node]
+    select = tree.select
     while tree.first[node] >= 0:
-        node = select_child(tree, node, c_puct)
+        node = select_child(tree, node, c_puct) if select is None else select(tree, node)
         if tree.states[node] is None:
             parent = tree.states[int(tree.parent[node])]
             tree.states[node] = parent.play(int(tree.move[node]))  # type: ignore[union-attr]
@@ -150,6 +158,11 @@ def backup(tree: Tree, path: Sequence[int], value: float, player: int) -> None:
             tree.value_sum[node] += value if tree.mover[node] == player else -value
 
 
+def leaf_value(state: State) -> float:
+    """A terminal position's result for its player to move, in [-1, 1]."""
+    return max(-1.0, min(1.0, float(state.returns()[state.to_move])))
+
+
 def simulate(tree: Tree, evaluate: Evaluator, c_puct: float) -> int:
     """One simulation; the depth of the leaf it reached."""
     path = leaf_path(tree, c_puct)
@@ -157,15 +170,70 @@ def simulate(tree: Tree, evaluate: Evaluator, c_puct: float) -> int:
     state = tree.states[leaf]
     assert state is not None
     if state.is_terminal():
-        value = float(state.returns()[state.to_move])
-        value = max(-1.0, min(1.0, value))
+        value = leaf_value(state)
     else:
         moves = state.legal_moves()
         priors, values = evaluate([state])
         expand(tree, leaf, moves, np.asarray(priors[0], np.float64))
         value = float(values[0])
+    tree.raw_value[leaf] = value
     backup(tree, path, value, state.to_move)
     return len(path) - 1
+
+
+VIRTUAL_LOSS = 1.0
+"""The loss a pending simulation counts on each node of its path while its leaf waits for
+the batch's evaluation (one visit, a value of -1 for the node's mover)."""
+
+
+def virtual_loss(tree: Tree, path: Sequence[int], sign: int) -> None:
+    """Add (``sign`` 1) or take back (-1) a pending simulation's virtual loss: a visit on
+    every node of ``path`` and a loss for each node's mover, so that the next walks of
+    the same batch turn to other leaves."""
+    for node in path:
+        tree.visits[node] += sign
+        if node != tree.root:
+            tree.value_sum[node] -= sign * VIRTUAL_LOSS
+
+
+def simulate_batch(tree: Tree, evaluate: Evaluator, c_puct: float, size: int) -> tuple[int, int]:
+    """Up to ``size`` simulations whose leaves are evaluated in one call of ``evaluate``:
+    each walk counts a virtual loss on its path so that the next goes elsewhere; a
+    terminal leaf gives its result without the network (and may be reached again, each
+    time a simulation); a walk that reaches a leaf already waiting in the batch (a
+    collision: the other moves look worse even with the losses) is taken back and ends
+    the batch, so every evaluated leaf is one simulation and counted once. Returns the
+    simulations run (at least 1) and the deepest leaf's depth."""
+    paths: list[list[int]] = []
+    pending: dict[int, int] = {}  # leaf -> its row in the batch
+    states: list[State] = []
+    for _ in range(size):
+        path = leaf_path(tree, c_puct)
+        leaf = path[-1]
+        if leaf in pending:
+            break
+        state = tree.states[leaf]
+        assert state is not None
+        virtual_loss(tree, path, 1)
+        paths.append(path)
+        if not state.is_terminal():
+            pending[leaf] = len(states)
+            states.append(state)
+    priors, values = evaluate(states) if states else ([], [])
+    for leaf, row in pending.items():
+        state = tree.states[leaf]
+        expand(tree, leaf, state.legal_moves(), np.asarray(priors[row], np.float64))  # type: ignore[union-attr]
+    depth = 0
+    for path in paths:
+        virtual_loss(tree, path, -1)
+        state = tree.states[path[-1]]
+        assert state is not None
+        row = pending.get(path[-1])
+        value = leaf_value(state) if row is None else float(values[row])
+        tree.raw_value[path[-1]] = value
+        backup(tree, path, value, state.to_move)
+        depth = max(depth, len(path) - 1)
+    return len(paths), depth
 
 
 def add_noise(tree: Tree, eps: float, alpha: float, rng: np.random.Generator) -> None:
@@ -186,9 +254,11 @@ def run(
     c_puct: float,
     deadline: Deadline | None = None,
     noise: tuple[float, float, np.random.Generator] | None = None,
+    batch: int = 1,
 ) -> tuple[int, int]:
     """Simulate until the root has ``simulations`` visits (a reused subtree's count) or
-    the deadline passes, at least once; ``noise`` is ``(eps, alpha, rng)`` for the root.
+    the deadline passes, at least once; ``noise`` is ``(eps, alpha, rng)`` for the root;
+    ``batch`` leaves are evaluated together (:func:`simulate_batch`; 1: one at a time).
     Returns the simulations run and the deepest leaf."""
     ran = depth = 0
     root = tree.root
@@ -200,8 +270,14 @@ def run(
     else:
         tree.root_prior = None
     while tree.visits[root] < simulations:
-        depth = max(depth, simulate(tree, evaluate, c_puct))
-        ran += 1
+        if batch > 1:
+            size = int(min(batch, simulations - tree.visits[root]))
+            done, deepest = simulate_batch(tree, evaluate, c_puct, size)
+            depth = max(depth, deepest)
+            ran += done
+        else:
+            depth = max(depth, simulate(tree, evaluate, c_puct))
+            ran += 1
         if deadline is not None and deadline.tick():
             break
     return ran, depth
@@ -246,14 +322,14 @@ def masked_priors(logits: np.ndarray, moves: Sequence[int]) -> np.ndarray:
 
 def net_evaluator(net: Network) -> Evaluator:
     """The evaluator of a network checked against the game (compiled forward pass)."""
-    arrays = net.arrays()
+    arrays = prepare(net.arrays())
 
     def evaluate(states: Sequence[State]) -> tuple[list[np.ndarray], list[float]]:
         enc = encoding(states[0].game)
         planes = np.empty((len(states), enc.channels, enc.rows, enc.cols), np.float32)
         for i, state in enumerate(states):
             encode(state, planes[i])
-        logits, values = evaluate_batch(arrays, planes)
+        logits, values = evaluate_prepared(arrays, planes)
         priors = [masked_priors(logits[i], s.legal_moves()) for i, s in enumerate(states)]
         return priors, [float(v) for v in values]
 
