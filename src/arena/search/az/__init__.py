@@ -6,7 +6,10 @@
   network) and its readable numpy forward pass, the reference;
 - :mod:`~arena.search.az.kernel`: the same forward pass compiled with numba, over a batch;
 - :mod:`~arena.search.az.puct`: the PUCT search over node arrays (AlphaZero's selection,
-  priors, sign-flipped backup, Dirichlet noise at the root, temperature);
+  priors, sign-flipped backup, Dirichlet noise at the root, temperature, leaves batched
+  with virtual loss);
+- :mod:`~arena.search.az.gumbel`: Gumbel MuZero's root selection (Gumbel draws, Sequential
+  Halving, the completed-Q improved policy) over the same tree;
 - :mod:`~arena.search.az.agent`: the ``az`` agent (``az:net=FILE,sims=N,c_puct=...``);
 - :mod:`~arena.search.az.value`: the value head alone as the cut-off evaluation of the
   depth-limited searches (``alphabeta:eval=net:FILE``).

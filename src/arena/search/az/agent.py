@@ -5,7 +5,10 @@
 root's visits per move), ``time=`` and the match's clock bound it like every agent, and
 ``stop()`` ends the search between simulations. The tree is kept from move to move when
 the new position is in it. ``noise=`` and ``temperature=`` are the self-play options
-(Dirichlet noise at the root, a drawn move); a match leaves them at 0.
+(Dirichlet noise at the root, a drawn move); a match leaves them at 0. ``batch=`` leaves
+are evaluated per network call (virtual loss, :func:`arena.search.az.puct.simulate_batch`);
+``root=gumbel`` is Gumbel MuZero's search (:mod:`arena.search.az.gumbel`), whose improved
+policy :meth:`AZAgent.search_policy` returns for self-play.
 
 >>> import arena, tempfile, os
 >>> from arena.search.az.network import random_network
@@ -18,7 +21,7 @@ True
 >>> agent.last_search.nodes
 20
 
-Tests: tests/search/test_az.py
+Tests: tests/search/test_az.py, tests/search/test_az_gumbel.py
 """
 
 from __future__ import annotations
@@ -33,13 +36,17 @@ from arena.core.errors import SpecError
 from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.spec import Param
-from arena.search.az import puct
+from arena.search.az import gumbel, puct
 from arena.search.az.network import Network, load
 from arena.search.clock.deadline import Deadline, quiet_gc
 from arena.search.clock.time_management import move_time
 
 DEFAULT_SIMULATIONS = 200
 """Simulations a move when neither ``sims=``, ``time=`` nor the match bounds it."""
+
+DEFAULT_BATCH = 8
+"""Leaves per network call: measured (docs/az.md, ``arena bench az``), batches of 8 make
+Connect Four's simulations about twice as fast as one leaf at a time."""
 
 MAX_KEPT = 1 << 20
 """Nodes a kept tree may hold before a move starts afresh (memory, not strength)."""
@@ -59,7 +66,18 @@ PARAMS = (
     Param("noise", float, 0.0, "root Dirichlet noise weight (self-play: 0.25)", low=0.0, high=1.0),
     Param("alpha", float, 0.3, "Dirichlet concentration of the root noise", low=0.001),
     Param("temperature", float, 0.0, "0: most visited move; >0: drawn by visits^(1/t)", low=0.0),
-    Param("reuse", bool, True, "keep the subtree of the position reached between moves"),
+    Param("reuse", bool, True, "keep the subtree of the position reached between moves (puct)"),
+    Param(
+        "batch", int, DEFAULT_BATCH,
+        "leaves evaluated per network call (virtual loss spreads them); 1: one at a time",
+        low=1, high=256,
+    ),
+    Param(
+        "root", str, "puct",
+        "root selection: PUCT, or Gumbel sampling with Sequential Halving (Gumbel MuZero)",
+        choices=("puct", "gumbel"),
+    ),
+    Param("gumbel_m", int, gumbel.DEFAULT_CONSIDERED, "root=gumbel: moves sampled", low=1),
     Param("seed", int, None, "random seed (noise and temperature)", default_text="fresh"),
 )  # fmt: skip
 
@@ -72,7 +90,15 @@ class AZAgent(Agent):
     def _setup(self, **config: object) -> None:
         # Checked here when given, so a bad file fails when the agent is named; without
         # one, `arena agents` can still list the defaults and choose() says what is missing.
+        if config["root"] == "gumbel" and (config["noise"] > 0 or config["temperature"] > 0):
+            raise SpecError(
+                "az: root=gumbel explores by its Gumbel draws; noise= and temperature= are "
+                "root=puct's"
+            )
         self.network: Network | None = load(str(config["net"])) if config["net"] else None
+        self.gumbel_root: gumbel.GumbelRoot | None = None
+        self.rate: float | None = None
+        """Simulations a second in the last search (a timed Gumbel search's budget)."""
         self.rng = np.random.default_rng(config["seed"])  # type: ignore[arg-type]
         self.evaluate: puct.Evaluator | None = None
         self.game_spec: str | None = None
@@ -88,7 +114,13 @@ class AZAgent(Agent):
         if self.evaluate is None or self.game_spec != game.spec:
             self.network.check(game)
             self.evaluate = puct.net_evaluator(self.network)
-            self.evaluate([game.initial_state()])
+            start = game.initial_state()
+            self.evaluate([start])
+            began = time.perf_counter()
+            self.evaluate([start] * self.config["batch"])
+            # A first guess of the search's speed for a timed Gumbel search's budget (the
+            # walks cost about as much again); each search then measures its own.
+            self.rate = self.config["batch"] / max(2 * (time.perf_counter() - began), 1e-6)
             self.game_spec, self.tree = game.spec, None
         return self.evaluate
 
@@ -117,23 +149,57 @@ class AZAgent(Agent):
         evaluate = self.prepare(state.game)
         sims, seconds = self.budget(limit, state)
         deadline = self.deadline = Deadline(seconds)
-        tree = self.tree
-        if (
-            tree is None
-            or not self.config["reuse"]
-            or tree.size > MAX_KEPT
-            or not puct.reroot(tree, state)
-        ):
-            tree = self.tree = puct.Tree(state)
-        noise = None
-        if self.config["noise"] > 0:
-            noise = (self.config["noise"], self.config["alpha"], self.rng)
+        batch = self.config["batch"]
         start = time.perf_counter()
-        with quiet_gc():
-            ran, depth = puct.run(tree, evaluate, sims, self.config["c_puct"], deadline, noise)
-            move = puct.choose_move(tree, self.config["temperature"], self.rng)
-        self._last = self.report_of(tree, state, ran, depth, time.perf_counter() - start)
+        if self.config["root"] == "gumbel":
+            # Sequential Halving shares a known budget, so a fresh tree each move (kept
+            # visits would not follow the schedule) and, on time alone, the budget the last
+            # search's speed promises.
+            if sims == math.inf:
+                sims = max(2.0, (self.rate or DEFAULT_SIMULATIONS) * float(seconds or 0))
+            tree = self.tree = puct.Tree(state)
+            with quiet_gc():
+                search, ran, depth = gumbel.run(
+                    tree, evaluate, int(sims), self.config["gumbel_m"], self.rng, deadline, batch
+                )
+                self.gumbel_root = search
+                move = search.best_move(tree) if search else puct.choose_move(tree, 0, self.rng)
+        else:
+            tree = self.tree
+            if (
+                tree is None
+                or not self.config["reuse"]
+                or tree.size > MAX_KEPT
+                or not puct.reroot(tree, state)
+            ):
+                tree = self.tree = puct.Tree(state)
+            noise = None
+            if self.config["noise"] > 0:
+                noise = (self.config["noise"], self.config["alpha"], self.rng)
+            self.gumbel_root = None
+            with quiet_gc():
+                ran, depth = puct.run(
+                    tree, evaluate, sims, self.config["c_puct"], deadline, noise, batch
+                )
+                move = puct.choose_move(tree, self.config["temperature"], self.rng)
+        elapsed = time.perf_counter() - start
+        if ran > 0 and elapsed > 0:
+            self.rate = ran / elapsed
+        self._last = self.report_of(tree, state, ran, depth, elapsed)
         return move
+
+    def search_policy(self) -> tuple[tuple[int, ...], np.ndarray]:
+        """The last search's policy over the root's moves, the self-play policy target:
+        the visit distribution for ``root=puct``, the improved policy
+        ``softmax(logits + sigma(completed q))`` for ``root=gumbel``. Empty before a
+        search, or after one at a terminal position."""
+        tree = self.tree
+        if tree is None or tree.first[tree.root] < 0:
+            return (), np.zeros(0)
+        moves, visits = puct.visit_counts(tree)
+        if self.gumbel_root is not None:
+            return moves, gumbel.improved_policy(tree)
+        return moves, visits / max(int(visits.sum()), 1)
 
     def report_of(
         self, tree: puct.Tree, state: State, ran: int, depth: int, seconds: float
@@ -142,6 +208,7 @@ class AZAgent(Agent):
         kids = puct.children(tree, tree.root)
         c = self.config["c_puct"]
         ucb = puct.scores(tree, tree.root, c) if len(kids) else []
+        improved = gumbel.improved_policy(tree) if self.gumbel_root is not None else None
         order = sorted(range(len(kids)), key=lambda i: (-tree.visits[kids[i]], i))
         rows = []
         for rank, i in enumerate(order, 1):
@@ -159,6 +226,8 @@ class AZAgent(Agent):
                     "rank": rank,
                 }
             )
+            if improved is not None:
+                rows[-1]["policy"] = round(float(improved[i]), 4)
         root = tree.root
         n = int(tree.visits[root])
         value = None
