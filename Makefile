@@ -15,9 +15,10 @@ install: $(BIN)/python
 
 # The test extras include the bench extra so the OpenSpiel comparison code is exercised too,
 # plot (matplotlib) for the experiments, web (Starlette, uvicorn) for the web board and docs
-# (MkDocs) for tests/test_docs.py, which builds the site in strict mode.
+# (MkDocs) for tests/test_docs.py, which builds the site in strict mode, and learn (jax, mctx)
+# for tests/bench/test_bench_az.py, the comparison with mctx.
 install-test: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench,plot,web,docs]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench,plot,web,docs,learn]'
 
 # The main job: a short seeded round robin on Connect Four; results go to arena.db
 # (running it again resumes: only missing games are played).

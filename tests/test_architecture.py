@@ -63,6 +63,8 @@ LAZY: dict[str, str] = {
     "open_spiel": "optional extra (bench), the OpenSpiel comparison",
     "pyspiel": "optional extra (bench), the OpenSpiel comparison",
     "easyAI": "optional extra (bench), the easyAI comparison",
+    "jax": "optional extra (learn), arena bench az's mctx comparison",
+    "mctx": "optional extra (learn), arena bench az's mctx comparison",
     "fastapi": "optional extra (web), the web board",
     "starlette": "optional extra (web), the web board",
     "uvicorn": "optional extra (web), the web board",

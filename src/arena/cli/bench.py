@@ -232,6 +232,34 @@ def register(sub: argparse._SubParsersAction) -> None:
     web.add_argument("--repeat", type=int, default=30, help="boards per game (default 30)")
     _json_option(web)
     web.set_defaults(func=run_web)
+    az = kinds.add_parser(
+        "az",
+        help="az's forward pass and search, batched and not, and beside DeepMind's mctx",
+        description="The compiled forward pass (us a position, single calls and batches) and "
+        "PUCT's simulations a second with leaves one at a time and batched; then, with the "
+        "'learn' extra (jax, mctx), the same network in JAX searched by mctx.muzero_policy "
+        "and mctx.gumbel_muzero_policy on fixed positions of Tic-tac-toe and Connect Four "
+        "(whose rules are written in JAX here): how often the moves agree, the distance "
+        "between the visit distributions, and the time per move of each (docs/az.md). "
+        "Random networks of 32 filters and 2 blocks unless --net names one.",
+    )
+    az.add_argument("--net", metavar="FILE", help="a network (.npz) instead of random ones")
+    az.add_argument(
+        "--games", nargs="+", metavar="GAME", default=["tictactoe", "connect4"],
+        help="games (default tictactoe connect4)",
+    )  # fmt: skip
+    az.add_argument("--sims", type=int, default=64, help="simulations a move (default 64)")
+    az.add_argument("--positions", type=int, default=16, help="positions a game (default 16)")
+    az.add_argument(
+        "--root", nargs="+", choices=("puct", "gumbel"), default=["puct", "gumbel"],
+        help="root selections compared (default both)",
+    )  # fmt: skip
+    az.add_argument("--c-puct", type=float, default=1.5, help="PUCT's constant (default 1.5)")
+    az.add_argument("--gumbel-m", type=int, default=16, help="Gumbel's m (default 16)")
+    az.add_argument("--batch", type=int, default=8, help="leaves a batch (default 8)")
+    az.add_argument("--seed", type=int, default=0, help="positions and networks (default 0)")
+    _json_option(az)
+    az.set_defaults(func=run_az)
     threads = kinds.add_parser(
         "threads",
         help="MCTS simulations/s and ids nodes/s per thread count (e.g. --threads 1,2)",
@@ -299,6 +327,28 @@ def run_tournament(args: argparse.Namespace) -> int:
     if args.games < 2 or args.repeat < 1:
         raise ArenaError("--games must be >= 2 and --repeat >= 1")
     _reported(args, lambda report: bench_tournament.run_bench(report, args.games, args.repeat))
+    return 0
+
+
+def run_az(args: argparse.Namespace) -> int:
+    if args.sims < 2 or args.positions < 1 or args.batch < 1 or args.gumbel_m < 1:
+        raise ArenaError("--sims must be >= 2, --positions, --batch and --gumbel-m >= 1")
+    az_bench = import_module("arena.bench.az")
+    _reported(
+        args,
+        lambda report: az_bench.run_bench(
+            report,
+            tuple(args.games),
+            args.sims,
+            args.positions,
+            tuple(args.root),
+            args.net,
+            args.c_puct,
+            args.gumbel_m,
+            args.batch,
+            args.seed,
+        ),
+    )
     return 0
 
 
