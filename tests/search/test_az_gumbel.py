@@ -11,6 +11,7 @@ import arena
 from arena.core.errors import SpecError
 from arena.search.az import gumbel, puct
 from arena.search.az.network import random_network
+from arena.search.report import format_search
 
 WEIGHT = {4: 0.4, 0: 0.1, 2: 0.1, 6: 0.1, 8: 0.1, 1: 0.05, 3: 0.05, 5: 0.05, 7: 0.05}
 
@@ -109,13 +110,29 @@ def test_the_agent_with_gumbel_root_selection(tmp_path):
         assert all({"prior", "visits", "value", "policy"} <= set(r) for r in info.root)
         moves, policy = agent.search_policy()
         assert moves == tuple(state.legal_moves()) and policy.sum() == pytest.approx(1.0)
+        assert info.root[0]["move"] == game.format_move(move)  # the first row is played
         state = state.play(move)
+    table = format_search(agent.last_search)
+    assert table.splitlines()[0].split()[:6] == [
+        "move",
+        "visits",
+        "share",
+        "prior",
+        "policy",
+        "value",
+    ]
     timed = arena.load_agent(f"az:net={path},root=gumbel,seed=1")
     assert timed.choose(state, arena.Limit(time=0.05)) in state.legal_moves()
     puct_agent = arena.load_agent(f"az:net={path},sims=30")
     puct_agent.choose(game.initial_state(), arena.Limit())
     moves, policy = puct_agent.search_policy()
     assert np.allclose(policy * 29, puct.visit_counts(puct_agent.tree)[1])
+    seen = []
+    live = arena.load_agent(f"az:net={path},sims=400,root=gumbel,batch=4,seed=3")
+    live.listener = lambda info: seen.append(info.nodes) or len(seen) == 3
+    live.progress_every = 0.0
+    live.choose(game.initial_state(), arena.Limit())
+    assert len(seen) == 3 and seen == sorted(seen) and live.last_search.nodes < 400
     with pytest.raises(SpecError, match="root=gumbel explores by its Gumbel draws"):
         arena.load_agent(f"az:net={path},root=gumbel,noise=0.25")
     with pytest.raises(SpecError, match="root="):

@@ -22,12 +22,15 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
 from arena.compete.store import ResultsDB
 from arena.compete.tournament import Settings, run
 from arena.formats.record import GameRecord
+from arena.games import load_game
+from arena.search.az.network import random_network
 from arena.web.app import LOCAL_HOSTS, Guard, create_app
 
 pytestmark = pytest.mark.xdist_group("browser")  # one server and one browser for the module
@@ -408,6 +411,28 @@ def test_with_programs_the_page_needs_the_printed_token(
     wait_ply(page, 1)
     assert page.locator("#moves span").all_inner_texts() == ["a1"]
     context.close()
+
+
+def test_an_az_agent_shows_prior_policy_and_value(
+    programs_server: str, page: Any, tmp_path: Path
+) -> None:
+    """Issue 28: the search table behind az's move lists each move's prior (the network's
+    belief before the search), its visits and value, and Gumbel's improved policy."""
+    net = tmp_path / "ttt.npz"
+    random_network(load_game("tictactoe"), filters=4, blocks=0, seed=1).save(net)
+    page.goto(f"{programs_server}/?token=the-printed-token")
+    page.wait_for_selector("#board .clicks")
+    agent = quote(f"az:net={net},sims=60,root=gumbel,batch=4,seed=1")
+    open_board(page, programs_server, f"game=tictactoe&second={agent}")
+    page.click('#board .clicks [data-move="b2"]')
+    wait_ply(page, 2)
+    page.wait_for_function("document.querySelector('#search-head').innerText.includes('az')")
+    heads = page.inner_text("#search-table thead").split()
+    assert heads[:6] == ["move", "visits", "share", "prior", "policy", "value"]
+    first = page.locator("#search-table tbody tr").first.locator("td").all_inner_texts()
+    assert first[0] == page.locator("#moves span").all_inner_texts()[1]  # the move played
+    assert 0 < float(first[3]) < 1 and 0 < float(first[4]) <= 1
+    assert "prior: the policy head's" in page.inner_text("#search-units")
 
 
 def test_connect_four_ghosts_stack_in_their_column(server: str, page: Any) -> None:

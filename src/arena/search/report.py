@@ -48,13 +48,20 @@ def format_search(info: SearchInfo | None, limit: int = 10) -> str:
     rate = f"{info.nodes / info.seconds:,.0f}/s" if info.seconds > 0 else "-"
     if rows and "visits" in rows[0]:
         total = sum(r["visits"] for r in info.root) or 1
-        lines.append(f"{'move':<6}{'visits':>6}{'share':>7}{'win rate':>10}{'UCB':>8}{'rank':>6}")
+        # az's rows add the network's prior, the searched value and (Gumbel) the improved
+        # policy: what the network believed before the search and after it.
+        extra = [k for k in ("prior", "policy", "value") if k in rows[0]]
+        heads = "".join(f"{k:>8}" for k in extra)
+        lines.append(
+            f"{'move':<6}{'visits':>6}{'share':>7}{heads}{'win rate':>10}{'UCB':>8}{'rank':>6}"
+        )
         for r in rows:
             win = "-" if r["win_rate"] is None else f"{r['win_rate']:.3f}"
             ucb = "-" if r["ucb"] is None else f"{r['ucb']:.3f}"
             proven = f"  proven {r['proven']}" if r.get("proven") else ""
+            cells = "".join("       -" if r[k] is None else f"{r[k]:>8.3f}" for k in extra)
             lines.append(
-                f"{r['move']:<6}{r['visits']:>6}{r['visits'] / total:>7.1%}{win:>10}"
+                f"{r['move']:<6}{r['visits']:>6}{r['visits'] / total:>7.1%}{cells}{win:>10}"
                 f"{ucb:>8}{r['rank']:>6}{proven}"
             )
         summary = f"{info.nodes:,} simulations in {info.seconds:.2f} s ({rate})"

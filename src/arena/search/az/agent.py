@@ -151,6 +151,21 @@ class AZAgent(Agent):
         deadline = self.deadline = Deadline(seconds)
         batch = self.config["batch"]
         start = time.perf_counter()
+        progress = None
+        if self.listener is not None:
+            # Live reports for a listener (the web board): a snapshot of the tree so far
+            # between batches, at most every progress_every seconds.
+            def progress(ran: int, depth: int) -> bool:
+                return self.report(
+                    lambda: self.report_of(
+                        self.tree,
+                        state,
+                        ran,
+                        depth,
+                        time.perf_counter() - start,  # type: ignore[arg-type]
+                    )
+                )
+
         if self.config["root"] == "gumbel":
             # Sequential Halving shares a known budget, so a fresh tree each move (kept
             # visits would not follow the schedule) and, on time alone, the budget the last
@@ -158,10 +173,12 @@ class AZAgent(Agent):
             if sims == math.inf:
                 sims = max(2.0, (self.rate or DEFAULT_SIMULATIONS) * float(seconds or 0))
             tree = self.tree = puct.Tree(state)
+            self.gumbel_root = None  # live reports show the visits; the policy comes after
             with quiet_gc():
                 search, ran, depth = gumbel.run(
-                    tree, evaluate, int(sims), self.config["gumbel_m"], self.rng, deadline, batch
-                )
+                    tree, evaluate, int(sims), self.config["gumbel_m"], self.rng, deadline,
+                    batch, progress,
+                )  # fmt: skip
                 self.gumbel_root = search
                 move = search.best_move(tree) if search else puct.choose_move(tree, 0, self.rng)
         else:
@@ -179,7 +196,7 @@ class AZAgent(Agent):
             self.gumbel_root = None
             with quiet_gc():
                 ran, depth = puct.run(
-                    tree, evaluate, sims, self.config["c_puct"], deadline, noise, batch
+                    tree, evaluate, sims, self.config["c_puct"], deadline, noise, batch, progress
                 )
                 move = puct.choose_move(tree, self.config["temperature"], self.rng)
         elapsed = time.perf_counter() - start
@@ -208,8 +225,15 @@ class AZAgent(Agent):
         kids = puct.children(tree, tree.root)
         c = self.config["c_puct"]
         ucb = puct.scores(tree, tree.root, c) if len(kids) else []
-        improved = gumbel.improved_policy(tree) if self.gumbel_root is not None else None
-        order = sorted(range(len(kids)), key=lambda i: (-tree.visits[kids[i]], i))
+        improved = None
+        score = np.zeros(len(kids))
+        if self.gumbel_root is not None and len(kids):
+            # Gumbel plays the best of the most visited by g + logits + sigma(q): ranked so,
+            # the first row is the move played; PUCT's UCB means nothing here.
+            improved = gumbel.improved_policy(tree)
+            score = self.gumbel_root.root_scores(tree)
+            ucb = [None] * len(kids)
+        order = sorted(range(len(kids)), key=lambda i: (-tree.visits[kids[i]], -score[i], i))
         rows = []
         for rank, i in enumerate(order, 1):
             node = kids[i]
@@ -222,7 +246,7 @@ class AZAgent(Agent):
                     "prior": round(float(tree.prior[node]), 4),
                     "value": None if q is None else round(float(q), 4),
                     "win_rate": None if q is None else (q + 1.0) / 2.0,
-                    "ucb": float(ucb[i]),
+                    "ucb": None if ucb[i] is None else float(ucb[i]),
                     "rank": rank,
                 }
             )
@@ -235,8 +259,10 @@ class AZAgent(Agent):
             value = float(tree.value_sum[kids].sum() / max(int(tree.visits[kids].sum()), 1))
         return SearchInfo(
             seconds=seconds, depth=depth, nodes=ran, value=value, root=rows, engine="az",
-            units="value: the network's and the search's for the player to move, -1..1; "
-            "win rate (value + 1) / 2; prior: the policy head's",
+            units="value: the search's mean for the player to move, -1..1; win rate "
+            "(value + 1) / 2; prior: the policy head's" + (
+                "; policy: the search's improved policy (Gumbel)" if improved is not None else ""
+            ),
         )  # fmt: skip
 
     @property  # type: ignore[override]

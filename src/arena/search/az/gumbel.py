@@ -36,8 +36,10 @@ Tests: tests/search/test_az_gumbel.py
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
+from numba import njit
 
 from arena.search.az import puct
 from arena.search.clock.deadline import Deadline
@@ -77,22 +79,58 @@ def log_priors(tree: puct.Tree, node: int) -> np.ndarray:
     return np.log(np.maximum(tree.prior[kids], 1e-30))
 
 
+@njit(cache=True)
+def sigma_completed(visits, value_sum, prior, raw):  # type: ignore[no-untyped-def]
+    """``sigma(completed q)`` of one node's children from their arrays and the node's
+    network value ``raw`` (compiled: every walk below a Gumbel root computes it)."""
+    count = visits.shape[0]
+    total = 0
+    most = 0
+    weighted = 0.0
+    mass = 0.0
+    for i in range(count):
+        if visits[i] > 0:
+            total += visits[i]
+            most = max(most, visits[i])
+            p = max(prior[i], 2.2250738585072014e-308)
+            weighted += p * value_sum[i] / visits[i]
+            mass += p
+    mixed = raw if total == 0 else (raw + total * weighted / mass) / (total + 1)
+    out = np.empty(count)
+    for i in range(count):
+        out[i] = value_sum[i] / visits[i] if visits[i] > 0 else mixed
+    low, high = out.min(), out.max()
+    scale = (C_VISIT + most) * C_SCALE / max(high - low, 1e-8)
+    for i in range(count):
+        out[i] = (out[i] - low) * scale
+    return out
+
+
+@njit(cache=True)
+def interior_child(visits, value_sum, prior, raw):  # type: ignore[no-untyped-def]
+    """The child index maximising ``pi'(a) - N(a) / (1 + sum N)``, pi' the improved policy
+    (the first of equals)."""
+    logits = np.log(np.maximum(prior, 1e-30)) + sigma_completed(visits, value_sum, prior, raw)
+    policy = np.exp(logits - logits.max())
+    policy /= policy.sum()
+    total = visits.sum()
+    best, choice = -np.inf, 0
+    for i in range(visits.shape[0]):
+        score = policy[i] - visits[i] / (1.0 + total)
+        if score > best:
+            best, choice = score, i
+    return choice
+
+
+def child_arrays(tree: puct.Tree, node: int) -> tuple[np.ndarray, ...]:
+    """The node's children's visits, value sums and priors (views of the tree's arrays)."""
+    span = slice(int(tree.first[node]), int(tree.first[node] + tree.count[node]))
+    return tree.visits[span], tree.value_sum[span], tree.prior[span]
+
+
 def completed_q(tree: puct.Tree, node: int) -> np.ndarray:
     """``sigma(completed q)`` of each of the node's children, for the node's player to move."""
-    kids = puct.children(tree, node)
-    visits = tree.visits[kids]
-    visited = visits > 0
-    q = np.where(visited, tree.value_sum[kids] / np.maximum(visits, 1), 0.0)
-    total = int(visits.sum())
-    mixed = float(tree.raw_value[node])
-    if total > 0:
-        prior = np.maximum(tree.prior[kids], np.finfo(np.float64).tiny)
-        weighted = float((prior * q)[visited].sum() / prior[visited].sum())
-        mixed = (mixed + total * weighted) / (total + 1)
-    completed = np.where(visited, q, mixed)
-    low, high = completed.min(), completed.max()
-    completed = (completed - low) / max(high - low, 1e-8)
-    return (C_VISIT + visits.max()) * C_SCALE * completed
+    return sigma_completed(*child_arrays(tree, node), float(tree.raw_value[node]))
 
 
 def softmax(x: np.ndarray) -> np.ndarray:
@@ -116,25 +154,28 @@ class GumbelRoot:
         self.gumbel = np.asarray(gumbel, np.float64)
         self.schedule = halving_schedule(min(considered, len(self.gumbel)), budget)
 
-    def scores(self, tree: puct.Tree, visits_wanted: int) -> np.ndarray:
-        """``g + logits + sigma(q)`` of the root's moves with ``visits_wanted`` visits,
-        -inf for the others."""
-        kids = puct.children(tree, self.root)
+    def root_scores(self, tree: puct.Tree) -> np.ndarray:
+        """``g + logits + sigma(q)`` of each root move."""
         score = self.gumbel + log_priors(tree, self.root) + completed_q(tree, self.root)
-        score = np.maximum(score, -1e9)
-        return np.where(tree.visits[kids] == visits_wanted, score, -np.inf)
+        return np.maximum(score, -1e9)
+
+    def scores(self, tree: puct.Tree, visits_wanted: int) -> np.ndarray:
+        """:meth:`root_scores` of the root's moves with ``visits_wanted`` visits, -inf for
+        the others."""
+        kids = puct.children(tree, self.root)
+        return np.where(tree.visits[kids] == visits_wanted, self.root_scores(tree), -np.inf)
 
     def select(self, tree: puct.Tree, node: int) -> int:
-        kids = puct.children(tree, node)
         if node == self.root:
+            kids = puct.children(tree, node)
             done = int(tree.visits[kids].sum())
             wanted = (
                 self.schedule[done] if done < len(self.schedule) else int(tree.visits[kids].max())
             )
             return int(kids[int(np.argmax(self.scores(tree, wanted)))])
-        visits = tree.visits[kids]
-        score = improved_policy(tree, node) - visits / (1.0 + visits.sum())
-        return int(kids[int(np.argmax(score))])
+        return int(tree.first[node]) + int(
+            interior_child(*child_arrays(tree, node), float(tree.raw_value[node]))
+        )
 
     def best_move(self, tree: puct.Tree) -> int:
         """The move to play: the best scored of the most visited root moves."""
@@ -151,13 +192,14 @@ def run(
     gumbel: np.ndarray | np.random.Generator | None = None,
     deadline: Deadline | None = None,
     batch: int = 1,
+    progress: Callable[[int, int], bool] | None = None,
 ) -> tuple[GumbelRoot | None, int, int]:
     """A Gumbel search of ``tree`` (a fresh one: its root unexpanded) to ``simulations``
     root visits, the first expanding the root, or until the deadline. ``gumbel`` is the
     root moves' Gumbel draws (an array in the order of the root's legal moves), a generator
     to draw them from, or None for none (a deterministic search). Returns the search's
     :class:`GumbelRoot` (None when the root is terminal), the simulations run and the
-    deepest leaf."""
+    deepest leaf; ``progress`` as :func:`arena.search.az.puct.run`'s."""
     ran, depth = puct.run(tree, evaluate, 1, 0.0)
     root = tree.root
     kids = puct.children(tree, root)
@@ -171,7 +213,9 @@ def run(
     search = GumbelRoot(tree, gumbel, considered, budget)
     tree.select = search.select
     try:
-        more, deeper = puct.run(tree, evaluate, simulations, 0.0, deadline, batch=batch)
+        more, deeper = puct.run(
+            tree, evaluate, simulations, 0.0, deadline, batch=batch, progress=progress
+        )
     finally:
         tree.select = None
     return search, ran + more, max(depth, deeper)

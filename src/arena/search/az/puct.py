@@ -255,11 +255,13 @@ def run(
     deadline: Deadline | None = None,
     noise: tuple[float, float, np.random.Generator] | None = None,
     batch: int = 1,
+    progress: Callable[[int, int], bool] | None = None,
 ) -> tuple[int, int]:
     """Simulate until the root has ``simulations`` visits (a reused subtree's count) or
     the deadline passes, at least once; ``noise`` is ``(eps, alpha, rng)`` for the root;
-    ``batch`` leaves are evaluated together (:func:`simulate_batch`; 1: one at a time).
-    Returns the simulations run and the deepest leaf."""
+    ``batch`` leaves are evaluated together (:func:`simulate_batch`; 1: one at a time);
+    ``progress(ran, depth)`` is called after each batch and stops the search by returning
+    True (a listener's live reports). Returns the simulations run and the deepest leaf."""
     ran = depth = 0
     root = tree.root
     if tree.first[root] < 0 and not tree.states[root].is_terminal():  # type: ignore[union-attr]
@@ -279,6 +281,8 @@ def run(
             depth = max(depth, simulate(tree, evaluate, c_puct))
             ran += 1
         if deadline is not None and deadline.tick():
+            break
+        if progress is not None and progress(ran, depth):
             break
     return ran, depth
 

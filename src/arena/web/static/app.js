@@ -293,14 +293,21 @@ function renderSearch(shown, view) {
     (rate ? ` (${rate})` : "") + (info.depth !== null ? `, depth ${info.depth}` : "");
   // The value column names its unit (discs, points) when every value has one.
   const unit = !mcts && info.root.length && info.root.every((r) => r.unit === info.root[0].unit) ? info.root[0].unit : "";
-  const cols = mcts ? ["move", "visits", "share", "win %", "proven"] : ["move", unit ? `value (${unit})` : "value", "bound", "depth"];
+  // az's rows also carry the network's prior, the searched value and, with Gumbel, the
+  // improved policy: what the network believed before the search and after it.
+  const net = mcts ? ["prior", "policy", "value"].filter((k) => k in info.root[0]) : [];
+  const cols = mcts
+    ? ["move", "visits", "share", ...net, "win %", ...(net.length ? [] : ["proven"])]
+    : ["move", unit ? `value (${unit})` : "value", "bound", "depth"];
   const tr = thead.insertRow();
   for (const c of cols) { const th = document.createElement("th"); th.textContent = c; tr.appendChild(th); }
   const total = mcts ? info.root.reduce((a, r) => a + r.visits, 0) || 1 : 1;
   for (const row of info.root.slice(0, 12)) {
     const r = body.insertRow();
     const cells = mcts
-      ? [row.move, row.visits, `${(100 * row.visits / total).toFixed(1)}%`, row.win_rate === null ? "-" : (100 * row.win_rate).toFixed(1), row.proven || ""]
+      ? [row.move, row.visits, `${(100 * row.visits / total).toFixed(1)}%`,
+        ...net.map((k) => (row[k] === null ? "-" : row[k].toFixed(3))),
+        row.win_rate === null ? "-" : (100 * row.win_rate).toFixed(1), ...(net.length ? [] : [row.proven || ""])]
       : [row.move, row.text, row.bound, row.depth];
     for (const v of cells) r.insertCell().textContent = v;
     if (row.pv && !before) {
@@ -310,7 +317,7 @@ function renderSearch(shown, view) {
   }
   const best = info.root.find((r) => r.pv);
   const mover = view.names && shown.side !== undefined && shown.side !== null ? ` (${view.names[shown.side]})` : "";
-  const note = (mcts ? "win %: the player to move's share of wins in the simulations through the move" : info.units || "")
+  const note = (net.length ? info.units : mcts ? "win %: the player to move's share of wins in the simulations through the move" : info.units || "")
     .replace("the player to move", `the player to move${mover}`);
   const bounds = !mcts && info.root.some((r) => r.bound && r.bound !== "=") ? " <= and >=: bounds from alpha-beta's cut-offs (at most / at least)." : "";
   $("search-units").textContent = note + (note && bounds ? "." : "") + bounds;
