@@ -1,6 +1,7 @@
 """``arena bench az``: the JAX forward pass and rules it gives mctx, and our search against
-mctx's on Tic-tac-toe positions (same moves, same visits). Skipped without jax and mctx
-(the 'learn' extra), except under CI, which installs it."""
+mctx's on Tic-tac-toe positions (same moves, same visits). The mctx tests are skipped
+without jax and mctx (the 'learn' extra), except under CI, which installs it; without
+them the bench says how to install them."""
 
 from __future__ import annotations
 
@@ -11,17 +12,32 @@ import numpy as np
 import pytest
 
 import arena
+from arena.bench import az
 from arena.cli.main import main
+from arena.core.errors import ArenaError
 from arena.search.az.network import forward, random_network
 from arena.search.az.planes import encode
 
-jax = pytest.importorskip("jax", reason="the mctx comparison needs the 'learn' extra")
-mctx = pytest.importorskip("mctx", reason="the mctx comparison needs the 'learn' extra")
-az = pytest.importorskip("arena.bench.az")
+
+@pytest.fixture
+def jax():
+    pytest.importorskip("mctx", reason="the mctx comparison needs the 'learn' extra")
+    return pytest.importorskip("jax", reason="the mctx comparison needs the 'learn' extra")
+
+
+def test_without_mctx_the_bench_says_how_to_install_it(monkeypatch):
+    def missing():
+        raise ArenaError("arena bench az needs jax and mctx (pip install -e '.[learn]'): none")
+
+    monkeypatch.setattr(az, "require_mctx", missing)
+    lines = []
+    result = az.run_bench(lines.append, games=("tictactoe",), batch=2)
+    assert result["mctx"] == [] and result["speed"][0]["sims_per_s_batched"] > 0
+    assert "the mctx comparison is left out" in lines[-1] and "'.[learn]'" in lines[-1]
 
 
 @pytest.mark.parametrize("spec", ["tictactoe", "connect4"])
-def test_the_jax_forward_pass_is_the_networks(spec):
+def test_the_jax_forward_pass_is_the_networks(jax, spec):
     game = arena.load_game(spec)
     net = random_network(game, filters=6, blocks=1, seed=2)
     states = az.positions(game, 5, seed=3)
@@ -32,7 +48,7 @@ def test_the_jax_forward_pass_is_the_networks(spec):
         assert abs(float(values[i]) - want_value) < 1e-4
 
 
-def test_the_jax_rules_play_connect_four_as_arena_does():
+def test_the_jax_rules_play_connect_four_as_arena_does(jax):
     game = arena.load_game("connect4")
     rules = az.JaxRules.of(game)
     rng = random.Random(4)
@@ -56,7 +72,7 @@ def test_the_jax_rules_play_connect_four_as_arena_does():
 
 
 @pytest.mark.slow
-def test_our_search_and_mctx_agree_on_tictactoe():
+def test_our_search_and_mctx_agree_on_tictactoe(jax):
     game = arena.load_game("tictactoe")
     net = random_network(game, filters=8, blocks=1, seed=1)
     states = az.positions(game, 6, seed=0)
@@ -67,7 +83,7 @@ def test_our_search_and_mctx_agree_on_tictactoe():
 
 
 @pytest.mark.slow
-def test_the_bench_command_prints_its_figures(capsys):
+def test_the_bench_command_prints_its_figures(jax, capsys):
     code = main(
         ["bench", "az", "--games", "tictactoe", "--positions", "2", "--sims", "8",
          "--root", "puct", "--json"]

@@ -17,6 +17,11 @@ the other (so a pass, where the same side could move twice, is counted right). T
 counts the simulations. Dirichlet noise ``(1 - eps) P + eps Dir(alpha)`` on the root's
 priors is the self-play option, mixed into a copy so a reused subtree keeps its priors.
 
+Leaves can be evaluated in batches (``run(..., batch=B)``, :func:`simulate_batch`): B walks,
+each adding a virtual loss to its path so the next turns elsewhere, then one call of the
+evaluator; ``batch=1`` is the search one leaf at a time. A walk can also choose children
+by another rule than PUCT (``Tree.select``: Gumbel's, :mod:`arena.search.az.gumbel`).
+
 An evaluator is a function ``states -> (priors, values)``: for each state a float array of
 priors over its ``legal_moves()`` (in that order) and its value in [-1, 1] for its player
 to move. :func:`net_evaluator` makes one of a network.
