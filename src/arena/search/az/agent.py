@@ -78,7 +78,9 @@ PARAMS = (
         choices=("puct", "gumbel"),
     ),
     Param("gumbel_m", int, gumbel.DEFAULT_CONSIDERED, "root=gumbel: moves sampled", low=1),
-    Param("seed", int, None, "random seed (noise and temperature)", default_text="fresh"),
+    Param(
+        "seed", int, None, "random seed (noise, Gumbel draws, temperature)", default_text="fresh"
+    ),
 )  # fmt: skip
 
 
