@@ -148,10 +148,21 @@ def evaluate_prepared(
     return logits, values
 
 
+_prepared: list[tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]] = []
+"""The last weights :func:`evaluate_batch` prepared, with the tuple they came from (held,
+so its identity cannot be reused while it is remembered)."""
+
+
 def evaluate_batch(
     arrays: tuple[np.ndarray, ...], planes: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """The logits ``(N, A)`` and values ``(N,)`` of a batch of planes, compiled; ``arrays``
-    is :meth:`arena.search.az.network.Network.arrays` (a search calls :func:`prepare`
-    once and :func:`evaluate_prepared` per batch instead)."""
-    return evaluate_prepared(prepare(arrays), planes)
+    is :meth:`arena.search.az.network.Network.arrays`. The weights are prepared once for
+    the same tuple called again (a caller evaluating one position at a time keeps its
+    tuple); a search can also call :func:`prepare` once and :func:`evaluate_prepared`."""
+    last = _prepared[0] if _prepared else None
+    if last is not None and last[0] is arrays:
+        return evaluate_prepared(last[1], planes)
+    prepared = prepare(arrays)
+    _prepared[:] = [(arrays, prepared)]
+    return evaluate_prepared(prepared, planes)
