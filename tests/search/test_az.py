@@ -105,6 +105,18 @@ def test_bad_net_files_are_one_line_errors(tmp_path):
         arena.load_agent("az").choose(arena.load_game("tictactoe").initial_state(), arena.Limit())
 
 
+def test_the_network_path_keeps_its_case(tmp_path):
+    """Paths are case-sensitive: a str parameter's lower-casing made 'TTT.npz' missing."""
+    game = arena.load_game("tictactoe")
+    folder = tmp_path / "Nets"
+    folder.mkdir()
+    random_network(game, filters=4, blocks=0, seed=1).save(folder / "TTT.npz")
+    agent = arena.load_agent(f"az:net={folder / 'TTT.npz'},sims=8")
+    assert agent.choose(game.initial_state(), arena.Limit()) in game.initial_state().legal_moves()
+    with pytest.raises(SpecError, match="az: malformed parameter .net="):
+        arena.load_agent("az:net= ")
+
+
 def test_a_network_for_another_game_or_shape_is_refused(tmp_path):
     ttt = arena.load_game("tictactoe")
     c4 = arena.load_game("connect4")

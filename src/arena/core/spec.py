@@ -36,6 +36,22 @@ __all__ = [
 ]
 
 
+def file_path(raw: object) -> str:
+    """A parameter naming a file: stripped, its case kept (a ``str`` parameter is
+    lower-cased, and paths are case-sensitive).
+
+    >>> file_path(" Nets/C4.npz ")
+    'Nets/C4.npz'
+    """
+    text = str(raw).strip()
+    if not text:
+        raise SpecError("the file name is empty")
+    return text
+
+
+file_path.__name__ = "FILE"
+
+
 @dataclass(frozen=True)
 class Param:
     """One declared parameter of a game (or agent) with its type, default and range."""

@@ -35,7 +35,7 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.errors import SpecError
 from arena.core.game import Game, State
 from arena.core.limit import Limit
-from arena.core.spec import Param
+from arena.core.spec import Param, file_path
 from arena.search.az import gumbel, puct
 from arena.search.az.network import Network, load
 from arena.search.clock.deadline import Deadline, quiet_gc
@@ -52,7 +52,7 @@ MAX_KEPT = 1 << 20
 """Nodes a kept tree may hold before a move starts afresh (memory, not strength)."""
 
 PARAMS = (
-    Param("net", str, None, "the network file (.npz, docs/az.md); required to play"),
+    Param("net", file_path, None, "the network file (.npz, docs/az.md); required to play"),
     Param(
         "sims",
         int,
