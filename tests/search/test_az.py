@@ -113,7 +113,7 @@ def test_the_network_path_keeps_its_case(tmp_path):
     random_network(game, filters=4, blocks=0, seed=1).save(folder / "TTT.npz")
     agent = arena.load_agent(f"az:net={folder / 'TTT.npz'},sims=8")
     assert agent.choose(game.initial_state(), arena.Limit()) in game.initial_state().legal_moves()
-    with pytest.raises(SpecError, match="az: malformed parameter .net="):
+    with pytest.raises(SpecError, match=r"az: malformed parameter .net="):
         arena.load_agent("az:net= ")
 
 
