@@ -14,7 +14,7 @@ import pytest
 import arena
 from arena.core.agent import start_game
 from arena.core.kernel import ONGOING
-from arena.search.atomics import add, try_cas
+from arena.search.atomics import LINE, add, private_array, try_cas
 from arena.search.clock.deadline import Deadline
 from arena.search.mcts import kernel as mk
 from arena.search.mcts import warmup as compiled
@@ -185,3 +185,60 @@ def test_a_paused_helper_does_not_hold_the_answer_back() -> None:
         assert joined(done, start) == (True, 7)
         assert joined(slow, float("inf")) == (True, None)  # untimed: waits
     assert GRACE < 0.01
+
+
+def blocks(array: np.ndarray) -> range:
+    """The 128-byte blocks (:data:`LINE`) ``array``'s data touches."""
+    start = array.ctypes.data
+    return range(start // LINE, (start + max(array.nbytes, 1) - 1) // LINE + 1)
+
+
+def owns_its_lines(array: np.ndarray) -> bool:
+    """``array`` starts on a block and its allocation covers its last block: no other data
+    can share a cache line with it."""
+    base = array.base if array.base is not None else array
+    while getattr(base, "base", None) is not None:
+        base = base.base
+    end = base.ctypes.data + base.nbytes
+    return array.ctypes.data % LINE == 0 and blocks(array)[-1] * LINE + LINE <= end
+
+
+@pytest.mark.parametrize(
+    ("parallel", "options"), [("root", {}), ("root", {"rave": 100.0}), ("tree", {})]
+)
+def test_no_two_threads_write_one_cache_line(parallel: str, options: dict) -> None:
+    """Every array a thread's compiled search writes (or reads each simulation) is alone on
+    its cache lines: before, the position one thread played in and the root position the
+    other read every simulation sat in one line, and every move took it from the other core."""
+    game = arena.load_game("tictactoe")
+    o = MCTSOptions(threads=2, parallel=parallel, **options)
+    engine = compiled.fast_engine(o, game, random.Random(3))
+    seen: dict[int, list[np.ndarray]] = {}
+    if isinstance(engine, RootParallelSearch):
+        for i, e in enumerate(engine.engines):
+
+            def batch(s, leaf, sims, i=i, e=e, run=e._batch):  # type: ignore[no-untyped-def]
+                names = ("buf", "path", "report", "sizes", "root_s", "node", "wins")
+                extra = ("moves", "traced", "marks", "scores", "amaf_n", "amaf_w")
+                seen[i] = [s, leaf, *(getattr(e, n) for n in names + extra if hasattr(e, n))]
+                return run(s, leaf, sims)
+
+            e._batch = batch  # type: ignore[method-assign]
+    engine.search(game.initial_state(), float("inf"), Deadline(0.05))
+    if isinstance(engine, SharedTreeSearch):
+        seen = {i: list(arrays) for i, arrays in enumerate(engine.scratch)}
+        seen[0] += [engine.control]
+        for i, position in enumerate(engine.positions, 1):
+            seen[i] += list(position)
+    assert len(seen) == 2
+    for arrays in seen.values():
+        assert all(owns_its_lines(a) for a in arrays)
+    first, second = ({b for a in arrays for b in blocks(a)} for arrays in seen.values())
+    assert not first & second
+
+
+def test_a_private_array_fills_whole_lines_of_its_own() -> None:
+    arrays = [private_array(n, np.int64, zero=n % 2 == 0) for n in (1, 2, 7, 16, 17)]
+    assert all(owns_its_lines(a) for a in arrays)
+    assert private_array((3, 7), np.float64).shape == (3, 7)
+    assert not private_array(5).any()

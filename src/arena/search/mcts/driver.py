@@ -17,6 +17,16 @@ The kernel's functions reach the compiled search as addresses looked up once
 per kernel (:mod:`~arena.search.mcts.kernel_functions`), so a batch call costs
 about two microseconds of Python.
 
+The tree's arrays start small and grow when a batch finds them full
+(:func:`grown`): to what the rest of the search will need at the rate it adds
+nodes and edges (at least double, at most :data:`MOST_GROWTH` times), so a
+search grows them once or twice, early, while they are small to copy, instead
+of doubling a dozen times; only the part in use is copied, and the rest is
+touched by the compiled code as it fills it. Every array a batch writes is the
+engine's own to the cache line (:func:`~arena.search.atomics.private_array`),
+so engines on several threads (:mod:`~arena.search.mcts.parallel`) never write
+each other's lines.
+
 Tests: ``tests/search/test_fast_mcts.py``.
 """
 
@@ -32,6 +42,7 @@ from numba import config
 
 from arena.core.game import State
 from arena.core.kernel import ONGOING, Kernel
+from arena.search.atomics import private_array
 from arena.search.clock.deadline import Deadline
 from arena.search.clock.pauses import PAUSES
 from arena.search.mcts import kernel as mk
@@ -45,7 +56,11 @@ from arena.search.mcts.tree import Proof
 BATCH_SECONDS = 0.0003
 """The time one batch of simulations should take between two reads of the clock."""
 GROW_SECONDS_PER_BYTE = 2e-9
-"""A first guess at the cost of doubling the tree's arrays (then the slowest rate seen)."""
+"""A first guess at the cost of growing the tree's arrays, per byte of the old ones (then
+the slowest rate seen)."""
+MOST_GROWTH = 16
+"""The largest factor one growth of the tree's arrays takes (an estimate made early in a long
+search asks for address space long before it is used)."""
 FIRST_BATCH = 4
 """Simulations in a timed search's first batch, before its speed is known."""
 
@@ -57,6 +72,34 @@ def _addresses(functions: tuple[tuple[str, Any], ...], simulation: str) -> np.nd
 
 
 _PROOF = {int(p): p for p in Proof}
+
+
+def grown(capacity: int, used: int, room: int, more: float) -> int:
+    """The new length of an array with ``used`` of its ``capacity`` taken, ``room`` needed
+    for the next iteration and about ``more`` expected by the end of the search: at least
+    double, enough for the estimate and a quarter more, at most :data:`MOST_GROWTH` times.
+
+    >>> grown(4096, 4090, 8, 0.0), grown(4096, 4090, 8, 20_000), grown(4096, 4090, 8, 1e12)
+    (8192, 29098, 65536)
+    """
+    wanted = used + room + int(1.25 * more)
+    return int(min(max(2 * capacity, wanted), MOST_GROWTH * capacity))
+
+
+def resized(array: np.ndarray, length: int, used: int) -> np.ndarray:
+    """``array`` with ``length`` rows, its first ``used`` kept (the others left as found)."""
+    if length == len(array):
+        return array
+    new = private_array((length, *array.shape[1:]), array.dtype, zero=False)
+    new[:used] = array[:used]
+    return new  # type: ignore[no-any-return]
+
+
+def owned(array: np.ndarray) -> np.ndarray:
+    """A copy of ``array`` on cache lines of its own."""
+    copy = private_array(array.shape, array.dtype, zero=False)
+    copy[...] = array
+    return copy  # type: ignore[no-any-return]
 
 
 def simulation_of(options: MCTSOptions, kernel: Kernel) -> str:
@@ -88,10 +131,10 @@ class FastSearch:
             self.run = mk.run
             self.functions = (_addresses(tuple(sorted(kernel.functions.items())), simulation),)
         self.policy = mk.UCT if options.tree == "uct" else mk.EGREEDY
-        self.buf = np.empty(kernel.max_moves, np.int64)
-        self.path = np.empty(kernel.max_plies + 2, np.int64)
-        self.report = np.zeros(mk.REPORT_SIZE, np.int64)
-        self.sizes = np.zeros(2, np.int64)
+        self.buf = private_array(kernel.max_moves)
+        self.path = private_array(kernel.max_plies + 2)
+        self.report = private_array(mk.REPORT_SIZE)
+        self.sizes = private_array(2)
         self._allocate(1 << 12, 1 << 14)
         self.grow_rate = GROW_SECONDS_PER_BYTE
         self.root_state: State | None = None
@@ -101,24 +144,34 @@ class FastSearch:
         """The root's legal moves (listed when the search starts; None: not yet)."""
 
     def _allocate(self, nodes: int, edges: int) -> None:
-        self.node = np.empty((nodes, mk.FIELDS), np.int64)
-        self.wins = np.empty(nodes, np.float64)
-        self.edge_move = np.empty(edges, np.int64)
-        self.edge_child = np.empty(edges, np.int64)
+        self.node = private_array((nodes, mk.FIELDS), np.int64, zero=False)
+        self.wins = private_array(nodes, np.float64, zero=False)
+        self.edge_move = private_array(edges, np.int64, zero=False)
+        self.edge_child = private_array(edges, np.int64, zero=False)
 
     def _bytes(self) -> int:
         return self.node.nbytes + self.wins.nbytes + self.edge_move.nbytes + self.edge_child.nbytes
 
-    def _grow(self) -> None:
-        """Double whichever arrays are short of room for one more iteration."""
-        used_nodes, used_edges = self.sizes
+    def _room(self, added: np.ndarray, more: float) -> tuple[int, int]:
+        """The lengths the tree's arrays grow to (:func:`grown`) for a search that has
+        ``added`` nodes and edges so far and ``more`` times as many still to add; an array
+        with room for the next iteration keeps its length."""
         room = self.kernel.max_moves + 1
-        if used_nodes + room > len(self.node) // 2:
-            self.node = np.concatenate([self.node, np.empty_like(self.node)])
-            self.wins = np.concatenate([self.wins, np.empty_like(self.wins)])
-        if used_edges + room > len(self.edge_move) // 2:
-            self.edge_move = np.concatenate([self.edge_move, np.empty_like(self.edge_move)])
-            self.edge_child = np.concatenate([self.edge_child, np.empty_like(self.edge_child)])
+        lengths = []
+        for used, capacity, new in zip(
+            self.sizes.tolist(), (len(self.node), len(self.edge_move)), added.tolist()
+        ):
+            short = used + room > capacity
+            lengths.append(grown(capacity, used, room, new * more) if short else capacity)
+        return lengths[0], lengths[1]
+
+    def _grow(self, nodes: int, edges: int) -> None:
+        """The tree's arrays at ``nodes`` and ``edges`` rows (the parts in use copied)."""
+        used_nodes, used_edges = self.sizes.tolist()
+        self.node = resized(self.node, nodes, used_nodes)
+        self.wins = resized(self.wins, nodes, used_nodes)
+        self.edge_move = resized(self.edge_move, edges, used_edges)
+        self.edge_child = resized(self.edge_child, edges, used_edges)
 
     def warm(self, state: State, everything: bool = True) -> None:
         """Compile (or load from the disk cache) everything a search of ``state`` runs: for
@@ -154,7 +207,7 @@ class FastSearch:
         self.sizes[:] = self._compact(child)
         self.root = 0
         self.root_state = state.play(move)
-        self.root_s = self.kernel.encode(self.root_state)
+        self.root_s = owned(self.kernel.encode(self.root_state))
 
     def _compact(self, child: int) -> tuple[int, int]:
         """Copy the subtree of ``child`` to the front of new arrays; return its sizes."""
@@ -190,7 +243,7 @@ class FastSearch:
         self, state: State, rollouts: float, deadline: Deadline, progress: Any = None
     ) -> Searched:
         if self.root_state != state:
-            self.root_state, self.root_s = state, self.kernel.encode(state)
+            self.root_state, self.root_s = state, owned(self.kernel.encode(state))
             self.sizes[:] = 0
             self.root = mk.new_node(self.node, self.wins, self.sizes, ONGOING)
         k = self.kernel
@@ -217,11 +270,13 @@ class FastSearch:
         timed = deadline.end != float("inf")
         batched = timed or progress is not None  # else one call does the whole budget
         left = int(min(rollouts, 1 << 62))
+        budgeted = left < 1 << 62
         batch = FIRST_BATCH if batched else left
-        s, leaf = np.empty_like(self.root_s), np.empty_like(self.root_s)
+        s, leaf = owned(self.root_s), owned(self.root_s)
         clock = time.perf_counter
         total = 0
         stop, longest_batch = batch_clock(self.report, deadline), 0.0
+        began, sizes_then = clock(), self.sizes.copy()
         while left > 0:
             start = clock()
             done = self._batch(s, leaf, min(batch, left))
@@ -231,14 +286,25 @@ class FastSearch:
             left -= done
             reason = self.report[mk.REASON]
             if reason == mk.FULL:
-                # Doubling copies the whole tree (tens of ms for a big one): on the clock
-                # only when the copy, at the slowest rate seen, ends before the deadline.
-                cost = 2 * self.grow_rate * self._bytes()
-                if timed and clock() + cost + deadline.longest >= stop:
+                # Growing copies the tree (tens of ms for a big one): on the clock only
+                # when the copy, at the slowest rate seen, ends before the deadline.
+                now, old = clock(), self._bytes()
+                if timed and now + self.grow_rate * old + deadline.longest >= stop:
                     break
-                start = clock()
-                self._grow()
-                self.grow_rate = max(self.grow_rate, (clock() - start) / self._bytes())
+                # What the rest of the search adds, as a multiple of what it added so far.
+                more = float(left) / max(total, 1) if budgeted else 0.0
+                if timed:
+                    by_time = (stop - now) / max(now - began, 1e-4)
+                    more = min(more, by_time) if budgeted else by_time
+                added = self.sizes - sizes_then
+                try:
+                    self._grow(*self._room(added, more))
+                except MemoryError:  # no room for the estimate: the least growth, or stop
+                    try:
+                        self._grow(*self._room(added, 0.0))
+                    except MemoryError:
+                        break
+                self.grow_rate = max(self.grow_rate, (clock() - now) / old)
             elif reason != mk.BUDGET:
                 break  # the root is proven, or nothing is left to sample
             if progress is not None and progress(total):

@@ -39,10 +39,11 @@ from numba import config
 
 from arena.core.game import State
 from arena.core.kernel import Kernel
+from arena.search.atomics import private_array
 from arena.search.clock.deadline import Deadline
 from arena.search.mcts import kernel as mk
 from arena.search.mcts import shared_tree as ms
-from arena.search.mcts.driver import FastSearch
+from arena.search.mcts.driver import FastSearch, owned
 from arena.search.mcts.options import MCTSOptions
 from arena.search.mcts.rave_driver import engine as serial_engine
 from arena.search.mcts.root import RootStats, Searched
@@ -102,16 +103,19 @@ class SharedTreeSearch(FastSearch):
         self.threads = threads
         self.shared = ms.search if config.DISABLE_JIT else ms.run
         width = kernel.max_moves
+        # Each thread's arrays (and the shared control) on cache lines of their own.
         self.scratch = [
             (
-                np.empty(width, np.int64),  # buf
-                np.empty(2 * width, np.int64),  # added edges, then their results
-                np.empty(kernel.max_plies + 2, np.int64),  # path
-                np.zeros(mk.REPORT_SIZE, np.int64),
+                private_array(width),  # buf
+                private_array(2 * width),  # added edges, then their results
+                private_array(kernel.max_plies + 2),  # path
+                private_array(mk.REPORT_SIZE),
             )
             for _ in range(threads)
         ]
-        self.control = np.zeros(ms.CONTROL_SIZE, np.int64)
+        self.positions: list[tuple[np.ndarray, np.ndarray]] = []
+        """The helpers' positions (``s`` and ``leaf``; the first thread's are the driver's)."""
+        self.control = private_array(ms.CONTROL_SIZE)
         self.pool = _Pool(threads - 1)
         self.seeded = False
         self.shares = [0] * threads
@@ -183,8 +187,10 @@ class SharedTreeSearch(FastSearch):
     def _worker(self, i: int, seed: int, s: np.ndarray, leaf: np.ndarray) -> Any:
         o, k = self.options, self.kernel
         buf, added, path, report = self.scratch[i]
-        if i:  # the helpers' own positions
-            s, leaf = np.empty_like(s), np.empty_like(leaf)
+        if i:  # the helpers' own positions, made once
+            while len(self.positions) < i:
+                self.positions.append((owned(s), owned(leaf)))
+            s, leaf = self.positions[i - 1]
         report[mk.DEEPEST] = 0
         functions = self.functions if not config.DISABLE_JIT else ()
         simulation = () if not config.DISABLE_JIT else self.plain

@@ -24,9 +24,10 @@ from numba import config
 
 from arena.core.errors import SpecError
 from arena.core.kernel import Kernel
+from arena.search.atomics import private_array
 from arena.search.mcts import kernel_functions as kf
 from arena.search.mcts import rave as mr
-from arena.search.mcts.driver import FastSearch, simulation_of
+from arena.search.mcts.driver import FastSearch, resized, simulation_of
 from arena.search.mcts.options import MCTSOptions
 
 
@@ -58,25 +59,24 @@ class RaveSearch(FastSearch):
             self.run = mr.run
             self.functions = (_rave_addresses(tuple(sorted(f.items())), simulation),)
         bound = kernel.max_moves + 1
-        self.moves = np.empty(kernel.max_plies + 2, np.int64)
-        self.traced = np.empty(kernel.max_plies + kernel.max_moves + 1, np.int64)
-        self.marks = np.zeros(bound + 1, np.int64)  # [0]: the simulation stamp
-        self.scores = np.empty(bound, np.int64)
+        self.moves = private_array(kernel.max_plies + 2)
+        self.traced = private_array(kernel.max_plies + kernel.max_moves + 1)
+        self.marks = private_array(bound + 1)  # [0]: the simulation stamp
+        self.scores = private_array(bound)
 
     def _allocate(self, nodes: int, edges: int) -> None:
         super()._allocate(nodes, edges)
-        self.amaf_n = np.empty(edges, np.float64)
-        self.amaf_w = np.empty(edges, np.float64)
+        self.amaf_n = private_array(edges, np.float64, zero=False)
+        self.amaf_w = private_array(edges, np.float64, zero=False)
 
     def _bytes(self) -> int:
         return super()._bytes() + self.amaf_n.nbytes + self.amaf_w.nbytes
 
-    def _grow(self) -> None:
-        super()._grow()
-        grown = len(self.edge_move) - len(self.amaf_n)
-        if grown:
-            self.amaf_n = np.concatenate([self.amaf_n, np.empty(grown, np.float64)])
-            self.amaf_w = np.concatenate([self.amaf_w, np.empty(grown, np.float64)])
+    def _grow(self, nodes: int, edges: int) -> None:
+        super()._grow(nodes, edges)
+        used = int(self.sizes[1])
+        self.amaf_n = resized(self.amaf_n, edges, used)
+        self.amaf_w = resized(self.amaf_w, edges, used)
 
     def _load(self, simulation: str) -> None:
         _rave_addresses(tuple(sorted(self.kernel.functions.items())), simulation)
