@@ -1,9 +1,11 @@
 """``arena bench timing``: every built-in agent by default, a student's agent that can play
-only some games, one move time, the cold first moves (issue 30, items 2 and 9)."""
+only some games, one move time, the cold first moves (issue 30, items 2 and 9), the
+searches' threads (issue 27)."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from arena.agents.registry import agent_names
 from arena.bench import timing
 from arena.cli.main import main
 from arena.core.errors import ArenaError
+from arena.search.threads import THREADS_ENV, default_threads
 
 OTHELLO_ONLY = '''
 class MyAlphaBeta:
@@ -68,3 +71,26 @@ def test_the_command_takes_games_and_one_move_time(
     assert "unknown game 'chess'" in capsys.readouterr().err
     assert main(["bench", "timing", "--move-time", "0"]) == 2
     assert "--move-time must be > 0" in capsys.readouterr().err
+
+
+def test_threads_sets_every_searchs_default_threads(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seen: list[int] = []
+
+    def answer(agent_spec: str, state: object, limit: float) -> float:
+        seen.append(default_threads())
+        return limit / 2
+
+    monkeypatch.delenv(THREADS_ENV, raising=False)
+    monkeypatch.setattr(timing, "answer", answer)
+    argv = ["bench", "timing", "--agents", "mcts", "--game", "tictactoe", "--moves", "3"]
+    argv += ["--move-time", "0.05"]
+    assert main([*argv, "--threads", "2", "--json"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out.splitlines()[-1])["threads"] == 2 and seen == [2, 2, 2]
+    assert "every search on 2 thread(s)" in out.err
+    assert THREADS_ENV not in os.environ  # as it was after the run
+    assert main([*argv, "--threads", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--threads must be >= 1, not 0" in err and len(err.strip().splitlines()) == 1

@@ -9,7 +9,9 @@ Every built-in agent is timed by default (``human`` aside). Each move is a new
 agent, started on its game off the clock as a match starts it (``reset``), so
 each agent's first move on each game in the process is a cold one (its
 compiled code loaded, its tables new): those moves are counted apart too
-(``cold``). An agent that cannot play a game (a student's Othello agent on
+(``cold``). ``threads``: every search whose spec does not say ``threads=`` searches
+on that many threads (``mcts``, ``ids``, ``best``: the parallel searches must keep time
+too). An agent that cannot play a game (a student's Othello agent on
 Connect Four) is left out of that game with one line, or stops the run with
 one line when the game was asked for by name (``games`` given).
 
@@ -30,6 +32,7 @@ from arena.core.errors import ArenaError
 from arena.core.game import State
 from arena.core.limit import Limit
 from arena.games import load_game
+from arena.search.threads import threads_by_default
 
 GAMES = ("tictactoe", "connect4", "othello", "gomoku", "go:size=9", "go:size=19", "colosseum")
 AGENTS = (
@@ -118,10 +121,29 @@ def run(
     agents: Sequence[str] = AGENTS,
     games: Sequence[str] | None = None,
     times: Sequence[float] | None = None,
+    threads: int | None = None,
 ) -> dict[str, Any]:
     """Time ``moves`` moves (see the module). ``games``: these game specs instead of
     :data:`GAMES`, each of which every agent must play; ``times``: these limits (seconds)
-    in equal shares instead of :data:`LIMITS`."""
+    in equal shares instead of :data:`LIMITS`; ``threads``: the searches' threads where a
+    spec does not say (else the default: the cores free)."""
+    if threads is not None:
+        report(f"every search on {threads} thread(s) unless its spec says threads=")
+    with threads_by_default(threads):
+        result = _timed(moves, seed, report, agents, games, times)
+    result["threads"] = threads
+    return result
+
+
+def _timed(
+    moves: int,
+    seed: int,
+    report: Callable[[str], None],
+    agents: Sequence[str],
+    games: Sequence[str] | None,
+    times: Sequence[float] | None,
+) -> dict[str, Any]:
+    """:func:`run` under its threads."""
     named = games is not None
     specs = tuple(games) if games else GAMES
     for spec in specs:

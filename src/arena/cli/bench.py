@@ -96,6 +96,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="only these limits in seconds, the moves shared evenly "
         "(default: 0.02 .. 1, most moves at the short ones)",
     )
+    timing.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help="search on N threads where an agent's spec does not say threads= (mcts, ids, "
+        "best; default: the cores the machine has free)",
+    )
     _json_option(timing)
     timing.set_defaults(func=run_timing)
     parallel = kinds.add_parser(
@@ -412,13 +419,15 @@ def run_timing(args: argparse.Namespace) -> int:
     for seconds in args.move_time or ():
         if not seconds > 0:
             raise ArenaError(f"--move-time must be > 0, not {seconds:g}")
+    if args.threads is not None and args.threads < 1:
+        raise ArenaError(f"--threads must be >= 1, not {args.threads}")
     agents = tuple(args.agents or timing_bench.AGENTS)
     for spec in agents:
         load_agent(spec)  # a bad spec is one line, before any move is timed
     result = _reported(
         args,
         lambda report: timing_bench.run(
-            args.moves, args.seed, report, agents, args.game, args.move_time
+            args.moves, args.seed, report, agents, args.game, args.move_time, args.threads
         ),
     )
     return 1 if result["overruns"] else 0

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 THREADS_ENV = "ARENA_THREADS"
 """An environment variable: the default ``threads`` of every search (a number >= 1)."""
@@ -43,6 +45,29 @@ def default_threads() -> int:
     except OSError:  # no load average on this system
         others = 0.0
     return max(1, min(cores(), math.floor(cores() - others + 0.5)))
+
+
+@contextmanager
+def threads_by_default(count: int | None) -> Iterator[None]:
+    """Within it, every search whose spec does not say ``threads=`` uses ``count`` threads
+    (:data:`THREADS_ENV`, seen by worker processes started inside too); None: as before.
+
+    >>> with threads_by_default(3):
+    ...     default_threads()
+    3
+    """
+    if count is None:
+        yield
+        return
+    before = os.environ.get(THREADS_ENV)
+    os.environ[THREADS_ENV] = str(count)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[THREADS_ENV]
+        else:
+            os.environ[THREADS_ENV] = before
 
 
 def one_per_game() -> None:
