@@ -141,3 +141,23 @@ def test_helpers_search_deeper_by_the_games_stagger(game_spec: str, deeper: list
     smp.start(None, 5, 0)
     smp.finish()
     assert [r.depths[0] - 5 for r in recorders] == deeper
+
+
+@pytest.mark.parametrize("game_spec", ["connect4", "othello", "gomoku"])
+def test_each_helper_writes_cache_lines_of_its_own(game_spec: str) -> None:
+    """A helper's counters and move lists (written every node) share no cache line with any
+    other data: copies made one after the other sat side by side."""
+    from arena.search.alphabeta.engines import engine_for
+    from arena.search.atomics import LINE
+
+    engine = engine_for(arena.load_game(game_spec), 3)
+    assert engine is not None and engine.smp is not None  # type: ignore[attr-defined]
+    for helper in engine.smp.helpers:  # type: ignore[attr-defined]
+        names = getattr(helper, "SCRATCH", ())
+        arrays = [getattr(helper, n) for n in names] or list(helper.arrays)
+        for array in arrays:
+            base = array
+            while base.base is not None:
+                base = base.base
+            end = array.ctypes.data + -(-array.nbytes // LINE) * LINE
+            assert array.ctypes.data % LINE == 0 and end <= base.ctypes.data + base.nbytes

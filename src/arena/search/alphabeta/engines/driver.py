@@ -35,6 +35,7 @@ import numpy as np
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import State
 from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER
+from arena.search.atomics import private_array
 from arena.search.clock.compiled_deadline import deadline_ns
 from arena.search.clock.deadline import Deadline
 from arena.search.report import value_rows
@@ -97,11 +98,16 @@ class RootSearch:
     each helper has its own."""
 
     def helper(self) -> RootSearch:
-        """A copy that searches the same root with its own :data:`SCRATCH` arrays and the
-        same table (shared by reference: what one thread stores, the others find)."""
+        """A copy that searches the same root with its own :data:`SCRATCH` arrays, each on
+        cache lines of its own (:func:`~arena.search.atomics.private_array`: a counter
+        written every node must not share a line with another thread's), and the same table
+        (shared by reference: what one thread stores, the others find)."""
         twin = copy.copy(self)
         for name in self.SCRATCH:
-            setattr(twin, name, getattr(self, name).copy())
+            mine = getattr(self, name)
+            theirs = private_array(mine.shape, mine.dtype, zero=False)
+            theirs[...] = mine
+            setattr(twin, name, theirs)
         return twin
 
     def move_of(self, cell: int) -> int:

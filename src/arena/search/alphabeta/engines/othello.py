@@ -62,6 +62,7 @@ from arena.search.alphabeta.engines.othello_eval import (
     pattern_table,
     weight_table,
 )
+from arena.search.atomics import private_array
 from arena.search.clock.deadline import Deadline, quiet_gc
 from arena.search.report import value_rows
 from arena.search.values import DISC_MARGIN, HEURISTIC_UNITS, PROVEN_NOTE, Units
@@ -157,7 +158,9 @@ class OthelloHelper:
 
     def __init__(self, engine: OthelloEngine) -> None:
         self.engine = engine
-        self.arrays = (search.new_stats(), search.new_scratch())
+        # Its counters and move lists on cache lines of their own (written every node).
+        stats, scratch = search.new_stats(), search.new_scratch()
+        self.arrays = (private_array(stats.shape), private_array(scratch.shape))
         self.halted = False
         self.first: np.ndarray = np.zeros(0, dtype=np.int64)
         """The root's moves in the main search's order (LazySMP sets it at each depth)."""
