@@ -242,3 +242,22 @@ def test_a_private_array_fills_whole_lines_of_its_own() -> None:
     assert all(owns_its_lines(a) for a in arrays)
     assert private_array((3, 7), np.float64).shape == (3, 7)
     assert not private_array(5).any()
+
+
+def test_a_tree_per_thread_does_the_whole_budget_under_a_clock() -> None:
+    """rollouts=N in a timed game: the helpers did their share only until the first tree
+    had done its own (a match at rollouts=3840 searched 3000 a move on average)."""
+    game = arena.load_game("connect4")
+    engine = compiled.fast_engine(MCTSOptions(threads=2, parallel="root"), game, random.Random(3))
+    assert isinstance(engine, RootParallelSearch)
+    slow = engine.engines[1]
+    run = slow._batch
+
+    def batch(s, leaf, sims):  # type: ignore[no-untyped-def]
+        time.sleep(0.001)  # the helper is the slower thread
+        return run(s, leaf, sims)
+
+    slow._batch = batch  # type: ignore[method-assign]
+    found = engine.search(game.initial_state(), 2001, Deadline(30.0))
+    assert found.simulations == 2001
+    assert [sum(e.root_stats().visits) for e in engine.engines] == [1001, 1000]

@@ -275,15 +275,22 @@ class RootParallelSearch:
         )
         rest = rollouts if math.isinf(rollouts) else int(rollouts) - share * len(helpers)
 
-        def everyone(simulations: int) -> bool:
-            return progress is not None and progress(simulations * self.threads)
+        told: list[bool] = []  # a listener stopped the search
 
+        def everyone(simulations: int) -> bool:
+            told.append(progress is not None and progress(simulations * self.threads))
+            return told[-1]
+
+        shared = False  # the first tree did its share of a budget: the helpers do theirs
         try:
             found = first.search(state, rest, deadline, everyone if progress else None)
+            shared = found.simulations >= rest and not any(told)
         finally:
-            if deadline.end != float("inf"):  # timed, or stopped: the helpers end too
+            # Stopped early (the clock, stop(), a listener, a proof, an error): the helpers
+            # end too, at their batch under way (a fraction of a ms).
+            if deadline.end != float("inf") and not shared:
                 for copy in copies:
-                    copy.stop()  # seen after their batch under way (a fraction of a ms)
+                    copy.stop()
         self.searched, self.merged = [found], [first]
         for engine, future in zip(helpers, running, strict=True):
             ended, helped = joined(future, deadline.end)
