@@ -261,3 +261,17 @@ def test_a_tree_per_thread_does_the_whole_budget_under_a_clock() -> None:
     found = engine.search(game.initial_state(), 2001, Deadline(30.0))
     assert found.simulations == 2001
     assert [sum(e.root_stats().visits) for e in engine.engines] == [1001, 1000]
+
+
+@pytest.mark.parametrize(
+    "game_spec", ["tictactoe", "connect4", "othello", "go:size=5", "go:size=9", "gomoku"]
+)
+def test_auto_grows_a_tree_per_thread_on_every_game(game_spec: str) -> None:
+    """What the equal-time matches chose (docs/speed.md, Threads); parallel=tree stays."""
+    from arena.games import load_kernel
+    from arena.search.mcts.parallel import kind, resolved
+
+    kernel = load_kernel(arena.load_game(game_spec))
+    assert kind(resolved(MCTSOptions(threads=2), kernel)) == "root"
+    assert kind(resolved(MCTSOptions(threads=2, parallel="tree"), kernel)) == "tree"
+    assert kind(resolved(MCTSOptions(threads=1), kernel)) == "serial"

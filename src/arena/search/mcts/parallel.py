@@ -14,9 +14,9 @@ to run numba code in parallel over shared arrays). Two ways:
   wins are added up. No thread ever waits for another, but the trees repeat
   each other's work near the root.
 
-``parallel=auto`` picks, per game, the one measured faster in
-:data:`TREE_GAMES` (see ``docs/threads.md``). With ``threads=1`` the serial
-engine runs exactly as before (same seed, same moves, same visits).
+``parallel=auto`` picks, per game, the one measured stronger at equal time:
+:data:`TREE_GAMES` (none, so far: ``docs/speed.md``, Threads). With ``threads=1``
+the serial engine runs exactly as before (same seed, same moves, same visits).
 
 :func:`~arena.search.threads.default_threads` is what ``threads`` means when
 not given: the cores this process may use less the other work the machine runs,
@@ -50,14 +50,13 @@ from arena.search.mcts.root import RootStats, Searched
 from arena.search.mcts.tree import Proof
 from arena.search.threads import default_threads
 
-TREE_GAMES = frozenset({"othello", "go", "gomoku"})
-"""Games whose ``parallel=auto`` is the shared tree: long simulations, so the threads
-seldom wait for the lock (Go from 7x7: on 5x5 a simulation is too short). The others
-(Tic-tac-toe, Connect Four, Colosseum, k-in-a-row: tens of thousands of short
-simulations a second per thread) grow one tree per thread. ``docs/threads.md`` has
-the measurements."""
-SMALL_GO = 26
-"""Go 5x5's moves (25 points and the pass): below 7x7, a tree per thread."""
+TREE_GAMES: frozenset[str] = frozenset()
+"""Games whose ``parallel=auto`` is the shared tree: none. With the cores free, a tree per
+thread searched 1.71-1.92x one thread's simulations a second on every game, the shared
+tree 0.69-1.66x; and at the simulations each makes in equal time (fixed budgets in that
+ratio, so the machine's load does not decide), the trees per thread scored 56% against
+the shared tree on Othello and 62% on Gomoku over 40 games each. A paused thread also
+holds no lock the other waits for. ``docs/speed.md`` (Threads) has the figures."""
 
 SHARED_BATCH_SECONDS = 0.002
 """A shared-tree batch's length: the threads start and join once per batch."""
@@ -350,9 +349,7 @@ def resolved(options: MCTSOptions, kernel: Kernel) -> MCTSOptions:
     threads = options.threads or (1 if options.seed is not None else default_threads())
     parallel = options.parallel
     if parallel == "auto":
-        name = kernel.name.split(":")[0]
-        shared = name in TREE_GAMES and not (name == "go" and kernel.max_moves <= SMALL_GO)
-        parallel = "tree" if shared else "root"
+        parallel = "tree" if kernel.name.split(":")[0] in TREE_GAMES else "root"
     if options.rave:
         parallel = "root"
     return replace(options, threads=threads, parallel=parallel)
