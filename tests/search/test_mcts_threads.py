@@ -224,7 +224,7 @@ def test_no_two_threads_write_one_cache_line(parallel: str, options: dict) -> No
                 return run(s, leaf, sims)
 
             e._batch = batch  # type: ignore[method-assign]
-    engine.search(game.initial_state(), float("inf"), Deadline(0.05))
+    engine.search(game.initial_state(), 400, Deadline(None))  # every thread runs
     if isinstance(engine, SharedTreeSearch):
         seen = {i: list(arrays) for i, arrays in enumerate(engine.scratch)}
         seen[0] += [engine.control]
@@ -275,3 +275,26 @@ def test_auto_grows_a_tree_per_thread_on_every_game(game_spec: str) -> None:
     assert kind(resolved(MCTSOptions(threads=2), kernel)) == "root"
     assert kind(resolved(MCTSOptions(threads=2, parallel="tree"), kernel)) == "tree"
     assert kind(resolved(MCTSOptions(threads=1), kernel)) == "serial"
+
+
+def test_a_helper_tree_is_read_by_the_thread_that_answers() -> None:
+    """The helpers only simulate: their roots and lines are read once, by the answering
+    thread (they read them too, in their own thread, competing for the GIL with the answer)."""
+    import threading
+
+    game = arena.load_game("connect4")
+    engine = compiled.fast_engine(MCTSOptions(threads=2, parallel="root"), game, random.Random(3))
+    assert isinstance(engine, RootParallelSearch)
+    readers: list[str] = []
+    helper = engine.engines[1]
+    for name in ("root_stats", "_pv"):
+        real = getattr(helper, name)
+
+        def read(*args, real=real):  # type: ignore[no-untyped-def]
+            readers.append(threading.current_thread().name)
+            return real(*args)
+
+        setattr(helper, name, read)
+    found = engine.search(game.initial_state(), 2000, Deadline(None))
+    assert readers == [threading.current_thread().name]  # the merge's one root_stats
+    assert found.simulations == sum(sum(e.root_stats().visits) for e in engine.engines)

@@ -242,6 +242,17 @@ class FastSearch:
     def search(
         self, state: State, rollouts: float, deadline: Deadline, progress: Any = None
     ) -> Searched:
+        sims = self.simulate(state, rollouts, deadline, progress)
+        stats = self.root_stats()
+        assert stats is not None
+        pv = self._pv()
+        return Searched(stats, sims, int(self.report[mk.DEEPEST]), pv, self.name)
+
+    def simulate(
+        self, state: State, rollouts: float, deadline: Deadline, progress: Any = None
+    ) -> int:
+        """:meth:`search` without its report: the simulations run (what a helper thread
+        does; the thread that adds the trees up reads their roots, after the deadline)."""
         if self.root_state != state:
             self.root_state, self.root_s = state, owned(self.kernel.encode(state))
             self.sizes[:] = 0
@@ -254,10 +265,7 @@ class FastSearch:
         sims = 0
         if n_moves > 1:  # else nothing to decide
             sims = self._run(rollouts, deadline, progress)
-        stats = self.root_stats()
-        assert stats is not None
-        pv = self._pv()
-        return Searched(stats, sims, int(self.report[mk.DEEPEST]), pv, self.name)
+        return sims
 
     def _run(self, rollouts: float, deadline: Deadline, progress: Any = None) -> int:
         """Batches of simulations until the budget, the deadline or a proof stops them."""

@@ -230,7 +230,9 @@ class RootParallelSearch:
             for _ in range(threads - 1)
         ]
         self.pool = _Pool(threads - 1)
-        self.searched: list[Searched] = []
+        self.searched: list[tuple[int, int]] = []
+        """Simulations and depth of each tree the last search added up."""
+        self.first: Searched | None = None
         self.merged = list(self.engines)
         """The engines whose trees the last search added up (a helper the system paused
         past the deadline is left out, :data:`GRACE`)."""
@@ -266,9 +268,11 @@ class RootParallelSearch:
         copies = [Deadline(None) for _ in helpers]
         for copy in copies:
             copy.start, copy.end, copy.last = deadline.start, deadline.end, deadline.last
+        # A helper only simulates: its Python after the deadline (the root's statistics, the
+        # best line) would compete for the GIL with the answer's; the merge reads its root.
         running = self.pool.start(
             [
-                (lambda e=engine, d=copy: e.search(state, share, d))
+                (lambda e=engine, d=copy: e.simulate(state, share, d))
                 for engine, copy in zip(helpers, copies, strict=True)
             ]
         )
@@ -290,11 +294,12 @@ class RootParallelSearch:
             if deadline.end != float("inf") and not shared:
                 for copy in copies:
                     copy.stop()
-        self.searched, self.merged = [found], [first]
+        self.first, self.merged = found, [first]
+        self.searched = [(found.simulations, found.depth)]
         for engine, future in zip(helpers, running, strict=True):
             ended, helped = joined(future, deadline.end)
             if ended:
-                self.searched.append(helped)
+                self.searched.append((helped, int(engine.report[mk.DEEPEST])))
                 self.merged.append(engine)
             else:
                 self.stragglers.append(future)
@@ -302,13 +307,12 @@ class RootParallelSearch:
 
     def _merged(self) -> Searched:
         stats = self.root_stats()
-        assert stats is not None
-        found = self.searched[0]
+        assert stats is not None and self.first is not None
         return Searched(
             stats,
-            sum(s.simulations for s in self.searched),
-            max(s.depth for s in self.searched),
-            found.pv,
+            sum(sims for sims, _ in self.searched),
+            max(depth for _, depth in self.searched),
+            self.first.pv,
             self.name,
         )
 
