@@ -55,8 +55,9 @@ TREE_GAMES: frozenset[str] = frozenset()
 thread searched 1.71-1.92x one thread's simulations a second on every game, the shared
 tree 0.69-1.66x; and at the simulations each makes in equal time (fixed budgets in that
 ratio, so the machine's load does not decide), the trees per thread scored 56% against
-the shared tree on Othello and 62% on Gomoku over 40 games each. A paused thread also
-holds no lock the other waits for. ``docs/speed.md`` (Threads) has the figures."""
+the shared tree on Othello, 62% on Gomoku and 50% on Go 9x9 over 40 games each. A
+paused thread also holds no lock the other waits for. ``docs/speed.md`` (Threads) has
+the figures."""
 
 SHARED_BATCH_SECONDS = 0.002
 """A shared-tree batch's length: the threads start and join once per batch."""
