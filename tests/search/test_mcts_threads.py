@@ -19,7 +19,7 @@ from arena.search.clock.deadline import Deadline
 from arena.search.mcts import kernel as mk
 from arena.search.mcts import warmup as compiled
 from arena.search.mcts.options import MCTSOptions
-from arena.search.mcts.parallel import RootParallelSearch, SharedTreeSearch
+from arena.search.mcts.parallel import HELPER_BATCH_SECONDS, RootParallelSearch, SharedTreeSearch
 from arena.search.threads import THREADS_ENV, default_threads
 
 # Root visits of mcts:seed=7,rollouts=3000 before threads existed (main at 0635286).
@@ -297,4 +297,6 @@ def test_a_helper_tree_is_read_by_the_thread_that_answers() -> None:
         setattr(helper, name, read)
     found = engine.search(game.initial_state(), 2000, Deadline(None))
     assert readers == [threading.current_thread().name]  # the merge's one root_stats
+    # and between its batches, a third as often as the answering thread (fewer GIL turns)
+    assert helper.batch_seconds == HELPER_BATCH_SECONDS >= 3 * engine.engines[0].batch_seconds
     assert found.simulations == sum(sum(e.root_stats().visits) for e in engine.engines)

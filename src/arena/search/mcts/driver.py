@@ -118,6 +118,9 @@ class FastSearch:
     kind = "serial"
     """How its threads search (:mod:`~arena.search.mcts.parallel`: ``tree``, ``root``)."""
     threads = 1
+    batch_seconds = BATCH_SECONDS
+    """How long a batch should take (a helper thread of a tree per thread takes longer ones:
+    :data:`~arena.search.mcts.parallel.HELPER_BATCH_SECONDS`)."""
     SIMULATIONS: tuple[str, ...] = ("playout", "rollout")
     """The simulations ``warm(everything=True)`` loads (those of ``rollout=random|cheap``)."""
 
@@ -269,7 +272,7 @@ class FastSearch:
 
     def _run(self, rollouts: float, deadline: Deadline, progress: Any = None) -> int:
         """Batches of simulations until the budget, the deadline or a proof stops them."""
-        return self._batches(rollouts, deadline, progress, BATCH_SECONDS)
+        return self._batches(rollouts, deadline, progress, self.batch_seconds)
 
     def _batches(
         self, rollouts: float, deadline: Deadline, progress: Any, batch_seconds: float

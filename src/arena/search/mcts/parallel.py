@@ -61,6 +61,12 @@ the figures."""
 
 SHARED_BATCH_SECONDS = 0.002
 """A shared-tree batch's length: the threads start and join once per batch."""
+HELPER_BATCH_SECONDS = 0.001
+"""A helper's batch in a tree per thread: no listener reads it, and each batch takes the
+GIL between two calls (a helper the system pauses while holding it keeps the answering
+thread waiting), so it takes longer ones than the answering thread's
+(:data:`~arena.search.mcts.driver.BATCH_SECONDS`); short enough that a stop() reaches
+it within :data:`GRACE`."""
 GRACE = 0.002
 """How long past its stop moment a timed search waits for a helper thread. A helper the
 operating system has paused (a loaded machine) is left to finish on its own: the answer
@@ -230,6 +236,8 @@ class RootParallelSearch:
             serial_engine(options, kernel, random.Random(rng.randrange(1 << 31)))
             for _ in range(threads - 1)
         ]
+        for helper in self.engines[1:]:
+            helper.batch_seconds = HELPER_BATCH_SECONDS
         self.pool = _Pool(threads - 1)
         self.searched: list[tuple[int, int]] = []
         """Simulations and depth of each tree the last search added up."""
