@@ -50,6 +50,12 @@ from arena.search.threads import default_threads
 from arena.search.values import EVAL_PARAM, is_proven
 from arena.solvers.exact import exact_endgame
 
+ONE_THREAD_UNLESS_ASKED = frozenset({"othello"})
+"""Games whose compiled engine searches on one thread unless ``threads=`` says otherwise:
+on Othello, ``best:threads=2`` (Lazy SMP) scored 9.5 of 30 (32%) against ``best:threads=1``
+at 0.5 s a move, paired openings (docs/speed.md); the helper searched more nodes but the
+main search reached no deeper in time."""
+
 
 class IDSAgent(Agent):
     name = "ids"
@@ -104,6 +110,8 @@ class IDSAgent(Agent):
         self.default_time, self.maxdepth, self.exact = time, maxdepth, exact
         self.threads = threads or default_threads()
         """Threads of the compiled engines (Lazy SMP); the readable search runs on one."""
+        self.threads_given = threads is not None
+        """``threads=`` was in the spec: the games of :data:`ONE_THREAD_UNLESS_ASKED` too."""
         self.multipv = multipv
         """Root moves to value exactly (analysis: ``arena analyze``, the web board)."""
         self.searchers = GameSearcher(cutoff_evaluation(eval, self.name), cache, order=True)
@@ -122,6 +130,13 @@ class IDSAgent(Agent):
         if game is not None:
             self.engine(game)  # build it (load its compiled code) now, off the clock
 
+    def threads_for(self, game: Game) -> int:
+        """The threads ``game``'s engine searches with: one by default on the games of
+        :data:`ONE_THREAD_UNLESS_ASKED`, where Lazy SMP measured weaker than one thread."""
+        if game.name in ONE_THREAD_UNLESS_ASKED and not self.threads_given:
+            return 1
+        return self.threads
+
     def engine(self, game: Game) -> Engine | None:
         """The compiled engine that plays ``game`` for this agent, if any."""
         if not self.compiled:
@@ -130,7 +145,7 @@ class IDSAgent(Agent):
             # One a timed move started building: wait for it rather than build twice.
             built = self._building.wait(game.spec)
             if built is None:
-                built = engine_for(game, self.threads)
+                built = engine_for(game, self.threads_for(game))
             self.engines[game.spec] = built or None
         return self.engines[game.spec]
 
@@ -140,7 +155,9 @@ class IDSAgent(Agent):
         the readable search answers within the limit (:mod:`arena.search.clock.background`)."""
         if seconds is None or not self.compiled or game.spec in self.engines:
             return self.engine(game)
-        built = self._building.get(game.spec, lambda: engine_for(game, self.threads) or False)
+        built = self._building.get(
+            game.spec, lambda: engine_for(game, self.threads_for(game)) or False
+        )
         if built is None:
             return None
         self.engines[game.spec] = built or None

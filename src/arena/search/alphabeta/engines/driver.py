@@ -141,8 +141,8 @@ GRACE = 0.002
 
 class LazySMP:
     """Lazy SMP: helper threads search the same root as the main search, each a depth or
-    two deeper (staggered: helper ``i`` at ``depth + stagger[i % len(stagger)]``), through
-    the shared table, so that the main search finds more of its positions already searched. Only
+    two deeper (staggered: helper ``i`` at ``depth + 1 + i % 2``), through the shared
+    table, so that the main search finds more of its positions already searched. Only
     the main search's results are played and reported; the helpers' nodes count in the
     total. A helper's iteration ends when the main one's does (:meth:`finish`).
 
@@ -150,15 +150,8 @@ class LazySMP:
     the main search's; their compiled search releases the GIL (``nogil``).
     """
 
-    def __init__(self, helpers: Sequence[Any], stagger: Sequence[int] = (1, 2)) -> None:
+    def __init__(self, helpers: Sequence[Any]) -> None:
         self.helpers = list(helpers)
-        self.stagger = tuple(stagger)
-        """How much deeper than the main search helper ``i`` searches:
-        ``stagger[i % len(stagger)]``. Othello's engine gives ``(2,)``: its evaluation has
-        an odd-even effect (depth 9 scores no better than 8 against it, 8 beats 7 by
-        74%), and a helper one ply deeper fills the table with values of the other
-        parity, which the main search then mixes with its own (``best:threads=2`` scored
-        32% against one thread in 30 games at 0.5 s a move with the helper at +1)."""
         self.pool = ThreadPoolExecutor(len(self.helpers), thread_name_prefix="arena-smp")
         # Start the threads now, off the clock (an executor starts them at its first calls).
         for future in [self.pool.submit(int) for _ in self.helpers]:
@@ -178,8 +171,7 @@ class LazySMP:
         for i, helper in enumerate(self.helpers):
             helper.halted = False
             helper.first = first
-            deeper = self.stagger[i % len(self.stagger)]
-            self.running.append(self.pool.submit(helper.iterate, depth + deeper, end_ns))
+            self.running.append(self.pool.submit(helper.iterate, depth + 1 + i % 2, end_ns))
 
     def finish(self, stop: float = float("inf")) -> None:
         """End the helpers' iterations (at their next look at the clock) and wait for them,

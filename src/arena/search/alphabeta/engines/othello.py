@@ -139,11 +139,6 @@ PREDICTED_DISCS = Units(
 EXACT_UNITS = "exact: the final disc difference for the player to move with perfect play from here"
 
 
-SAME_PARITY = (2,)
-"""Lazy SMP's helpers search two plies deeper than the main search, never one: values of
-one parity only in the shared table (the evaluation's odd-even effect: see LazySMP)."""
-
-
 def make_engine(game: Game, threads: int = 1) -> OthelloEngine | None:
     """The engine for ``game`` (searching with ``threads`` threads): standard rules on
     boards up to 8x8 (else None)."""
@@ -215,9 +210,7 @@ class OthelloEngine:
         self.probcut = PROBCUT
         self.next_share = NEXT_SHARE
         self.smp = (
-            LazySMP([OthelloHelper(self) for _ in range(threads - 1)], stagger=SAME_PARITY)
-            if threads > 1
-            else None
+            LazySMP([OthelloHelper(self) for _ in range(threads - 1)]) if threads > 1 else None
         )
         """Lazy SMP's helpers (``ids:threads=N``); the exact endgame runs on one thread."""
         self.solver: OthelloSolver | None = None
