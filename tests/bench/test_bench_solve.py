@@ -16,14 +16,45 @@ FFO40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X +38 
 
 # A stand-in for Edax: checks the arguments arena passes and prints a result row in
 # Edax's -solve table format for each problem line.
+# A position with 12 empty cells (from FFO #40), its score and every move's value.
+SMALL = "O--OOOOX-OOOOOOXOOXXOOXXOOXOOXXXOOOOXOXXO-OOOXXXOOX-O-XX---X-O-- X +28 d7 SMALL\n"
+SMALL_VALUES = {"b1": 20, "c1": 20, "a2": 20, "b6": 20, "d7": 28, "f7": 28, "a8": 22, "e8": 24}
+
+# A stand-in for Edax: checks the arguments arena passes and prints a result row in
+# Edax's -solve table format for each problem line; started with "-l 1 ... -book-usage
+# off" it reads commands and answers "hint" with SMALL's table as Edax prints it (a
+# selective and a bound row among them, to be skipped; VALUE_E8 in the environment
+# changes e8's value, SCORE the -solve rows' score).
 FAKE_EDAX = """#!/bin/sh
+if [ "$1 $2 $3 $4 $5 $7 $8" = "-n 1 -l 1 -eval-file -book-usage off" ]; then
+  while read -r cmd rest; do
+    case "$cmd" in
+      hint)
+        echo ' depth|score|       time   |  nodes (N)  |   N/s    | principal variation'
+        echo '------+-----+--------------+-------------+----------+-------------------'
+        echo '10@73%  +26        0:00.100        500000    5000000 d7 A1'
+        echo '   12   +28        0:00.250       1000000    4000000 d7 A1 b1'
+        echo '   12   +28        0:00.000           500            f7 A1'
+        echo '   12  <+30        0:00.000           500            e8 A1'
+        echo "   12   ${VALUE_E8:-+24}        0:00.000           400            e8 A1"
+        echo '   12   +22        0:00.000           300            a8 A1'
+        for m in b1 c1 a2 b6; do
+          echo "   12   +20        0:00.000           200            $m A1"
+        done
+        echo '------+-----+--------------+-------------+----------+-------------------'
+        printf '>' ;;
+      quit) exit 0 ;;
+    esac
+  done
+  exit 0
+fi
 [ "$1 $2 $3 $4 $5 $7" = "-n 1 -l 60 -eval-file -solve" ] || exit 9
 [ "$(wc -c < "$6")" = 13952436 ] || exit 8
 echo ' # | depth|score|       time   |  nodes (N)  |   N/s    | principal variation'
 n=0
 while read -r line; do
   n=$((n + 1))
-  echo "  $n|   20   +38        0:01.500      21000788   14000525 a2 B1 c1"
+  echo "  $n|   20   ${SCORE:-+38}        0:01.500      21000788   14000525 a2 B1 c1"
 done < "$8"
 """
 
@@ -84,3 +115,33 @@ def test_bad_edax_and_positions_are_one_line(
     assert main(args) == 2
     err = capsys.readouterr().err
     assert "solved 0 of 1: Cannot open eval file" in err and err.count("\n") == 1
+
+
+def test_every_move_against_edax_hint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    positions = tmp_path / "small.txt"
+    positions.write_text(SMALL)
+    monkeypatch.setenv("SCORE", "+28")  # the -solve row
+    args = ["bench", "solve", "othello", "--file", str(positions), "--every-move", "--json"]
+    assert main([*args, "--edax", str(_fake(tmp_path))]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out.splitlines()[-1])
+    # The exact rows at 12 empty cells only: 0.25 s, 1,000,000 + 500 + 400 + 300 + 4 * 200.
+    assert result["edax_hint_seconds"] == 0.25 and result["edax_hint_nodes"] == 1002000
+    assert result["edax_hint_wrong"] == 0
+    assert result["every_move_ratio"] == pytest.approx(result["every_move_seconds"] / 0.25)
+    assert "SMALL        Edax every move" in captured.err and "WRONG" not in captured.err
+    # A value that differs from arena's is reported and fails the run.
+    monkeypatch.setenv("VALUE_E8", "+26")
+    assert main([*args, "--edax", str(_fake(tmp_path))]) == 1
+    assert "WRONG: Edax" in capsys.readouterr().err
+
+
+def test_hint_rows() -> None:
+    row = "   20   +38        0:01.758      67445348   38364817 a2 B1 c1 PA b6"
+    assert solve._hint_row(row, 20) == ("a2", 38, 1.758, 67445348)
+    assert solve._hint_row("   20   -2        0:00.000            c7 C6", 20) == ("c7", -2, 0.0, 0)
+    assert solve._hint_row("20@73%  +36   0:00.100   5000  50000 c7", 20) is None
+    assert solve._hint_row("   20  <+36   0:00.100   5000  50000 c7", 20) is None
+    assert solve._hint_row("   19   +36   0:00.100   5000  50000 c7", 20) is None

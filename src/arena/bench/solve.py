@@ -15,7 +15,9 @@ solved by it in the same run, one thread (``-n 1``), and the times compared:
 its evaluation file is all zeros unless one is given, so it orders its moves
 without its evaluation, as arena's solver does. Edax's ``-solve`` finds the
 value and a best move, as arena's root solve does; ``every_move`` also times
-what ``arena solve`` does on top: the exact value of every move.
+what ``arena solve`` does on top: the exact value of every move, and with Edax
+has it do the same (its interactive ``hint``: every move's exact value), each
+move's value checked against arena's.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import shutil
 import struct
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from importlib import import_module
@@ -131,6 +134,89 @@ def run_edax(exe: str, rows: list[list[str]], weights: str | None) -> list[tuple
     return results
 
 
+def _hint_row(line: str, empties: int) -> tuple[str, int, float, int] | None:
+    # One row of Edax's ``hint`` table, "   20   +38  0:01.758  67445348  38364817 a2 B1 ...":
+    # (move, score, seconds, nodes) when it is an exact row at ``empties`` (a selective one
+    # reads "20@73%", a bound "<+36").
+    tokens = line.split()
+    if len(tokens) < 4 or tokens[0] != str(empties) or not re.fullmatch(r"[+-]\d+", tokens[1]):
+        return None
+    if not re.fullmatch(r"[\d:.]+", tokens[2]):
+        return None
+    numbers = [t for t in tokens[3:] if t.isdigit()]
+    moves = [t for t in tokens[3:] if not t.isdigit()]
+    if not moves:
+        return None
+    return moves[0].lower(), int(tokens[1]), _seconds(tokens[2]), int(numbers[0]) if numbers else 0
+
+
+def run_edax_hint(
+    exe: str, rows: list[list[str]], weights: str | None
+) -> list[tuple[dict[str, int], float, int]]:
+    """``(values, seconds, nodes)`` of Edax's ``hint`` on each row: the exact value of
+    every move (``{"a2": 38, ...}``), what ``arena solve`` computes, one thread.
+
+    Edax's interactive ``hint N`` searches all moves with open windows at level 60 (its
+    multi-PV mode), prints the best, then takes it out and searches again for the next
+    (table hits), a row each; the time and nodes are the sum of its rows.
+    """
+    with tempfile.TemporaryDirectory(prefix="arena-edax-") as tmp:
+        folder = Path(tmp)
+        eval_file = Path(weights) if weights else folder / "eval.dat"
+        if not weights:
+            zero_weights(eval_file)
+        # Level 1 at start-up: without a book file Edax builds an empty one at its level
+        # (half a minute at its default); the searches run at level 60 (exact).
+        command = [exe, "-n", "1", "-l", "1", "-eval-file", str(eval_file), "-book-usage", "off"]
+        try:
+            proc = subprocess.Popen(
+                command,
+                cwd=folder,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
+        except OSError as exc:
+            raise ArenaError(f"Edax ({exe}) did not run: {exc}") from None
+        watchdog = threading.Timer(3600, proc.kill)
+        watchdog.start()
+        results = []
+        try:
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write("level 60\n")
+            for fields in rows:
+                empties = fields[0].count("-")
+                proc.stdin.write(f"setboard {fields[0]} {fields[1]}\nhint 64\n")
+                proc.stdin.flush()
+                found: list[tuple[str, int, float, int]] = []
+                # The table: a header, a separator, a row per move, a separator.
+                separators = 0
+                while separators < 2:
+                    line = proc.stdout.readline()
+                    if not line:
+                        raise ArenaError(f"Edax ({exe}) stopped before its hint for {fields[-1]}")
+                    if line.startswith("------+"):
+                        separators += 1
+                    elif separators == 1 and (row := _hint_row(line, empties)) is not None:
+                        found.append(row)
+                values = {move: score for move, score, _, _ in found}
+                results.append((values, sum(r[2] for r in found), sum(r[3] for r in found)))
+            proc.stdin.write("quit\n")
+            proc.stdin.flush()
+        except (OSError, ValueError) as exc:
+            raise ArenaError(f"Edax ({exe}) hint failed: {exc}") from None
+        finally:
+            watchdog.cancel()
+            if proc.poll() is None:
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+    return results
+
+
 def run(
     game_name: str,
     path: str | None,
@@ -176,6 +262,8 @@ def run(
         expected_at = 2
     total_nodes, total_time, wrong = 0, 0.0, 0
     every_time, every_nodes = 0.0, 0
+    values: dict[str, dict[str, int]] = {}  # every move's value, by position
+    per_every: dict[str, tuple[float, int]] = {}  # every move's time and nodes
     per: list[dict[str, Any]] = []
     cpu = time.process_time()
     for fields in rows:
@@ -197,6 +285,11 @@ def run(
                 moves = [oth.solve(state.play(move)) for move in state.legal_moves()]
                 move_time = sum(v.seconds for v in moves)
                 move_nodes = sum(v.nodes for v in moves)
+                values[name] = {
+                    game.format_move(move): -v.score
+                    for move, v in zip(state.legal_moves(), moves, strict=True)
+                }
+                per_every[name] = (seconds + move_time, nodes + move_nodes)
                 every_time += seconds + move_time
                 every_nodes += nodes + move_nodes
                 extra = (
@@ -235,6 +328,9 @@ def run(
     if exe is not None:
         result.update(_compare(exe, rows, edax_weights, per, total_time, every_time, report))
         wrong += result["edax_wrong"]
+        if every_move:
+            result.update(_compare_hint(exe, rows, edax_weights, values, per_every, report))
+            wrong += result["edax_hint_wrong"]
         result["wrong"] = wrong
     elif game_name == "othello":
         report("no Edax to compare with (give --edax PATH, or put edax on the PATH)")
@@ -273,4 +369,42 @@ def _compare(
         "edax_nodes": sum(n for _, _, n in found),
         "edax_wrong": wrong,
         "ratio": total / max(edax_time, 1e-9),
+    }
+
+
+def _compare_hint(
+    exe: str,
+    rows: list[list[str]],
+    weights: str | None,
+    values: dict[str, dict[str, int]],
+    per_every: dict[str, tuple[float, int]],
+    report: Callable[[str], None],
+) -> dict[str, Any]:
+    # The same task on both sides: Edax's hint (every move's exact value) against
+    # arena's every move; each move's value must agree.
+    found = run_edax_hint(exe, rows, weights)
+    wrong = 0
+    for fields, (edax_values, seconds, nodes) in zip(rows, found, strict=True):
+        name = fields[-1]
+        ours = values[name]
+        ok = edax_values == ours
+        wrong += not ok
+        differ = "" if ok else f"  WRONG: Edax {edax_values}, arena {ours}"
+        report(
+            f"{name:<12} Edax every move {seconds:8.3f} s {nodes:>13,} nodes; arena/Edax "
+            f"every move time {per_every[name][0] / max(seconds, 1e-9):.2f}x, nodes "
+            f"{per_every[name][1] / max(nodes, 1):.2f}x{differ}"
+        )
+    hint_time = sum(s for _, s, _ in found)
+    ours_time = sum(t for t, _ in per_every.values())
+    report(
+        f"Edax every move (hint, one thread): {hint_time:.2f} s, "
+        f"{sum(n for _, _, n in found):,} nodes; arena/Edax every move "
+        f"{ours_time / max(hint_time, 1e-9):.2f}x"
+    )
+    return {
+        "edax_hint_seconds": hint_time,
+        "edax_hint_nodes": sum(n for _, _, n in found),
+        "edax_hint_wrong": wrong,
+        "every_move_ratio": ours_time / max(hint_time, 1e-9),
     }
