@@ -234,3 +234,13 @@ def test_the_last_empty_cells_equal_the_generic_solver(empties: int) -> None:
         assert solver.solve(state).score == GenericSolver().solve(state).score, format_position(
             state
         )
+
+
+def test_cell_classes_split_every_board() -> None:
+    for size in (4, 6, 8):
+        classes = [int(c) for c in search.cell_classes(size)]
+        assert sum(classes) == board_mask(size) and len(set(classes)) == 4
+    corners, _, c_cells, x_cells = (int(c) for c in search.cell_classes(8))
+    assert corners == int(search.corners(8))
+    assert x_cells == (1 << 9) | (1 << 14) | (1 << 49) | (1 << 54)  # b2, g2, b7, g7
+    assert c_cells & (1 << 1) and c_cells & (1 << 8)  # b1, a2

@@ -26,8 +26,11 @@ Tests: tests/solvers/test_othello_solver.py
   table, the sorting and even move generation, which cost more than they save
   near the end: each empty cell is tried, one that flips nothing is no move,
   and the cells of regions with an odd number of empties come first (parity:
-  the last move of a region is an advantage). The regions are the board's
-  quadrants (:func:`quadrants`). Measured on FFO #40, this tail is three times
+  the last move of a region is an advantage); within each parity class the
+  corners come first and the cells diagonal to a corner last
+  (:func:`cell_classes`; 4% fewer nodes on FFO #40 and #42 solved move by
+  move, about the same time). The regions are the board's quadrants
+  (:func:`quadrants`). Measured on FFO #40, this tail is three times
   faster than generating and ordering moves at 5-6 empties. From :data:`FEW`
   empty cells down (:func:`end_few`), the cells are taken once, in parity
   order, and passed down as values to unrolled code for four, three and two
@@ -110,6 +113,36 @@ def quadrants(size: int) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
 
 
 QUADRANTS_8, QUADRANTS_6, QUADRANTS_4 = quadrants(8), quadrants(6), quadrants(4)
+
+
+def cell_classes(size: int) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The cells of a ``size`` x ``size`` board by how good a move there usually is, best
+    first: the corners, the cells next to no corner, the edge cells next to a corner
+    (C), the cells diagonal to a corner (X). The tail tries its cells in this order
+    within each parity class.
+
+    >>> [bin(int(c)).count("1") for c in cell_classes(8)]
+    [4, 48, 8, 4]
+    """
+    n = size - 1
+    corner = {(0, 0), (0, n), (n, 0), (n, n)}
+    cells = [0, 0, 0, 0]
+    for r in range(size):
+        for c in range(size):
+            near = {(abs(r - cr), abs(c - cc)) for cr, cc in corner}
+            if (0, 0) in near:
+                kind = 0
+            elif (1, 1) in near:
+                kind = 3
+            elif (0, 1) in near or (1, 0) in near:
+                kind = 2
+            else:
+                kind = 1
+            cells[kind] |= 1 << (r * 8 + c)
+    return U(cells[0]), U(cells[1]), U(cells[2]), U(cells[3])
+
+
+CLASSES_8, CLASSES_6, CLASSES_4 = cell_classes(8), cell_classes(6), cell_classes(4)
 
 
 def sort_depths(size: int) -> np.ndarray:
@@ -419,14 +452,13 @@ def tail(
         return end_few(me, opp, alpha, beta, board, gap)
     nodes = 1
     best = -65
-    # The board's quadrants as constants: passed down the recursion as values
-    # they made FFO #40 15% slower.
-    regions = QUADRANTS_8 if gap == 0 else QUADRANTS_6 if gap == 2 else QUADRANTS_4
-    for odd in (ONE, ZERO):
-        for region in regions:
-            if (popcount(empty & region) & ONE) != odd:
-                continue
-            m = empty & region
+    # The board's quadrants and cell classes as constants: passed down the recursion
+    # as values they made FFO #40 15% slower.
+    odd = _odd_cells(empty, gap)
+    classes = CLASSES_8 if gap == 0 else CLASSES_6 if gap == 2 else CLASSES_4
+    for half in (odd, ~odd):
+        for cls in classes:
+            m = empty & half & cls
             while m:
                 x = m & (ZERO - m)
                 m ^= x
