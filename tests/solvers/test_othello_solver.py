@@ -244,3 +244,23 @@ def test_cell_classes_split_every_board() -> None:
     assert corners == int(search.corners(8))
     assert x_cells == (1 << 9) | (1 << 14) | (1 << 49) | (1 << 54)  # b2, g2, b7, g7
     assert c_cells & (1 << 1) and c_cells & (1 << 8)  # b1, a2
+
+
+@pytest.mark.parametrize(
+    ("spec", "empties"), [("othello", 16), ("othello", 17), ("othello:size=6", 15)]
+)
+def test_every_move_on_one_table_equals_each_move_solved_alone(spec: str, empties: int) -> None:
+    # What arena solve (and bench solve --every-move) does: the root, then each move,
+    # one table for all; each value must be the child's own solve on a fresh solver.
+    # From 16 empty cells (13 on 6x6) the nodes also sort by shallow searches.
+    size = load_game(spec).size  # type: ignore[attr-defined]
+    shared = OthelloSolver(size, table_bits=16)
+    for seed in range(2):
+        state = position(spec, empties, seed)
+        shared.reset()
+        root = shared.solve(state).score
+        values = [-shared.solve(state.play(m)).score for m in state.legal_moves()]
+        assert root == max(values)
+        for move, value in zip(state.legal_moves(), values, strict=True):
+            alone = OthelloSolver(size, table_bits=16)
+            assert -alone.solve(state.play(move)).score == value, (format_position(state), move)
