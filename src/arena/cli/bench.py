@@ -148,7 +148,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     solve.add_argument(
         "--every-move",
         action="store_true",
-        help="othello: also time each move's exact value, the rest of what arena solve prints",
+        help="othello: also time each move's exact value, the rest of what arena solve prints "
+        "(with Edax: Edax's hint does the same in the same run, each value checked)",
     )
     solve.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     solve.set_defaults(func=run_solve)
