@@ -69,6 +69,8 @@ LAZY: dict[str, str] = {
     "starlette": "optional extra (web), the web board",
     "uvicorn": "optional extra (web), the web board",
     "playwright": "optional, browser tests of the web board",
+    "jax": "optional extra (learn), for arena train only; seconds to import",
+    "optax": "optional extra (learn), for arena train only",
     "rich": "progress bars only; ~30 ms to import, which every arena command would pay",
 }
 """Packages a function may import on first use, with the reason."""

@@ -39,6 +39,7 @@ from arena.cli import (
     serve,
     show,
     solve,
+    train,
     warmup,
     web,
 )
@@ -64,6 +65,7 @@ COMMANDS = (
     serve,
     gtp,
     pbrain,
+    train,
     warmup,
     web,
 )

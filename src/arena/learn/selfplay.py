@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import os
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,7 +46,9 @@ import numpy as np
 
 from arena.core.errors import SpecError
 from arena.core.game import Game
+from arena.games import load_game
 from arena.search.az import puct
+from arena.search.az.network import Network
 from arena.search.az.planes import encode, encoding
 
 FORMAT = "arena-az-replay/1"
@@ -102,6 +105,17 @@ def play_game(
     returns = state.returns()
     values = np.array([np.sign(returns[m]) for m in movers], np.float32)
     return Records(np.stack(planes), np.stack(policies), values)
+
+
+def play_games(
+    spec: str, net: Network, options: SelfPlay, seeds: Sequence[int | Sequence[int]]
+) -> list[Records]:
+    """One self-play game of ``net`` per seed, each from ``np.random.default_rng(seed)``:
+    what a worker process plays (so a game's moves depend on its seed, not on which
+    worker played it)."""
+    game = load_game(spec)
+    evaluate = puct.net_evaluator(net)
+    return [play_game(game, evaluate, options, np.random.default_rng(seed)) for seed in seeds]
 
 
 class ReplayBuffer:

@@ -1,0 +1,253 @@
+"""``arena train``: the JAX network and its export, checkpoints, resume after a kill,
+the command's errors, and (slow) learning Tic-tac-toe to perfect play."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import arena
+from arena.cli.main import main
+from arena.compete.match import play_game
+from arena.compete.timecontrol import TimeControl
+from arena.core.errors import ArenaError
+from arena.learn import checkpoint as ckpt
+from arena.learn.augment import symmetries, transform
+from arena.learn.model import Architecture, Optimiser, build, export, init_params
+from arena.learn.selfplay import Records, ReplayBuffer, SelfPlay
+from arena.learn.train import Plan, Settings, Trainer
+from arena.search.az.kernel import evaluate_batch
+from arena.search.az.network import load
+from arena.search.az.planes import encode
+
+SRC = str(Path(arena.__file__).parent.parent)
+
+
+def tiny(seed: int = 3, **changes) -> Settings:
+    """A Tic-tac-toe run small enough for a test."""
+    settings = Settings(
+        game="tictactoe",
+        arch=Architecture(filters=8, blocks=1, policy=2, hidden=16),
+        selfplay=SelfPlay(simulations=8, alpha=1.0, temperature_moves=3),
+        seed=seed, games_per_step=4, batches_per_step=3, batch_size=16, buffer_size=60,
+    )  # fmt: skip
+    return Settings(**{**settings.__dict__, **changes})
+
+
+def positions(game, count: int, seed: int) -> np.ndarray:
+    """Planes of positions from random games."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        state = game.initial_state()
+        while not state.is_terminal() and len(out) < count:
+            out.append(encode(state))
+            moves = state.legal_moves()
+            state = state.play(moves[rng.integers(len(moves))])
+    return np.stack(out)
+
+
+def test_the_exported_network_equals_the_trained_one():
+    pytest.importorskip("jax")
+    game = arena.load_game("connect4")  # not square: a transposed axis would show
+    rng = np.random.default_rng(0)
+    params, stats = init_params(Architecture(filters=8, blocks=2, hidden=16), game, rng)
+    model = build(Optimiser(learning_rate=1e-2, momentum=0.5))
+    opt = model.init_opt(params)
+    x = positions(game, 96, 1)
+    pi = rng.dirichlet(np.ones(7), len(x)).astype(np.float32)
+    z = rng.choice([-1.0, 0.0, 1.0], len(x)).astype(np.float32)
+    for _ in range(8):  # moves the batch norms' scales, shifts and running statistics
+        params, stats, opt, _ = model.step(params, stats, opt, x, pi, z)
+    assert not np.allclose(np.asarray(stats["stem_mean"]), 0.0)
+    params = {k: np.asarray(v) for k, v in params.items()}
+    stats = {k: np.asarray(v) for k, v in stats.items()}
+    test = positions(game, 40, 2)
+    logits, values = (np.asarray(a) for a in model.apply(params, stats, test))
+    net = export(game, params, stats)
+    net.check(game)
+    compiled_logits, compiled_values = evaluate_batch(net.arrays(), test)
+    assert np.allclose(compiled_logits, logits, atol=1e-4, rtol=1e-4)
+    assert np.allclose(compiled_values, values, atol=1e-4)
+    assert np.abs(values).max() > 1e-3  # not a network that says nothing
+
+
+def test_symmetries_move_the_policy_with_the_board():
+    for spec in ("tictactoe", "connect4", "othello:size=6"):
+        game = arena.load_game(spec)
+        rng = np.random.default_rng(0)
+        buffer = ReplayBuffer(game)
+        planes = positions(game, 30, 3)
+        policy = np.zeros((30, buffer.policy.shape[1]), np.float32)
+        for i, p in enumerate(planes):  # the policy on the empty cells (columns not full)
+            empty = (p[0] + p[1]) == 0
+            if spec == "connect4":
+                policy[i, np.flatnonzero(empty.any(axis=0))] = 1
+            else:
+                policy[i, np.flatnonzero(empty.reshape(-1))] = 1
+        records = Records(planes.astype(np.uint8), policy, np.zeros(30, np.float32))
+        count = len(symmetries(game))
+        moved = transform(records, game, rng.integers(0, count, 30))
+        for p, pol in zip(moved.planes, moved.policy):
+            empty = (p[0] + p[1]) == 0
+            cells = empty.any(axis=0) if spec == "connect4" else empty.reshape(-1)
+            assert np.array_equal(np.flatnonzero(pol[: len(cells)]), np.flatnonzero(cells))
+        assert not np.array_equal(moved.planes, records.planes)
+
+
+def test_two_steps_on_tictactoe_write_a_loadable_network(tmp_path):
+    pytest.importorskip("jax")
+    lines = []
+    plan = Plan(steps=2, eval_every=1, eval_games=2)
+    state = Trainer(tmp_path, tiny(), plan, echo=lines.append).run()
+    assert state.step == 2 and state.buffer.games == 8
+    rows = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in rows] == [1, 2]
+    assert all(r["loss"] > 0 and "vs_mcts" in r and "elo" in r for r in rows)
+    assert (tmp_path / "training.svg").read_text().startswith("<svg")
+    assert "games/s" not in lines[1] and "/s)" in lines[1] and "policy" in lines[1]
+    game = arena.load_game("tictactoe")
+    load(tmp_path / "latest.npz").check(game)
+    agent = arena.load_agent(f"az:net={tmp_path / 'latest.npz'},sims=16")
+    assert agent.choose(game.initial_state(), arena.Limit()) in range(9)
+    saved = ckpt.load(tmp_path / "checkpoint.npz")
+    assert saved.progress["step"] == 2 and saved.progress["games"] == 8
+    assert len(list(tmp_path.glob("buffer-*.npz"))) == 1
+
+
+def read_buffer(directory: Path) -> ReplayBuffer:
+    progress = ckpt.load(directory / "checkpoint.npz").progress
+    return ReplayBuffer.load(directory / progress["buffer"], arena.load_game("tictactoe"))
+
+
+def test_a_run_killed_and_resumed_has_the_buffer_and_step_of_one_never_killed(tmp_path):
+    pytest.importorskip("jax")
+    options = ["--sims", "8", "--games-per-step", "4", "--batches-per-step", "3",
+               "--batch-size", "16", "--buffer-size", "60", "--blocks", "1", "--channels", "8",
+               "--seed", "3", "--eval-games", "0"]  # fmt: skip
+    killed = tmp_path / "killed"
+    env = {**os.environ, "PYTHONPATH": SRC}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arena", "train", "tictactoe", "--out", str(killed),
+         "--steps", "50", *options],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 240
+        log = killed / "log.jsonl"
+        while time.monotonic() < deadline and process.poll() is None:
+            if log.is_file() and log.read_text().count("\n") >= 2:
+                break
+            time.sleep(0.05)
+        assert process.poll() is None, process.stdout.read().decode()  # type: ignore[union-attr]
+        os.kill(process.pid, signal.SIGKILL)  # in the middle of step 3 (or its files)
+    finally:
+        process.kill()
+        process.wait()
+    assert 2 <= ckpt.load(killed / "checkpoint.npz").progress["step"] <= 3
+    # Resumed by the command, as a user would, to step 4.
+    assert main(["train", "tictactoe", "--out", str(killed), "--steps", "4", *options]) == 0
+    never = tmp_path / "never"
+    assert main(["train", "tictactoe", "--out", str(never), "--steps", "4", *options]) == 0
+    one, two = read_buffer(killed), read_buffer(never)
+    assert one.games == two.games == 16
+    assert np.array_equal(one.planes, two.planes) and np.array_equal(one.policy, two.policy)
+    assert np.array_equal(one.value, two.value)
+    a, b = ckpt.load(killed / "checkpoint.npz"), ckpt.load(never / "checkpoint.npz")
+    assert a.progress["step"] == b.progress["step"] == 4
+    assert a.progress["sampler"] == b.progress["sampler"]
+    for key in a.params:
+        assert np.allclose(a.params[key], b.params[key], atol=1e-6)
+    rows = [json.loads(x) for x in (killed / "log.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in rows] == [1, 2, 3, 4]
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    return code, capsys.readouterr().err
+
+
+def test_bad_input_gets_one_line(tmp_path, capsys):
+    out = str(tmp_path / "run")
+    for argv, words in (
+        (["go:size=5"], "no network encoding for go"),
+        (["tictactoe", "--steps", "0"], "--steps must be a whole number >= 1"),
+        (["tictactoe", "--sims", "0"], "--sims must be a whole number >= 1"),
+        (["tictactoe", "--lr", "nan"], "--lr must be a finite number"),
+        (["tictactoe", "--time-budget", "-1"], "--time-budget must be"),
+        (["nosuchgame"], "nosuchgame"),
+    ):
+        code, err = run_cli(capsys, "train", *argv, "--out", out)
+        assert code == 2 and err.count("\n") == 1 and words in err, err
+    (tmp_path / "file").write_text("x")
+    code, err = run_cli(capsys, "train", "tictactoe", "--out", str(tmp_path / "file"))
+    assert code == 2 and "not a directory" in err
+
+
+def test_a_resume_refuses_other_settings_and_other_games(tmp_path, capsys):
+    out = tmp_path / "run"
+    out.mkdir()
+    ckpt.save(out / "checkpoint.npz", ckpt.Checkpoint(tiny().to_json(), {"step": 1}, {}, {}))
+    code, err = run_cli(capsys, "train", "connect4", "--out", str(out))
+    assert code == 2 and "holds a run of tictactoe, not connect4" in err
+    code, err = run_cli(capsys, "train", "tictactoe", "--out", str(out), "--channels", "16")
+    assert code == 2 and "arch.filters=8, not 16" in err and err.count("\n") == 1
+    (out / "checkpoint.npz").write_text("junk")
+    code, err = run_cli(capsys, "train", "tictactoe", "--out", str(out))
+    assert code == 2 and "not a checkpoint file" in err
+
+
+def test_without_jax_the_command_says_how_to_install_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "jax", None)  # `import jax` raises ImportError
+    code, err = run_cli(capsys, "train", "tictactoe", "--out", str(tmp_path / "run"))
+    assert code == 2 and err == "arena: error: arena train needs JAX and optax: " \
+        "pip install -e '.[learn]'\n"  # fmt: skip
+    assert not (tmp_path / "run").exists()
+
+
+def test_playing_never_imports_jax():
+    code = (
+        "import sys, arena.cli.main, arena.search.az.agent, arena.learn.train; "
+        "print(sorted(m for m in ('jax', 'optax') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": SRC},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert out.stdout.strip() == "[]"
+
+
+def test_checkpoint_errors_are_one_line(tmp_path):
+    with pytest.raises(ArenaError, match="no such file"):
+        ckpt.load(tmp_path / "none.npz")
+    np.savez(tmp_path / "other.npz", format=np.array("something"))
+    with pytest.raises(ArenaError, match="not in format"):
+        ckpt.load(tmp_path / "other.npz")
+
+
+@pytest.mark.slow
+def test_training_tictactoe_for_minutes_reaches_perfect_play(tmp_path):
+    """The issue's target: `arena train tictactoe` with its defaults, then the network
+    never loses to the perfect solver over 20 games, 10 with each colour."""
+    pytest.importorskip("jax")
+    assert main(["train", "tictactoe", "--out", str(tmp_path), "--eval-games", "0"]) == 0
+    game = arena.load_game("tictactoe")
+    control = TimeControl.parse("rollouts=100")
+    net = f"az:net={tmp_path / 'latest.npz'},sims=100"
+    losses = []
+    # Both deterministic: the games differ by their first move (every one of which
+    # draws with perfect play), and one from the empty board, with each colour.
+    for opening in [(), *((cell,) for cell in range(9))]:
+        for players in ([net, "solver"], ["solver", net]):
+            record = play_game(game, players, control, opening=opening)
+            if record.winner is not None and players[record.winner] != net:
+                losses.append(record.moves)
+    assert not losses
