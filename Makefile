@@ -14,9 +14,10 @@ install: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 
 # The test extras include the bench extra so the OpenSpiel comparison code is exercised too,
-# plot (matplotlib) for the experiments, web (Starlette, uvicorn) for the web board and docs
-# (MkDocs) for tests/test_docs.py, which builds the site in strict mode, and learn (jax, mctx)
-# for tests/bench/test_bench_az.py, the comparison with mctx.
+# plot (matplotlib) for the experiments, web (Starlette, uvicorn) for the web board, docs
+# (MkDocs) for tests/test_docs.py, which builds the site in strict mode, and learn (JAX,
+# optax, mctx) for `arena train`'s tests and tests/bench/test_bench_az.py, the comparison
+# with mctx. `make run` installs none of them.
 install-test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench,plot,web,docs,learn]'
 

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -251,3 +252,15 @@ def test_training_tictactoe_for_minutes_reaches_perfect_play(tmp_path):
             if record.winner is not None and players[record.winner] != net:
                 losses.append(record.moves)
     assert not losses
+
+
+def test_self_play_on_worker_processes_plays_the_same_games(tmp_path):
+    pytest.importorskip("jax")
+    plan = Plan(steps=1, eval_games=0)
+    settings = tiny(games_per_step=5)
+    alone = Trainer(tmp_path / "one", settings, plan, echo=lambda _: None).run()
+    workers = Trainer(tmp_path / "two", settings, replace(plan, jobs=2), echo=lambda _: None)
+    shared = workers.run()
+    assert shared.buffer.games == alone.buffer.games == 5
+    assert np.array_equal(shared.buffer.planes, alone.buffer.planes)
+    assert np.array_equal(shared.buffer.policy, alone.buffer.policy)
