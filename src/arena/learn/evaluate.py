@@ -13,6 +13,7 @@ Tests: tests/learn/test_train.py
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from arena.compete.match import play_game
@@ -61,10 +62,19 @@ def opening_plies(game: Game) -> int:
     return 1 if game.name == "tictactoe" else 4 if game.name == "othello" else 2
 
 
-def match(game: Game, player: str, opponent: str, games: int, sims: int, seed: int) -> Result:
+def match(
+    game: Game,
+    player: str,
+    opponent: str,
+    games: int,
+    sims: int,
+    seed: int,
+    on_game: Callable[[int], None] | None = None,
+) -> Result:
     """``games`` games (rounded up to pairs) of the agent ``player`` against ``opponent``
     (agent specs; a ``{seed}`` in the opponent's is filled per game), at ``sims``
-    simulations a move, each opening played with both colours."""
+    simulations a move, each opening played with both colours; ``on_game(done)`` after
+    each game."""
     control = TimeControl.parse(f"rollouts={sims}")
     book = Openings.random(game, plies=opening_plies(game), seed=seed, balance=1.0)
     wins = draws = losses = 0
@@ -79,4 +89,6 @@ def match(game: Game, player: str, opponent: str, games: int, sims: int, seed: i
                 wins += 1
             else:
                 losses += 1
+            if on_game is not None:
+                on_game(wins + draws + losses)
     return Result(opponent.replace(",seed={seed}", ""), wins, draws, losses)

@@ -30,11 +30,12 @@ Tests: tests/learn/test_train.py
 from __future__ import annotations
 
 import json
+import math
 import multiprocessing
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,12 @@ def saved_settings(path: str | Path) -> dict[str, Any]:
 
 
 Echo = Callable[[str], None]
+OnGame = Callable[[str, int, int], None]
+"""Told ``(phase, games done, games in all)`` after each game of a step's phase."""
+
+
+def quiet(phase: str, done: int, total: int) -> None:
+    """An :data:`OnGame` that shows nothing."""
 
 
 @dataclass
@@ -160,7 +167,15 @@ class State:
 class Trainer:
     """One ``arena train`` run in its directory."""
 
-    def __init__(self, out: str | Path, settings: Settings, plan: Plan, echo: Echo = print):
+    def __init__(
+        self,
+        out: str | Path,
+        settings: Settings,
+        plan: Plan,
+        echo: Echo = print,
+        on_game: OnGame = quiet,
+    ) -> None:
+        self.on_game = on_game
         self.out = Path(out)
         self.settings = settings
         self.plan = plan
@@ -284,18 +299,24 @@ class Trainer:
         return state
 
     def self_play(self, net: Network, first: int, executor: Executor | None) -> list[Records]:
+        """The step's games, in the order of their numbers however they were played."""
         s = self.settings
-        seeds = [[s.seed, 2, g] for g in range(first, first + s.games_per_step)]
+        numbers = range(first, first + s.games_per_step)
+        games: list[Records] = []
         if executor is None:
-            return play_games(s.game, net, s.selfplay, seeds)
-        chunks = [seeds[i :: self.plan.jobs] for i in range(self.plan.jobs)]
-        results = [executor.submit(play_games, s.game, net, s.selfplay, c) for c in chunks if c]
-        played = [r.result() for r in results]
-        # Back to the order of the seeds (chunk i holds games i, i + jobs, ...).
-        ordered: list[Records] = []
-        for k in range(len(seeds)):
-            ordered.append(played[k % len(played)][k // len(played)])
-        return ordered
+            for g in numbers:
+                games += play_games(s.game, net, s.selfplay, [[s.seed, 2, g]])
+                self.on_game("self-play", len(games), len(numbers))
+            return games
+        futures = {
+            executor.submit(play_games, s.game, net, s.selfplay, [[s.seed, 2, g]]): g
+            for g in numbers
+        }
+        played: dict[int, Records] = {}
+        for future in as_completed(futures):
+            played[futures[future]] = future.result()[0]
+            self.on_game("self-play", len(played), len(numbers))
+        return [played[g] for g in numbers]
 
     def step(self, state: State, executor: Executor | None) -> None:
         assert self.model is not None
@@ -360,9 +381,17 @@ class Trainer:
         me = f"az:net={self.out / name},sims={sims}"
         seed = self.settings.seed * 100_003 + state.step
         accepted = f"az:net={self.out / state.accepted['net']},sims={sims}"
-        versus = match(self.game, me, accepted, self.plan.eval_games, sims, seed)
+        total = 2 * 2 * math.ceil(self.plan.eval_games / 2)
+
+        def shown(offset: int) -> Callable[[int], None]:
+            return lambda done: self.on_game("evaluation", offset + done, total)
+
+        versus = match(self.game, me, accepted, self.plan.eval_games, sims, seed, shown(0))
         versus = replace(versus, opponent=f"step {state.accepted['step']}")
-        mcts = match(self.game, me, "mcts:seed={seed}", self.plan.eval_games, sims, seed)
+        mcts = match(
+            self.game, me, "mcts:seed={seed}", self.plan.eval_games, sims, seed,
+            shown(total // 2),
+        )  # fmt: skip
         mcts = replace(mcts, opponent=f"mcts (rollouts={sims})")
         elo = float(state.accepted["elo"]) + versus.elo
         if versus.score >= 0.5:
