@@ -179,7 +179,7 @@ def run_cli(capsys, *argv: str) -> tuple[int, str]:
 def test_bad_input_gets_one_line(tmp_path, capsys):
     out = str(tmp_path / "run")
     for argv, words in (
-        (["go:size=5"], "no network encoding for go"),
+        (["colosseum"], "no network encoding for colosseum"),
         (["tictactoe", "--steps", "0"], "--steps must be a whole number >= 1"),
         (["tictactoe", "--sims", "0"], "--sims must be a whole number >= 1"),
         (["tictactoe", "--lr", "nan"], "--lr must be a finite number"),

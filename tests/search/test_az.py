@@ -65,8 +65,8 @@ def test_planes_are_relative_to_the_mover_and_othello_has_a_pass_action():
     assert encoding(game).actions == 7
     othello = arena.load_game("othello:size=6")
     assert encoding(othello).actions == 37  # 36 cells and the pass
-    with pytest.raises(SpecError, match="no network encoding for go"):
-        encoding(arena.load_game("go:size=5"))
+    with pytest.raises(SpecError, match="no network encoding for colosseum"):
+        encoding(arena.load_game("colosseum"))
 
 
 def test_a_network_survives_a_round_trip(tmp_path):

@@ -1,11 +1,11 @@
 """The board's symmetries applied to training records: more data from each game.
 
-A square board with cell actions (Tic-tac-toe, Gomoku on a square board, Othello) has
-eight symmetries (rotations and reflections), applied alike to the input planes and to
-the policy over the cells (Othello's pass, the last action, stays where it is); Connect
+A square board with cell actions (Tic-tac-toe, Gomoku on a square board, Othello, Go)
+has eight symmetries (rotations and reflections), applied alike to the input planes and
+to the policy over the cells (the pass, the last action, stays where it is); Connect
 Four has one, the mirror, which reverses the columns of the planes and of the policy.
-Every rule of these games is the same under them, so a transformed record is as true as
-the original. Go and other games without one of these shapes get none.
+Every rule of these games is the same under them (Go's komi and ko too), so a
+transformed record is as true as the original. Other shapes get none.
 
 >>> import arena
 >>> syms = symmetries(arena.load_game("tictactoe"))
@@ -50,7 +50,7 @@ def symmetries(game: Game) -> tuple[Transform, ...]:
     enc = encoding(game)
     if game.name == "connect4":
         return (dihedral(0), mirror)
-    if game.name in ("tictactoe", "gomoku", "othello") and enc.rows == enc.cols:
+    if game.name in ("tictactoe", "gomoku", "othello", "go") and enc.rows == enc.cols:
         return tuple(dihedral(k) for k in range(8))
     return (dihedral(0),)
 

@@ -116,6 +116,12 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "games_per_step": 24, "batches_per_step": 32, "batch_size": 128, "buffer_size": 50_000,
         "steps": 200,
     },
+    "go": {
+        "arch": Architecture(filters=32, blocks=3, policy=2, hidden=64),
+        "selfplay": SelfPlay(simulations=100, alpha=0.5, temperature_moves=8),
+        "games_per_step": 16, "batches_per_step": 32, "batch_size": 128, "buffer_size": 50_000,
+        "steps": 200,
+    },
     "gomoku": {
         "arch": Architecture(filters=32, blocks=3, policy=2, hidden=64),
         "selfplay": SelfPlay(simulations=100, alpha=0.3, temperature_moves=8),

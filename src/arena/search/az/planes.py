@@ -12,7 +12,9 @@ Every encoding is relative to the player to move, so one network plays both side
 The planes are ``rows x cols`` with cell ``row * cols + col`` at ``[row, col]`` (Connect
 Four counts rows from the bottom, as its ``stone`` does). A move's action index is the
 move itself: Tic-tac-toe and Gomoku score their cells, Connect Four its columns, Othello
-its cells and the pass (action ``size * size``). Go and Colosseum have no encoding yet.
+and Go their points and the pass (action ``size * size``). Go's planes show the stones
+only: the search applies ko, superko and the end by two passes, and a network is for one
+komi (the game's spec). Colosseum has no encoding yet.
 
 >>> import arena
 >>> game = arena.load_game("tictactoe")
@@ -38,7 +40,7 @@ from arena.core.game import Game, State
 CHANNELS = 4
 """Input planes of every encoding (the table above)."""
 
-ENCODED = ("tictactoe", "connect4", "gomoku", "othello")
+ENCODED = ("tictactoe", "connect4", "gomoku", "othello", "go")
 """The games with an encoding."""
 
 
@@ -61,7 +63,7 @@ def encoding(game: Game) -> Encoding:
     if game.name == "connect4":
         rows, cols = game.rows, game.cols  # type: ignore[attr-defined]
         return Encoding(CHANNELS, rows, cols, cols)
-    if game.name == "othello":
+    if game.name in ("othello", "go"):
         size = game.size  # type: ignore[attr-defined]
         return Encoding(CHANNELS, size, size, size * size + 1)
     raise SpecError(
@@ -71,6 +73,9 @@ def encoding(game: Game) -> Encoding:
 
 def owner_function(state: State):  # type: ignore[no-untyped-def]
     """The state's ``cell -> 0 | 1 | None`` (who holds the cell)."""
+    if state.game.name == "go":
+        black, white = state.black, state.white  # type: ignore[attr-defined]
+        return lambda cell: 0 if black >> cell & 1 else 1 if white >> cell & 1 else None
     return state.disc if state.game.name == "othello" else state.stone  # type: ignore[attr-defined]
 
 
