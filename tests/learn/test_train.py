@@ -264,3 +264,41 @@ def test_self_play_on_worker_processes_plays_the_same_games(tmp_path):
     assert shared.buffer.games == alone.buffer.games == 5
     assert np.array_equal(shared.buffer.planes, alone.buffer.planes)
     assert np.array_equal(shared.buffer.policy, alone.buffer.policy)
+
+
+def children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(x) for x in path.read_text().split()] if path.exists() else []
+
+
+def running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] not in "ZX"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
+@pytest.mark.slow
+def test_self_play_workers_end_when_the_run_is_killed(tmp_path):
+    pytest.importorskip("jax")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arena", "train", "tictactoe", "--out", str(tmp_path),
+         "--steps", "50", "--jobs", "2", "--eval-games", "0", "--sims", "8"],
+        env={**os.environ, "PYTHONPATH": SRC}, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 240
+        # Two workers and multiprocessing's resource tracker, as soon as they are there.
+        while time.monotonic() < deadline and len(children(process.pid)) < 3:
+            time.sleep(0.1)
+        time.sleep(1.0)
+        workers = children(process.pid)
+        assert len(workers) >= 3
+    finally:
+        process.kill()
+        process.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(running(w) for w in workers):
+        time.sleep(0.2)
+    assert not [w for w in workers if running(w)]

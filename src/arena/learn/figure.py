@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-WIDTH, HEIGHT = 720, 300
+WIDTH, HEIGHT = 760, 360
 MARGIN = 56
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
 
@@ -49,12 +49,12 @@ def panel(
     x0: float, title: str, xlabel: str, series: Sequence[tuple[str, list[tuple[float, float]]]]
 ) -> list[str]:
     """One chart at horizontal offset ``x0``: axes, ticks, a line per series, a legend."""
-    w, h = WIDTH / 2 - MARGIN - 10, HEIGHT - 2 * MARGIN
+    w, h = WIDTH / 2 - MARGIN - 10, HEIGHT - 2 * MARGIN - 40
     points = [p for _, line in series for p in line]
     out = [
         f'<text x="{x0 + w / 2:.1f}" y="{MARGIN - 22}" text-anchor="middle" '
         f'font-weight="bold">{escape(title)}</text>',
-        f'<text x="{x0 + w / 2:.1f}" y="{HEIGHT - 14}" text-anchor="middle">'
+        f'<text x="{x0 + w / 2:.1f}" y="{MARGIN + h + 34}" text-anchor="middle">'
         f"{escape(xlabel)}</text>",
         f'<rect x="{x0}" y="{MARGIN}" width="{w:.1f}" height="{h}" fill="none" stroke="#888"/>',
     ]
@@ -93,8 +93,8 @@ def panel(
                        f'stroke-width="1.8"/>')  # fmt: skip
             for x, y in line if len(line) < 60 else ():
                 out.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="2.2" fill="{colour}"/>')
-        out.append(f'<text x="{x0 + 8}" y="{MARGIN + 16 + 15 * i}" font-size="12" '
-                   f'fill="{colour}">{escape(name)}</text>')  # fmt: skip
+        out.append(f'<text x="{x0}" y="{HEIGHT - 42 + 14 * i}" font-size="11" '
+                   f'fill="{colour}">&#8212; {escape(name)}</text>')  # fmt: skip
     return out
 
 
@@ -103,6 +103,8 @@ def figure(rows: Sequence[dict[str, Any]], title: str) -> str:
     (the chain of matches against the last accepted network, and the match against
     ``mcts``); right, the losses against the step."""
     elo = [(r["minutes"], r["elo"]) for r in rows if r.get("elo") is not None]
+    if elo:
+        elo.insert(0, (0.0, 0.0))  # the random first network
     mcts = [(r["minutes"], r["vs_mcts"]["elo"]) for r in rows if r.get("vs_mcts")]
     losses = [
         (name, [(r["step"], r[key]) for r in rows if r.get(key) is not None])
@@ -117,9 +119,12 @@ def figure(rows: Sequence[dict[str, Any]], title: str) -> str:
     ]
     body += panel(
         MARGIN,
-        "Elo (first network = 0)",
-        "minutes",
-        [("chained: vs the accepted network", elo), ("vs mcts", mcts)],
+        "Elo",
+        "minutes of training",
+        [
+            ("chained via the accepted networks (random first = 0)", elo),
+            ("against mcts at equal simulations (mcts = 0)", mcts),
+        ],
     )
     body += panel(WIDTH / 2 + MARGIN, "training loss", "step", losses)
     body.append("</svg>")

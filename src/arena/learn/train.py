@@ -33,6 +33,7 @@ import json
 import math
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
@@ -412,10 +413,27 @@ class Trainer:
 
 
 def make_executor(jobs: int) -> Executor | None:
-    """Worker processes for self-play (``spawn``: JAX's threads do not survive a fork)."""
+    """Worker processes for self-play (``spawn``: JAX's threads do not survive a fork),
+    each ending itself when the run's process is gone (killed with SIGKILL, say)."""
     if jobs <= 1:
         return None
-    return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(
+        jobs, mp_context=multiprocessing.get_context("spawn"), initializer=watch_parent,
+        initargs=(os.getpid(),),
+    )  # fmt: skip
+
+
+def watch_parent(parent: int) -> None:
+    """In a worker: a thread that ends the process once ``parent`` is no longer its
+    parent (a killed parent cannot shut its pool down, and the workers would wait on
+    their queue for ever)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def describe(settings: Settings) -> str:
