@@ -254,6 +254,7 @@ def test_training_tictactoe_for_minutes_reaches_perfect_play(tmp_path):
     assert not losses
 
 
+@pytest.mark.slow
 def test_self_play_on_worker_processes_plays_the_same_games(tmp_path):
     pytest.importorskip("jax")
     plan = Plan(steps=1, eval_games=0)
@@ -302,3 +303,20 @@ def test_self_play_workers_end_when_the_run_is_killed(tmp_path):
     while time.monotonic() < deadline and any(running(w) for w in workers):
         time.sleep(0.2)
     assert not [w for w in workers if running(w)]
+
+
+def test_a_checkpoint_of_another_version_is_one_line(tmp_path, capsys):
+    out = tmp_path / "run"
+    out.mkdir()
+    ckpt.save(out / "checkpoint.npz", ckpt.Checkpoint({"game": "tictactoe"}, {}, {}, {}))
+    code, err = run_cli(capsys, "train", "tictactoe", "--out", str(out))
+    assert code == 2 and "settings are not this version's" in err and err.count("\n") == 1
+
+
+def test_a_run_directory_may_hold_commas_and_spaces(tmp_path):
+    pytest.importorskip("jax")
+    out = tmp_path / "a run, with=odd name"
+    plan = Plan(steps=1, eval_every=1, eval_games=2)
+    Trainer(out, tiny(), plan, echo=lambda _: None).run()
+    row = json.loads((out / "log.jsonl").read_text())
+    assert row["vs_accepted"]["opponent"] == "step 0" and row["vs_mcts"]["wins"] >= 0

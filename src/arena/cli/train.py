@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from dataclasses import replace
 from importlib import import_module
 from pathlib import Path
@@ -112,10 +113,12 @@ def set_path(settings: Settings, path: str, value: Any) -> Settings:
     return replace(settings, **{path: value})
 
 
-def get_path(data: dict[str, Any], path: str) -> Any:
+def get_path(settings: Settings, path: str) -> Any:
+    """The value at ``path`` (``arch.filters``) of ``settings``."""
+    value: Any = settings
     for part in path.split("."):
-        data = data[part]
-    return data
+        value = getattr(value, part)
+    return value
 
 
 def plan_from(args: argparse.Namespace, base: Plan) -> Plan:
@@ -152,17 +155,52 @@ def run(args: argparse.Namespace) -> int:
     settings, given = settings_from(args, base)
     saved = out / "checkpoint.npz"
     if saved.exists():
-        stored = learn.saved_settings(saved)
-        if stored.get("game") != game.spec:
-            raise ArenaError(f"{out} holds a run of {stored.get('game')}, not {game.spec}")
+        stored = learn.Settings.from_json(learn.saved_settings(saved))
+        if stored.game != game.spec:
+            raise ArenaError(f"{out} holds a run of {stored.game}, not {game.spec}")
         for path, value in given.items():
             if get_path(stored, path) != value:
                 raise ArenaError(
                     f"{out} holds a run with {path}={json.dumps(get_path(stored, path))}, "
                     f"not {value}: resume it without that option, or use another --out"
                 )
-        settings = learn.Settings.from_json(stored)
-    learn.Trainer(
-        out, settings, plan_from(args, plan), echo=lambda line: print(line, flush=True)
-    ).run()
+        settings = stored
+    bar = GameBar() if sys.stdout.isatty() else None
+    trainer = learn.Trainer(
+        out, settings, plan_from(args, plan), echo=bar.echo if bar else echo,
+        on_game=bar.update if bar else learn.quiet,
+    )  # fmt: skip
+    try:
+        trainer.run()
+    finally:
+        if bar is not None:
+            bar.close()
     return 0
+
+
+class GameBar:
+    """A transient progress bar of the step's games on a terminal (rich), the step lines
+    printed above it."""
+
+    def __init__(self) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+        self.progress = Progress(
+            "{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            transient=True,
+        )  # fmt: skip
+        self.task = self.progress.add_task("self-play", total=None)
+        self.progress.start()
+        self.phase = ""
+
+    def echo(self, line: str) -> None:
+        self.progress.console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+    def update(self, phase: str, done: int, total: int) -> None:
+        if phase != self.phase or done <= 1:  # a new phase: its own clock
+            self.progress.reset(self.task, total=total, description=phase)
+            self.phase = phase
+        self.progress.update(self.task, completed=done)
+
+    def close(self) -> None:
+        self.progress.stop()

@@ -13,12 +13,14 @@ Tests: tests/learn/test_train.py
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from arena.compete.match import play_game
 from arena.compete.openings import Openings
 from arena.compete.timecontrol import TimeControl
+from arena.core.agent import Agent
 from arena.core.game import Game
 from arena.stats.ratings import elo_from_score
 
@@ -64,25 +66,30 @@ def opening_plies(game: Game) -> int:
 
 def match(
     game: Game,
-    player: str,
-    opponent: str,
+    player: Callable[[], Agent],
+    opponent: Callable[[int], Agent],
     games: int,
     sims: int,
     seed: int,
     on_game: Callable[[int], None] | None = None,
 ) -> Result:
-    """``games`` games (rounded up to pairs) of the agent ``player`` against ``opponent``
-    (agent specs; a ``{seed}`` in the opponent's is filled per game), at ``sims``
+    """``games`` games (rounded up to pairs) of a fresh agent from ``player()`` against
+    one from ``opponent(seed)`` (its seed differs from game to game), at ``sims``
     simulations a move, each opening played with both colours; ``on_game(done)`` after
-    each game."""
+    each game. The opponent's name is its spec without the seed."""
     control = TimeControl.parse(f"rollouts={sims}")
     book = Openings.random(game, plies=opening_plies(game), seed=seed, balance=1.0)
     wins = draws = losses = 0
+    name = ""
     for pair in range(math.ceil(games / 2)):
         for side in (0, 1):
-            other = opponent.replace("{seed}", str(seed * 1000 + 2 * pair + side))
-            agents = [player, other] if side == 0 else [other, player]
-            record = play_game(game, agents, control, seed=seed, opening=book.get(pair))
+            other = opponent(seed * 1000 + 2 * pair + side)
+            name = other.spec
+            agents = [player(), other] if side == 0 else [other, player()]
+            names = ["net", "opponent"] if side == 0 else ["opponent", "net"]
+            record = play_game(
+                game, agents, control, seed=seed, opening=book.get(pair), names=names
+            )
             if record.winner is None:
                 draws += 1
             elif record.winner == side:
@@ -91,4 +98,4 @@ def match(
                 losses += 1
             if on_game is not None:
                 on_game(wins + draws + losses)
-    return Result(opponent.replace(",seed={seed}", ""), wins, draws, losses)
+    return Result(re.sub(r",?seed=\d+", "", name), wins, draws, losses)

@@ -33,6 +33,7 @@ import json
 import math
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -43,6 +44,8 @@ from typing import Any
 
 import numpy as np
 
+from arena.core.agent import Agent
+from arena.core.errors import ArenaError
 from arena.core.game import Game
 from arena.games import load_game
 from arena.learn import checkpoint as ckpt
@@ -51,8 +54,10 @@ from arena.learn.evaluate import Result, match
 from arena.learn.figure import figure
 from arena.learn.model import Architecture, Model, Optimiser, build, export, init_params
 from arena.learn.selfplay import Records, ReplayBuffer, SelfPlay, play_games
+from arena.search.az.agent import AZAgent
 from arena.search.az.network import Network
 from arena.search.az.planes import encoding
+from arena.search.mcts.agent import MCTSAgent
 
 
 @dataclass(frozen=True)
@@ -74,14 +79,20 @@ class Settings:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Settings:
-        return cls(
-            game=data["game"],
-            arch=Architecture(**data["arch"]),
-            optimiser=Optimiser(**data["optimiser"]),
-            selfplay=SelfPlay(**data["selfplay"]),
-            **{k: data[k] for k in ("seed", "games_per_step", "batches_per_step", "batch_size",
-                                    "buffer_size")},
-        )  # fmt: skip
+        """The settings :meth:`to_json` wrote, or a one-line error for others."""
+        try:
+            return cls(
+                game=data["game"],
+                arch=Architecture(**data["arch"]),
+                optimiser=Optimiser(**data["optimiser"]),
+                selfplay=SelfPlay(**data["selfplay"]),
+                **{k: data[k] for k in ("seed", "games_per_step", "batches_per_step",
+                                        "batch_size", "buffer_size")},
+            )  # fmt: skip
+        except (KeyError, TypeError) as exc:
+            raise ArenaError(
+                f"the checkpoint's settings are not this version's ({type(exc).__name__}: {exc})"
+            ) from None
 
 
 @dataclass(frozen=True)
@@ -385,18 +396,24 @@ class Trainer:
         name = f"nets/step-{state.step:06d}.npz"
         self.save_net(net, name)
         sims = self.plan.eval_sims or self.settings.selfplay.simulations
-        me = f"az:net={self.out / name},sims={sims}"
         seed = self.settings.seed * 100_003 + state.step
-        accepted = f"az:net={self.out / state.accepted['net']},sims={sims}"
         total = 2 * 2 * math.ceil(self.plan.eval_games / 2)
+
+        def az(path: Path) -> Callable[[], Agent]:
+            # Agents made here, not from spec strings: DIR may hold any character.
+            return lambda: AZAgent(net=str(path), sims=sims)
 
         def shown(offset: int) -> Callable[[int], None]:
             return lambda done: self.on_game("evaluation", offset + done, total)
 
-        versus = match(self.game, me, accepted, self.plan.eval_games, sims, seed, shown(0))
+        games = self.plan.eval_games
+        versus = match(
+            self.game, az(self.out / name), lambda _: az(self.out / state.accepted["net"])(),
+            games, sims, seed, shown(0),
+        )  # fmt: skip
         versus = replace(versus, opponent=f"step {state.accepted['step']}")
         mcts = match(
-            self.game, me, "mcts:seed={seed}", self.plan.eval_games, sims, seed,
+            self.game, az(self.out / name), lambda s: MCTSAgent(seed=s), games, sims, seed,
             shown(total // 2),
         )  # fmt: skip
         mcts = replace(mcts, opponent=f"mcts (rollouts={sims})")
@@ -431,7 +448,7 @@ def watch_parent(parent: int) -> None:
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
-        os._exit(1)
+        os.kill(os.getpid(), signal.SIGKILL)
 
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
