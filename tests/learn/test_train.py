@@ -313,6 +313,15 @@ def test_a_checkpoint_of_another_version_is_one_line(tmp_path, capsys):
     assert code == 2 and "settings are not this version's" in err and err.count("\n") == 1
 
 
+def test_a_broken_checkpoint_of_this_version_is_one_line(tmp_path):
+    pytest.importorskip("jax")
+    out = tmp_path / "run"
+    out.mkdir()
+    ckpt.save(out / "checkpoint.npz", ckpt.Checkpoint(tiny().to_json(), {"step": 1}, {}, {}))
+    with pytest.raises(ArenaError, match="incomplete or of another network"):
+        Trainer(out, tiny(), Plan(steps=2), echo=lambda _: None).run()
+
+
 def test_a_run_directory_may_hold_commas_and_spaces(tmp_path):
     pytest.importorskip("jax")
     out = tmp_path / "a run, with=odd name"

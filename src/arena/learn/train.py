@@ -293,7 +293,13 @@ class Trainer:
         model = self.model = build(self.settings.optimiser)  # JAX missing: nothing written
         self.out.mkdir(parents=True, exist_ok=True)
         if self.checkpoint_path.exists():
-            state = self.resume(model, ckpt.load(self.checkpoint_path))
+            try:
+                state = self.resume(model, ckpt.load(self.checkpoint_path))
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ArenaError(
+                    f"checkpoint {self.checkpoint_path}: incomplete or of another network "
+                    f"({type(exc).__name__}: {exc})"
+                ) from None
             self.echo(
                 f"resuming {self.out} at step {state.step} ({state.buffer.games} games, "
                 f"{len(state.buffer)} records)"
@@ -314,6 +320,10 @@ class Trainer:
         finally:
             if executor is not None:
                 executor.shutdown(cancel_futures=True)
+        self.echo(
+            f"step {state.step}: the network is {self.out / 'latest.npz'} "
+            f"(play it as az:net=FILE; the run resumes with the same command)"
+        )
         return state
 
     def self_play(self, net: Network, first: int, executor: Executor | None) -> list[Records]:
