@@ -75,7 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, help="seed of the run (the same seed, the same run)")
     p.add_argument("--eval-games", type=int, metavar="N",
                    help="games of each evaluation match (0: none; default 20)")  # fmt: skip
-    p.add_argument("--eval-every", type=int, metavar="N", help="steps between evaluations")
+    p.add_argument("--eval-every", type=int, metavar="N", help="steps between evaluations (5)")
     p.add_argument("--eval-sims", type=int, metavar="N",
                    help="simulations a move in evaluations (default: --sims)")  # fmt: skip
     p.add_argument("--jobs", type=int, help="worker processes for self-play (default 1)")
