@@ -322,6 +322,17 @@ def test_a_broken_checkpoint_of_this_version_is_one_line(tmp_path):
         Trainer(out, tiny(), Plan(steps=2), echo=lambda _: None).run()
 
 
+def test_self_play_may_batch_its_leaves(tmp_path):
+    pytest.importorskip("jax")
+    out = tmp_path / "run"
+    assert main(["train", "tictactoe", "--out", str(out), "--steps", "1", "--batch", "4",
+                 "--sims", "16", "--games-per-step", "3", "--eval-games", "0"]) == 0  # fmt: skip
+    saved = ckpt.load(out / "checkpoint.npz")
+    assert saved.settings["selfplay"]["batch"] == 4 and saved.progress["games"] == 3
+    buffer = read_buffer(out)
+    assert np.allclose(buffer.policy.sum(axis=1), 1.0)
+
+
 def test_a_run_directory_may_hold_commas_and_spaces(tmp_path):
     pytest.importorskip("jax")
     out = tmp_path / "a run, with=odd name"

@@ -34,6 +34,7 @@ INTEGERS = (
     ("blocks", "arch.blocks", 0),
     ("channels", "arch.filters", 1),
     ("temperature_moves", "selfplay.temperature_moves", 0),
+    ("batch", "selfplay.batch", 1),
 )
 SEED = ("seed", "seed")
 FLOATS = (("lr", "optimiser.learning_rate"), ("l2", "optimiser.l2"))
@@ -70,6 +71,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--channels", type=int, help="filters of each convolution")
     p.add_argument("--temperature-moves", type=int, metavar="N",
                    help="plies whose self-play move is drawn by visits")  # fmt: skip
+    p.add_argument("--batch", type=int, metavar="B",
+                   help="self-play leaves a network call, virtual loss (default 1)")  # fmt: skip
     p.add_argument("--lr", type=float, help="Adam's learning rate")
     p.add_argument("--l2", type=float, help="weight of the L2 penalty on the weights")
     p.add_argument("--seed", type=int, help="seed of the run (the same seed, the same run)")

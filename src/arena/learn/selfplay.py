@@ -67,6 +67,8 @@ class SelfPlay:
     """The noise's concentration (AlphaZero: 0.3 chess, 0.03 Go; ~10 / legal moves)."""
     temperature_moves: int = 8
     """Plies whose move is drawn by visits (temperature 1); the most visited after them."""
+    batch: int = 1
+    """Leaves evaluated per network call (virtual loss, :func:`arena.search.az.puct.run`)."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,9 @@ def play_game(
         if not puct.reroot(tree, state):
             tree = puct.Tree(state)
         noise = (options.noise, options.alpha, rng) if options.noise > 0 else None
-        puct.run(tree, evaluate, options.simulations, options.c_puct, noise=noise)
+        puct.run(
+            tree, evaluate, options.simulations, options.c_puct, noise=noise, batch=options.batch
+        )
         moves, visits = puct.visit_counts(tree)
         target = np.zeros(enc.actions, np.float32)
         target[list(moves)] = visits / visits.sum()
