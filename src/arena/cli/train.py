@@ -72,7 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--temperature-moves", type=int, metavar="N",
                    help="plies whose self-play move is drawn by visits")  # fmt: skip
     p.add_argument("--batch", type=int, metavar="B",
-                   help="self-play leaves a network call, virtual loss (default 1)")  # fmt: skip
+                   help="self-play leaves a network call (default 8, tictactoe 1)")  # fmt: skip
     p.add_argument("--lr", type=float, help="Adam's learning rate")
     p.add_argument("--l2", type=float, help="weight of the L2 penalty on the weights")
     p.add_argument("--seed", type=int, help="seed of the run (the same seed, the same run)")
