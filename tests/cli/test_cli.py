@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -110,6 +111,10 @@ def test_random_is_deterministic_by_seed() -> None:
         (["match", "connect4", "random", "random", "--budget", "time=1"], "move:SECONDS"),
         (["bench", "playouts", "--games", "chess"], "unknown benchmark game 'chess'"),
         (["bench", "timing", "--moves", "0"], "--moves must be >= 1"),
+        (["bench", "agents", "--sims", "0"], "--sims and --moves must be >= 1, not 0"),
+        (["bench", "agents", "--sims", "x"], "--sims takes a number of simulations, not 'x'"),
+        (["bench", "agents", "--sims", "9", "--moves", "0"], "must be >= 1, not 9 and 0"),
+        (["bench", "agents", "--sims", "9", "--games", "chess"], "unknown benchmark game"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
@@ -256,6 +261,40 @@ def test_bench_agents_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert result["alphabeta_nodes_per_s"]["tictactoe"] > 0
     if os.environ.get("CI") or "openspiel_cpp_mcts_sims_per_s" in result:
         assert result["openspiel_cpp_mcts_sims_per_s"]["tictactoe"] > 0
+
+
+def test_bench_agents_fixed_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--sims N``: moves of exactly N simulations, ours through choose() against
+    OpenSpiel's MCTSBot, a row per position with both times, the ratio and our overhead."""
+    code = main(["bench", "agents", "--sims", "40", "--moves", "2", "--games", "ttt", "--json"])
+    assert code == 2  # a game the bench does not list is refused before any measuring
+    assert "unknown benchmark game 'ttt'" in capsys.readouterr().err
+    args = ["bench", "agents", "--sims", "40", "--moves", "2", "--games", "tictactoe", "--json"]
+    assert main(args) == 0
+    out, err = capsys.readouterr()
+    result = json.loads(out.splitlines()[-1])
+    assert result["sims"] == 40 and result["moves"] == 2
+    rows = result["rows"]
+    assert [r["position"] for r in rows] == ["start", "a1 a2", "c3 c2 b2 a2"]
+    lines = err.splitlines()
+    assert "mcts:rollouts=40" in lines[0] and "max_simulations=40" in lines[0]
+    assert lines[1].split() == ["game", "position", "mcts", "OpenSpiel", "ratio", "overhead"]
+    for row, line in zip(rows, lines[2:5]):
+        assert line.startswith(f"tictactoe         {row['position']}")
+        # Our move is the kernel's time and the overhead: both measured, the overhead a part.
+        assert 0 < row["overhead_us"] < row["mcts_ms"] * 1000
+        words = line.split()
+        shown = [float(w) for w, unit in itertools.pairwise(words) if unit in ("ms", "us")]
+        assert shown[0] == pytest.approx(row["mcts_ms"], abs=0.01)
+        assert shown[-1] == pytest.approx(row["overhead_us"], abs=1)
+        if os.environ.get("CI") or row["openspiel_ms"] is not None:
+            theirs_over_ours = row["openspiel_ms"] / row["mcts_ms"]
+            assert row["ratio"] == pytest.approx(theirs_over_ours, rel=0.01, abs=2e-3)
+            assert shown[1] == pytest.approx(row["openspiel_ms"], abs=0.01)
+            assert f"{row['ratio']:.2f}x" in line
+    if os.environ.get("CI") or "lowest_ratio" in result:
+        assert result["lowest_ratio"] == pytest.approx(min(r["ratio"] for r in rows), abs=1e-3)
+        assert lines[-1].startswith("lowest ratio ")
 
 
 def test_warmup(capsys: pytest.CaptureFixture[str]) -> None:

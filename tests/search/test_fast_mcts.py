@@ -272,3 +272,29 @@ def test_a_search_without_memory_for_its_estimate_grows_by_the_least(
     # 40,000 simulations need 26,132 nodes and 37,978 edges
     assert (found.simulations == 40_000) == (most == 1 << 16)
     assert found.simulations > 20_000 and sum(found.stats.visits) == found.simulations
+
+
+@pytest.mark.parametrize(
+    ("spec", "options"),
+    [("connect4", ""), ("tictactoe", "rave=300"), ("connect4", "threads=2,parallel=tree")],
+)
+def test_kernel_seconds_are_the_time_inside_compiled_code(spec: str, options: str) -> None:
+    """``kernel_seconds`` (what ``arena bench agents --sims`` takes from a move to quote its
+    fixed cost) is the last search's time inside its compiled batches: part of the move's
+    wall time, every batch of a timed search counted, and reset by each search."""
+    game = arena.load_game(spec)
+    a = agent(f"mcts:seed=1{',' + options if options else ''}")
+    a.reset(game)
+    start = time.perf_counter()
+    a.choose(game.initial_state(), arena.Limit(rollouts=3000))
+    wall = time.perf_counter() - start
+    assert 0 < a.engine.kernel_seconds < wall
+    start = time.perf_counter()
+    a.choose(game.initial_state(), arena.Limit(time=0.05))  # many batches
+    wall = time.perf_counter() - start
+    timed = a.engine.kernel_seconds
+    assert a.last_search.nodes > 100 and 0.5 * a.last_search.seconds < timed < wall
+    a.choose(
+        game.initial_state().play(game.initial_state().legal_moves()[0]), arena.Limit(rollouts=10)
+    )
+    assert 0 < a.engine.kernel_seconds < timed

@@ -14,6 +14,15 @@ the same depth 6 (easyAI's own Connect Four, which scores only wins and
 losses, so ours runs with ``eval=utility`` for the like-for-like ratio and
 with its defaults — heuristic, table, ordering — for the figure users get).
 
+``arena bench agents --sims N`` (:func:`fixed_budget`) measures what a move of exactly
+``N`` simulations costs, the case where a search is short enough for its fixed cost to
+show: per game, the real agent's ``choose()`` (``mcts:rollouts=N``, one thread, set-up and
+the reading of the result included) against OpenSpiel's ``MCTSBot(max_simulations=N)``
+with the same UCT constant and one random rollout, interleaved move by move from the
+empty board and two fixed positions (seeded random plies), with the medians of each, their
+ratio and our per-move overhead: ``choose()``'s wall time less the time spent inside the
+compiled search (:attr:`~arena.search.mcts.driver.FastSearch.kernel_seconds`).
+
 ``arena bench compile`` (:func:`compile_times`) measures what compilation
 costs the user: each game's first use in a fresh numba cache, and the warm
 start of a short ``arena analyze``.
@@ -26,6 +35,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -35,7 +45,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.agents import load_agent
+from arena.agents.openspiel import mapping
 from arena.bench.measure import available, selected
+from arena.core.errors import ArenaError
+from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.games import load_game
 
@@ -110,6 +123,206 @@ def openspiel_mcts(name: str) -> Callable[[int], float]:
         return time.perf_counter() - start
 
     return search
+
+
+UCT_C = 2**0.5
+"""The UCT constant of both searches compared (our default; OpenSpiel's MCTSBot takes it)."""
+PLIES = (0, 2, 4)
+"""The positions of the fixed-budget comparison: the empty board and two after as many
+seeded random plies."""
+MOVES = 7
+"""Moves timed per position and side in the fixed-budget comparison (the medians' sample)."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position of the fixed-budget comparison: its label, ours, and the line to it."""
+
+    label: str
+    state: State
+    line: tuple[int, ...]
+
+
+def positions(game: Game, plies: tuple[int, ...] = PLIES) -> list[Position]:
+    """The empty board and a position after each other number of ``plies``, played at random
+    from a fixed seed (a line that ends the game, or reaches a forced move, is drawn again).
+
+    >>> [p.label for p in positions(load_game("tictactoe"))]
+    ['start', 'a1 a2', 'c3 c2 b2 a2']
+    """
+    found = []
+    for count in plies:
+        seed = 0
+        while True:
+            rng = random.Random(f"{game.spec} {count} {seed}")
+            state, line = game.initial_state(0), []
+            for _ in range(count):
+                if state.is_terminal():
+                    break
+                move = rng.choice(state.legal_moves())
+                line.append(move)
+                state = state.play(move)
+            if not state.is_terminal() and len(state.legal_moves()) > 1:
+                break
+            seed += 1
+        label = " ".join(game.format_move(m) for m in line) or "start"
+        found.append(Position(label, state, tuple(line)))
+    return found
+
+
+@dataclass(frozen=True)
+class FixedMove:
+    """The medians of one position's moves at a fixed budget (seconds)."""
+
+    game: str
+    position: str
+    ours: float
+    overhead: float
+    """``choose()``'s wall time less the time inside the compiled search (median)."""
+    theirs: float | None
+    """OpenSpiel's ``MCTSBot.step`` (None where OpenSpiel lacks the game or is missing)."""
+
+    @property
+    def ratio(self) -> float | None:
+        """Their time over ours: above 1 when ours is faster."""
+        return None if self.theirs is None else self.theirs / self.ours
+
+
+def our_fixed_move(game: Game, sims: int) -> Callable[[State], tuple[float, float]]:
+    """One move of ``mcts:rollouts=sims`` (one thread) through ``choose()``, each a fresh
+    search as a game's first move is: (its wall seconds, the seconds inside the compiled
+    search)."""
+    agent = load_agent(f"mcts:rollouts={sims},seed=1,threads=1")
+    agent.reset(game)  # compiles or loads the compiled engine off the clock
+    if getattr(agent.engine, "kernel_seconds", None) is None:
+        raise ArenaError(f"bench: {game.spec} has no compiled MCTS to measure")
+
+    def move(state: State) -> tuple[float, float]:
+        agent.reset(game)  # no tree kept from the last move of the same position
+        start = time.perf_counter()
+        agent.choose(state, Limit())
+        spent = time.perf_counter() - start
+        kernel = agent.engine.kernel_seconds
+        searched = agent.last_search
+        if searched is None or searched.nodes != sims:
+            raise ArenaError(f"bench: mcts searched {searched and searched.nodes}, not {sims}")
+        return spent, kernel
+
+    return move
+
+
+def openspiel_fixed_move(game: Game, sims: int) -> Callable[[tuple[int, ...]], float]:
+    """One move of OpenSpiel's C++ ``MCTSBot`` with ``max_simulations=sims`` (UCT with
+    :data:`UCT_C`, one random rollout) at the position after ``line``: its seconds."""
+    import pyspiel
+
+    bridge = mapping(game)
+    spiel_game = pyspiel.load_game(bridge.name)
+    seeds = iter(range(1, 1 << 30))
+
+    def move(line: tuple[int, ...]) -> float:
+        state = spiel_game.new_initial_state()
+        for m in line:
+            state.apply_action(bridge.to_action(m))
+        seed = next(seeds)
+        bot = pyspiel.MCTSBot(
+            spiel_game,
+            pyspiel.RandomRolloutEvaluator(1, seed),
+            UCT_C,
+            sims,
+            4000,  # max_memory_mb: no cap below the tree of `sims` simulations
+            False,  # solve
+            seed,
+            False,  # verbose
+        )
+        start = time.perf_counter()
+        bot.step(state)
+        return time.perf_counter() - start
+
+    return move
+
+
+def fixed_budget(
+    sims: int,
+    only: list[str] | None = None,
+    report=print,
+    moves: int = MOVES,  # type: ignore[no-untyped-def]
+) -> dict[str, Any]:
+    """Per game and position, the median time of a move of exactly ``sims`` simulations: ours
+    through ``choose()`` and OpenSpiel's ``MCTSBot``, interleaved move by move (each side
+    first in turn), with the ratio and our per-move overhead."""
+    spiel = available("pyspiel")
+    median = statistics.median
+    result: dict[str, Any] = {"sims": sims, "moves": moves, "load": os.getloadavg()[0], "rows": []}
+    rows: list[FixedMove] = []
+    report(
+        f"mcts:rollouts={sims} (one thread) through choose() against OpenSpiel's MCTSBot "
+        f"(max_simulations={sims}), UCT c={UCT_C:.3g}, one random rollout; medians of "
+        f"{moves} moves each, interleaved; load {result['load']:.2f}"
+    )
+    report(f"{'game':<18}{'position':<24}{'mcts':>10}{'OpenSpiel':>12}{'ratio':>8}{'overhead':>11}")
+    for case in selected(CASES, only):
+        game = load_game(case.spec)
+        ours = our_fixed_move(game, sims)
+        theirs = openspiel_fixed_move(game, sims) if spiel and case.openspiel else None
+        for position in positions(game):
+            ours(position.state)  # a first move of each, untimed: caches and lazy set-up
+            if theirs is not None:
+                theirs(position.line)
+            walls, overheads, times = [], [], []
+            for turn in range(moves):
+                if theirs is not None and turn % 2:
+                    times.append(theirs(position.line))
+                wall, kernel = ours(position.state)
+                walls.append(wall)
+                overheads.append(wall - kernel)
+                if theirs is not None and not turn % 2:
+                    times.append(theirs(position.line))
+            row = FixedMove(
+                case.spec,
+                position.label,
+                median(walls),
+                median(overheads),
+                median(times) if times else None,
+            )
+            rows.append(row)
+            result["rows"].append(
+                {
+                    "game": row.game,
+                    "position": row.position,
+                    "mcts_ms": round(row.ours * 1e3, 4),
+                    "openspiel_ms": None if row.theirs is None else round(row.theirs * 1e3, 4),
+                    "ratio": None if row.ratio is None else round(row.ratio, 3),
+                    "overhead_us": round(row.overhead * 1e6, 1),
+                }
+            )
+            report(
+                f"{row.game:<18}{row.position[:23]:<24}{row.ours * 1e3:>7.2f} ms"
+                + (
+                    f"{row.theirs * 1e3:>9.2f} ms{row.ratio:>7.2f}x"  # type: ignore[operator]
+                    if row.theirs is not None
+                    else f"{'-':>12}{'-':>8}"
+                )
+                + f"{row.overhead * 1e6:>8.0f} us"
+            )
+    if rows:
+        result["overhead_us_median"] = round(median(r.overhead for r in rows) * 1e6, 1)
+        compared = [r for r in rows if r.ratio is not None]
+        lowest = min(compared, key=lambda r: r.ratio or 0.0) if compared else None
+        if lowest is not None:
+            result["lowest_ratio"] = round(lowest.ratio or 0.0, 3)
+        report(
+            (
+                f"lowest ratio {lowest.ratio:.2f}x ({lowest.game}, {lowest.position}); "
+                if lowest is not None
+                else ""
+            )
+            + f"overhead median {result['overhead_us_median']:.0f} us a move; "
+            f"load {os.getloadavg()[0]:.2f} at the end"
+        )
+    if not spiel:
+        report("OpenSpiel is not installed: pip install -e '.[bench]' to compare with it")
+    return result
 
 
 def our_alphabeta(spec: str, depth: int, options: str = "") -> tuple[float, float]:

@@ -46,9 +46,26 @@ def register(sub: argparse._SubParsersAction) -> None:
         "each) with the compiled engine and the python reference, and alpha-beta nodes per "
         "second at a fixed depth, per game. With the bench extra, OpenSpiel's C++ MCTSBot and "
         "easyAI's Negamax (Connect Four, depth 6) run in the same process and the ratios are "
-        "printed.",
+        "printed. With --sims N, instead: the time of a move of exactly N simulations, ours "
+        "(mcts:rollouts=N, one thread, through the agent's choose(), set-up and reading of the "
+        "result included) against OpenSpiel's MCTSBot with max_simulations=N (same UCT "
+        "constant, one random rollout), interleaved move by move from the empty board and two "
+        "fixed positions; prints the medians, the ratio (theirs / ours: above 1 when ours is "
+        "faster) and our per-move overhead (choose()'s wall time less the time inside the "
+        "compiled search). --seconds is not used then.",
     )
-    agents.set_defaults(func=run_kind, module="agents")
+    agents.add_argument(
+        "--sims",
+        metavar="N",
+        help="compare moves of exactly N simulations (e.g. 3000) instead of rates",
+    )
+    agents.add_argument(
+        "--moves",
+        type=int,
+        default=7,
+        help="with --sims: moves timed per position and side (default 7)",
+    )
+    agents.set_defaults(func=run_agents, module="agents")
     compile_ = kinds.add_parser(
         "compile",
         help="first-use compile time per game, and the warm start of arena analyze",
@@ -476,6 +493,24 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
     return 1 if result["wrong"] else 0
+
+
+def run_agents(args: argparse.Namespace) -> int:
+    if args.sims is None:
+        return run_kind(args)
+    try:
+        sims = int(args.sims)
+    except ValueError:
+        raise ArenaError(f"--sims takes a number of simulations, not {args.sims!r}") from None
+    if sims < 1 or args.moves < 1:
+        raise ArenaError(f"--sims and --moves must be >= 1, not {sims} and {args.moves}")
+    bench = import_module(f"arena.bench.{args.module}")
+    known = measure.names(bench.CASES)
+    for name in args.games or ():
+        if name not in known:
+            raise ArenaError(f"unknown benchmark game {name!r}; valid: {', '.join(sorted(known))}")
+    _reported(args, lambda report: bench.fixed_budget(sims, args.games, report, args.moves))
+    return 0
 
 
 def run_kind(args: argparse.Namespace) -> int:

@@ -145,6 +145,9 @@ class FastSearch:
         self.root = 0
         self.root_moves: np.ndarray | None = None
         """The root's legal moves (listed when the search starts; None: not yet)."""
+        self.kernel_seconds = 0.0
+        """The seconds the last search spent inside compiled code (its batches as the
+        compiled code timed them): the rest of a move is its fixed cost."""
 
     def _allocate(self, nodes: int, edges: int) -> None:
         self.node = private_array((nodes, mk.FIELDS), np.int64, zero=False)
@@ -265,6 +268,7 @@ class FastSearch:
         n_moves = k.functions["legal_moves"](k.params, self.root_s.copy(), self.buf)
         self.root_moves = self.buf[:n_moves].copy()
         self.report[mk.DEEPEST] = 0
+        self.kernel_seconds = 0.0
         sims = 0
         if n_moves > 1:  # else nothing to decide
             sims = self._run(rollouts, deadline, progress)
@@ -289,9 +293,11 @@ class FastSearch:
         stop, longest_batch = batch_clock(self.report, deadline), 0.0
         began, sizes_then = clock(), self.sizes.copy()
         while left > 0:
+            self.report[mk.SPENT] = 0
             start = clock()
             done = self._batch(s, leaf, min(batch, left))
             spent = clock() - start
+            self.kernel_seconds += self.report[mk.SPENT] * 1e-9
             longest_batch = max(longest_batch, spent)
             total += done
             left -= done

@@ -53,7 +53,10 @@ BUDGET, PROVEN, FULL, STUCK = 0, 1, 2, 3
 DONE, DEEPEST, REASON = 0, 1, 2
 # The clock (``report[UNTIL]``, set by the caller): the ``compiled_clock.now_ns`` moment at
 # which a batch stops, 0 for none; read every ``CLOCK_EVERY`` iterations.
-UNTIL, REPORT_SIZE, TIME, CLOCK_EVERY = 3, 4, 4, 4
+UNTIL, TIME, CLOCK_EVERY = 3, 4, 4
+# ``report[SPENT]``: the nanoseconds the last call of :func:`run` spent inside compiled code
+# (what the driver's ``kernel_seconds`` adds up: a move's fixed cost is the rest).
+SPENT, REPORT_SIZE = 4, 5
 
 
 @njit(cache=True)
@@ -315,8 +318,10 @@ def run(  # type: ignore[no-untyped-def]
     root, sims, policy, c, eps, expand_all, solver, report,
 ):  # fmt: skip
     """:func:`search` with the kernel's functions given as addresses (see
-    :mod:`arena.search.mcts.kernel_functions`: :data:`CALLED` in that order)."""
-    return search(
+    :mod:`arena.search.mcts.kernel_functions`: :data:`CALLED` in that order); the time it
+    takes goes to ``report[SPENT]``."""
+    started = now_ns()
+    done = search(
         kf.as_legal_moves(functions[0], functions[1]),
         kf.as_play(functions[2], functions[3]),
         kf.as_to_move(functions[4], functions[5]),
@@ -326,6 +331,8 @@ def run(  # type: ignore[no-untyped-def]
         node, wins, edge_move, edge_child, sizes, path,
         root, sims, policy, c, eps, expand_all, solver, report,
     )  # fmt: skip
+    report[SPENT] = now_ns() - started
+    return done
 
 
 CALLED = ("legal_moves", "play", "to_move", "outcome")

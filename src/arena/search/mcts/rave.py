@@ -53,6 +53,7 @@ from arena.search.mcts.kernel import (
     PROOF,
     PROVEN,
     REASON,
+    SPENT,
     STUCK,
     TIME,
     TRIED,
@@ -275,8 +276,9 @@ def run(  # type: ignore[no-untyped-def]
     root, sims, c, k, bias, prior_n, solver, report,
 ):  # fmt: skip
     """:func:`search` with the kernel's functions given as addresses (:data:`CALLED` in that
-    order, two each)."""
-    return search(
+    order, two each); the time it takes goes to ``report[SPENT]``."""
+    started = now_ns()
+    done = search(
         kf.as_legal_moves(functions[0], functions[1]),
         kf.as_play(functions[2], functions[3]),
         kf.as_to_move(functions[4], functions[5]),
@@ -289,6 +291,8 @@ def run(  # type: ignore[no-untyped-def]
         moves, traced, marks, scores,
         root, sims, c, k, bias, prior_n, solver, report,
     )  # fmt: skip
+    report[SPENT] = now_ns() - started
+    return done
 
 
 CALLED = ("legal_moves", "play", "to_move", "outcome")
