@@ -298,3 +298,48 @@ def test_kernel_seconds_are_the_time_inside_compiled_code(spec: str, options: st
         game.initial_state().play(game.initial_state().legal_moves()[0]), arena.Limit(rollouts=10)
     )
     assert 0 < a.engine.kernel_seconds < timed
+
+
+@pytest.mark.parametrize("spec", ["tictactoe", "go:size=5"])
+def test_a_move_of_a_budget_is_one_compiled_call(spec: str) -> None:
+    """A move's fixed cost (``arena bench agents --sims``): an untimed move crosses into
+    compiled code once — seed, new tree, root moves, search, root read and best line in
+    one call (each crossing costs 7-17 µs once the caches are cold) — and answers as the
+    separate calls did (the moves and visits pinned in test_mcts_threads.py)."""
+    game = arena.load_game(spec)
+    a = agent("mcts:rollouts=300,seed=2,threads=1")
+    a.reset(game)
+    calls = []
+    entry = a.engine.entry
+
+    def counted(*args: object) -> object:
+        calls.append(args)
+        return entry(*args)
+
+    a.engine.entry = counted
+    state = random_states(game, 2, seed=3)[-1]
+    move = a.choose(state, arena.Limit())
+    assert len(calls) == 1 and a.last_search.nodes == 300
+    stats = a.root_stats()  # read again from the tree: the same figures
+    assert stats.moves == list(state.legal_moves()) and sum(stats.visits) == 300
+    assert stats.visits[stats.moves.index(move)] == max(stats.visits)  # final=robust
+    assert a.last_search.root[0]["visits"] == max(stats.visits)
+
+
+def test_a_listener_sees_the_search_without_changing_it() -> None:
+    """Snapshots for a listener read the root between batches: the search is the one an
+    agent nobody watches makes (same seed, same visits)."""
+    game = arena.load_game("connect4")
+    state = game.play_moves(game.parse_moves("44"))
+    seen: list[int] = []
+    found = []
+    for listen in (False, True):
+        a = agent("mcts:rollouts=2000,seed=5,threads=1")
+        a.reset(game)
+        if listen:
+            a.progress_every = 0.0
+            a.listener = lambda info: seen.append(info.nodes) or False  # type: ignore[assignment]
+        a.choose(state, arena.Limit())
+        stats = a.root_stats()
+        found.append(stats.visits)
+    assert len(seen) > 1 and found[0] == found[1]

@@ -197,10 +197,12 @@ def our_fixed_move(game: Game, sims: int) -> Callable[[State], tuple[float, floa
     if getattr(agent.engine, "kernel_seconds", None) is None:
         raise ArenaError(f"bench: {game.spec} has no compiled MCTS to measure")
 
+    limit = Limit()
+
     def move(state: State) -> tuple[float, float]:
         agent.reset(game)  # no tree kept from the last move of the same position
         start = time.perf_counter()
-        agent.choose(state, Limit())
+        agent.choose(state, limit)
         spent = time.perf_counter() - start
         kernel = agent.engine.kernel_seconds
         searched = agent.last_search

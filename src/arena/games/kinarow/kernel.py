@@ -442,6 +442,10 @@ FUNCTIONS = {
 }
 
 
+FEW_STONES = 24
+"""Up to this many stones ``encode`` places one by one, beyond it unpacks every cell."""
+
+
 class BitReader:
     """Reads a Python-int bitboard into one 0/1 entry per cell (for ``encode``)."""
 
@@ -468,14 +472,35 @@ def kernel(game: KInARowGame, gravity: bool, near: bool = False) -> Kernel:
     squares_of_cells = offset + np.array(table, np.int64)
     reader = BitReader(game.lines.cell_bit)
     col_of_cell = np.arange(rows * cols) % cols
+    empty = np.full(offset + squares, BORDER, np.int64)
+    empty[:offset] = 0
+    empty[squares_of_cells] = EMPTY
+    # A stone's entry in ``s`` and its column by the index of its bit in the rules' board.
+    entry_of_bit = {b: int(squares_of_cells[c]) for c, b in enumerate(reader.index.tolist())}
+    col_of_bit = {b: c % cols for c, b in enumerate(reader.index.tolist())}
 
     def encode(state: KInARowState) -> np.ndarray:
-        s = np.full(offset + squares, BORDER, np.int64)
-        s[:offset] = 0
-        black, white = (reader.cells(bits) for bits in state.bits)
-        s[squares_of_cells] = black + 2 * white
-        if gravity:
-            s[S_HEIGHT:offset] = np.bincount(col_of_cell[(black | white) != 0], minlength=cols)
+        black, white = state.bits
+        if (black | white).bit_count() <= FEW_STONES:
+            # Stone by stone from the empty board: a few Python steps cost less than the
+            # dozen numpy calls of unpacking every cell, on a move's clock.
+            s = empty.copy()
+            for value, bits in ((1, black), (2, white)):
+                while bits:
+                    low = bits & -bits
+                    bit = low.bit_length() - 1
+                    s[entry_of_bit[bit]] = value
+                    if gravity:
+                        s[S_HEIGHT + col_of_bit[bit]] += 1
+                    bits ^= low
+        else:
+            s = np.full(offset + squares, BORDER, np.int64)
+            s[:offset] = 0
+            black_cells, white_cells = reader.cells(black), reader.cells(white)
+            s[squares_of_cells] = black_cells + 2 * white_cells
+            if gravity:
+                occupied = (black_cells | white_cells) != 0
+                s[S_HEIGHT:offset] = np.bincount(col_of_cell[occupied], minlength=cols)
         s[S_TO_MOVE] = state.to_move
         s[S_PLY] = state.ply
         s[S_OUTCOME] = state.returns()[0] if state.is_terminal() else ONGOING

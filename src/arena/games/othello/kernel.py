@@ -557,10 +557,8 @@ def encode(game: Othello, state: State) -> np.ndarray:
     """``s`` for ``state`` (see the module docstring for the two layouts)."""
     assert isinstance(state, OthelloState)
     n = game.size
-    if n <= _SMALL:
-        s = np.zeros(3, np.int64)
-        b = s.view(np.uint64)
-        b[1], b[2] = state.black, state.white
+    if n <= _SMALL:  # one numpy call: this runs on a move's clock
+        return np.array((state.to_move, state.black, state.white), np.uint64).view(np.int64)
     else:
         # Bit ``cell`` of each bitboard, unpacked to one byte per cell.
         size = (n * n + 7) // 8

@@ -41,13 +41,13 @@ import numpy as np
 from numba import config
 
 from arena.core.game import State
-from arena.core.kernel import ONGOING, Kernel
+from arena.core.kernel import Kernel
 from arena.search.atomics import private_array
 from arena.search.clock.deadline import Deadline
 from arena.search.clock.pauses import PAUSES
+from arena.search.mcts import entry as me
 from arena.search.mcts import kernel as mk
 from arena.search.mcts import kernel_functions as kf
-from arena.search.mcts import root_arrays as ra
 from arena.search.mcts.batch_clock import batch_clock, stop_between_batches
 from arena.search.mcts.options import MCTSOptions
 from arena.search.mcts.root import RootStats, Searched
@@ -63,6 +63,8 @@ MOST_GROWTH = 16
 search asks for address space long before it is used)."""
 FIRST_BATCH = 4
 """Simulations in a timed search's first batch, before its speed is known."""
+PV_LENGTH = 12
+"""The longest principal variation a search reports."""
 
 
 @cache
@@ -128,23 +130,41 @@ class FastSearch:
         self.options, self.kernel, self.rng = options, kernel, rng
         simulation = simulation_of(options, kernel)
         if config.DISABLE_JIT:  # plain Python: the functions themselves
-            self.run = partial(mk.search, *(kernel.functions[n] for n in mk.CALLED))
-            self.functions: tuple[Any, ...] = (kernel.functions[simulation],)
+            called = (*(kernel.functions[n] for n in mk.CALLED), kernel.functions[simulation])
+            self.run = partial(mk.search, *called[:-1])
+            self.functions: tuple[Any, ...] = called[-1:]
+            self.entry = partial(me.move, *called)
+            self.entry_functions: tuple[Any, ...] = ()
         else:
             self.run = mk.run
             self.functions = (_addresses(tuple(sorted(kernel.functions.items())), simulation),)
+            self.entry, self.entry_functions = me.run, self.functions
+        """``entry``: a whole move in one compiled call (:mod:`~arena.search.mcts.entry`);
+        ``run``: the search alone, for engines with compiled searches of their own."""
         self.policy = mk.UCT if options.tree == "uct" else mk.EGREEDY
+        self.c, self.eps = float(options.c), float(options.eps)
+        self.expand_all, self.solver = bool(options.expand_all), bool(options.solver)
         self.buf = private_array(kernel.max_moves)
         self.path = private_array(kernel.max_plies + 2)
-        self.report = private_array(mk.REPORT_SIZE)
+        self.report = private_array(me.REPORT_SIZE)
         self.sizes = private_array(2)
+        # What a move reads from its root, allocated once: a move allocates no arrays.
+        self.root_moves = private_array(kernel.max_moves)
+        self.root_visits = private_array(kernel.max_moves)
+        self.root_won = private_array(kernel.max_moves, np.float64)
+        self.root_proven = private_array(kernel.max_moves)
+        self.root_line = private_array(PV_LENGTH)
+        self.s = self.leaf = np.empty(0, np.int64)
+        """The positions a batch plays on (sized by the first position encoded)."""
+        self.seed = 0
+        """The seed of the search under way (drawn from ``rng`` as it starts)."""
         self._allocate(1 << 12, 1 << 14)
         self.grow_rate = GROW_SECONDS_PER_BYTE
         self.root_state: State | None = None
         self.root_s: np.ndarray | None = None
         self.root = 0
-        self.root_moves: np.ndarray | None = None
-        """The root's legal moves (listed when the search starts; None: not yet)."""
+        self.listed = False
+        """Whether ``moves`` holds the root's legal moves (listed as a search starts)."""
         self.kernel_seconds = 0.0
         """The seconds the last search spent inside compiled code (its batches as the
         compiled code timed them): the rest of a move is its fixed cost."""
@@ -198,11 +218,11 @@ class FastSearch:
 
     def reset(self) -> None:
         self.root_state = None
-        self.root_moves = None
+        self.listed = False
 
     def observe(self, state: State, move: int) -> None:
         """Keep the subtree of ``move`` (reuse=1), copied to the front of new arrays."""
-        self.root_moves = None
+        self.listed = False
         if not self.options.reuse or self.root_state != state:
             self.root_state = None
             return
@@ -241,45 +261,86 @@ class FastSearch:
 
     def snapshot(self, simulations: int) -> Searched:
         """The search so far (for a listener)."""
-        stats = self.root_stats()
-        assert stats is not None
-        return Searched(stats, simulations, int(self.report[mk.DEEPEST]), self._pv(), self.name)
+        self._read()
+        return self._searched(simulations)
 
     def search(
         self, state: State, rollouts: float, deadline: Deadline, progress: Any = None
     ) -> Searched:
-        sims = self.simulate(state, rollouts, deadline, progress)
-        stats = self.root_stats()
-        assert stats is not None
-        pv = self._pv()
-        return Searched(stats, sims, int(self.report[mk.DEEPEST]), pv, self.name)
+        return self._searched(self._simulate(state, rollouts, deadline, progress, True))
 
     def simulate(
         self, state: State, rollouts: float, deadline: Deadline, progress: Any = None
     ) -> int:
         """:meth:`search` without its report: the simulations run (what a helper thread
         does; the thread that adds the trees up reads their roots, after the deadline)."""
-        if self.root_state != state:
-            self.root_state, self.root_s = state, owned(self.kernel.encode(state))
-            self.sizes[:] = 0
-            self.root = mk.new_node(self.node, self.wins, self.sizes, ONGOING)
-        k = self.kernel
-        k.functions["seed"](self.rng.randrange(1 << 31))
-        n_moves = k.functions["legal_moves"](k.params, self.root_s.copy(), self.buf)
-        self.root_moves = self.buf[:n_moves].copy()
-        self.report[mk.DEEPEST] = 0
-        self.kernel_seconds = 0.0
-        sims = 0
-        if n_moves > 1:  # else nothing to decide
-            sims = self._run(rollouts, deadline, progress)
-        return sims
+        return self._simulate(state, rollouts, deadline, progress, False)
 
-    def _run(self, rollouts: float, deadline: Deadline, progress: Any = None) -> int:
-        """Batches of simulations until the budget, the deadline or a proof stops them."""
-        return self._batches(rollouts, deadline, progress, self.batch_seconds)
+    def _simulate(
+        self, state: State, rollouts: float, deadline: Deadline, progress: Any, reads: bool
+    ) -> int:
+        flags = me.OPEN
+        known = self.root_state
+        if known is not state and known != state:
+            root_s = owned(self.kernel.encode(state))
+            self.root_state, self.root_s, self.root = state, root_s, 0
+            if len(self.s) != len(root_s):
+                self.s, self.leaf = owned(root_s), owned(root_s)
+            flags |= me.FRESH
+        self.seed = self.rng.randrange(1 << 31)
+        self.kernel_seconds = 0.0
+        # The first batch opens the root (seed, a new tree, its moves); the last reads it.
+        return self._run(rollouts, deadline, progress, flags, reads)
+
+    def _searched(self, sims: int) -> Searched:
+        """What the search found, as the last read of the root left it in the arrays."""
+        report = self.report
+        return Searched(
+            self._stats(),
+            sims,
+            int(report[mk.DEEPEST]),
+            self.root_line[: report[me.PV_LENGTH]].tolist(),
+            self.name,
+        )
+
+    def _stats(self) -> RootStats:
+        """The root's statistics as the last read of it left them."""
+        report = self.report
+        n = int(report[me.NMOVES])
+        moves, proven, at_once = (
+            self.root_moves[:n].tolist(),
+            self.root_proven[:n].tolist(),
+            int(report[me.AT_ONCE]),
+        )
+        return RootStats(
+            moves,
+            self.root_visits[:n].tolist(),
+            self.root_won[:n].tolist(),
+            [_PROOF[q] for q in proven] if any(proven) else [Proof.UNKNOWN] * n,
+            int(report[me.ROOT_VISITS]),
+            moves[at_once] if at_once >= 0 else None,
+        )
+
+    def _run(
+        self,
+        rollouts: float,
+        deadline: Deadline,
+        progress: Any = None,
+        flags: int = 0,
+        reads: bool = True,
+    ) -> int:
+        """Batches of simulations until the budget, the deadline or a proof stops them, the
+        first opening the root with ``flags``; the root read after them when ``reads``."""
+        return self._batches(rollouts, deadline, progress, self.batch_seconds, flags, reads)
 
     def _batches(
-        self, rollouts: float, deadline: Deadline, progress: Any, batch_seconds: float
+        self,
+        rollouts: float,
+        deadline: Deadline,
+        progress: Any,
+        batch_seconds: float,
+        flags: int = 0,
+        reads: bool = True,
     ) -> int:
         """:meth:`_run` with batches of about ``batch_seconds``."""
         timed = deadline.end != float("inf")
@@ -287,20 +348,26 @@ class FastSearch:
         left = int(min(rollouts, 1 << 62))
         budgeted = left < 1 << 62
         batch = FIRST_BATCH if batched else left
-        s, leaf = owned(self.root_s), owned(self.root_s)
+        s, leaf = self.s, self.leaf
         clock = time.perf_counter
         total = 0
         stop, longest_batch = batch_clock(self.report, deadline), 0.0
         began, sizes_then = clock(), self.sizes.copy()
+        read = False
         while left > 0:
+            if reads and batch >= left:  # the batch that may end the search reads the root
+                flags |= me.READ
             self.report[mk.SPENT] = 0
             start = clock()
-            done = self._batch(s, leaf, min(batch, left))
+            done = self._batch(s, leaf, min(batch, left), flags)
             spent = clock() - start
             self.kernel_seconds += self.report[mk.SPENT] * 1e-9
             longest_batch = max(longest_batch, spent)
+            read, flags = bool(flags & me.READ), 0
             total += done
             left -= done
+            if self.report[me.NMOVES] <= 1:
+                break  # one legal move (or none): nothing to decide
             reason = self.report[mk.REASON]
             if reason == mk.FULL:
                 # Growing copies the tree (tens of ms for a big one): on the clock only
@@ -333,50 +400,42 @@ class FastSearch:
                     batch = max(1, int(done * batch_seconds / max(spent, 1e-7)))
         if timed:
             PAUSES.seen(longest_batch)
+        if reads and not read:  # stopped by the clock, a proof, a listener: read the root
+            self.report[mk.SPENT] = 0
+            self._entry(0, me.READ)
+            self.kernel_seconds += self.report[mk.SPENT] * 1e-9
         return total
 
-    def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int) -> int:
-        """One call of the compiled search: up to ``sims`` simulations."""
-        o, k = self.options, self.kernel
-        done = self.run(
-            *self.functions,
-            k.params, self.root_s, s, leaf, self.buf,
+    def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int, flags: int = 0) -> int:
+        """One compiled call: up to ``sims`` simulations, opening and reading the root as
+        ``flags`` say (:mod:`~arena.search.mcts.entry`)."""
+        return self._entry(sims, flags, s, leaf)
+
+    def _entry(
+        self, sims: int, flags: int, s: np.ndarray | None = None, leaf: np.ndarray | None = None
+    ) -> int:
+        """One call of :func:`arena.search.mcts.entry.run`."""
+        if flags & me.LIST:
+            self.listed = True
+        done = self.entry(
+            *self.entry_functions,
+            self.kernel.params, self.root_s, self.s if s is None else s,
+            self.leaf if leaf is None else leaf, self.buf,
             self.node, self.wins, self.edge_move, self.edge_child, self.sizes, self.path,
-            self.root, sims, self.policy, float(o.c), float(o.eps),
-            bool(o.expand_all), bool(o.solver),
-            self.report,
+            self.root, sims, self.policy, self.c, self.eps, self.expand_all, self.solver,
+            self.report, self.seed, flags,
+            self.root_moves, self.root_visits, self.root_won, self.root_proven, self.root_line,
         )  # fmt: skip
         return int(done)
 
+    def _read(self) -> None:
+        """Read the root into the arrays (listing its moves first after ``observe``)."""
+        self._entry(0, me.READ if self.listed else me.LIST | me.READ)
+
     def root_stats(self) -> RootStats | None:
         """The root's moves in legal-move order with their statistics (read in one compiled
-        call, :mod:`~arena.search.mcts.root_arrays`: this runs on the clock)."""
+        call, :mod:`~arena.search.mcts.entry`)."""
         if self.root_state is None or self.root_s is None:
             return None
-        moves = self.root_moves
-        if moves is None:
-            k = self.kernel
-            n = k.functions["legal_moves"](k.params, self.root_s.copy(), self.buf)
-            moves = self.root_moves = self.buf[:n].copy()
-        n = len(moves)
-        visits = np.zeros(n, np.int64)
-        wins = np.zeros(n, np.float64)
-        proven = np.zeros(n, np.int64)
-        at_once = ra.root_children(
-            self.node, self.wins, self.edge_move, self.edge_child, self.root,
-            moves, visits, wins, proven,
-        )  # fmt: skip
-        return RootStats(
-            moves.tolist(),
-            visits.tolist(),
-            wins.tolist(),
-            [_PROOF[q] for q in proven.tolist()] if proven.any() else [Proof.UNKNOWN] * n,
-            int(self.node[self.root, mk.VISITS]),
-            int(moves[at_once]) if at_once >= 0 else None,
-        )
-
-    def _pv(self, length: int = 12) -> list[int]:
-        """The most visited line from the root."""
-        line = np.empty(length, np.int64)
-        n = ra.principal_line(self.node, self.edge_move, self.edge_child, self.root, line)
-        return line[:n].tolist()  # type: ignore[no-any-return]
+        self._read()
+        return self._stats()

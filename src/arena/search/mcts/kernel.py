@@ -54,8 +54,9 @@ DONE, DEEPEST, REASON = 0, 1, 2
 # The clock (``report[UNTIL]``, set by the caller): the ``compiled_clock.now_ns`` moment at
 # which a batch stops, 0 for none; read every ``CLOCK_EVERY`` iterations.
 UNTIL, TIME, CLOCK_EVERY = 3, 4, 4
-# ``report[SPENT]``: the nanoseconds the last call of :func:`run` spent inside compiled code
-# (what the driver's ``kernel_seconds`` adds up: a move's fixed cost is the rest).
+# ``report[SPENT]``: nanoseconds spent inside compiled code, added to by :func:`run` (the
+# driver zeroes it before a batch and adds it to its ``kernel_seconds``: a move's fixed cost
+# is the rest).
 SPENT, REPORT_SIZE = 4, 5
 
 
@@ -331,7 +332,7 @@ def run(  # type: ignore[no-untyped-def]
         node, wins, edge_move, edge_child, sizes, path,
         root, sims, policy, c, eps, expand_all, solver, report,
     )  # fmt: skip
-    report[SPENT] = now_ns() - started
+    report[SPENT] += now_ns() - started
     return done
 
 

@@ -41,6 +41,7 @@ from arena.core.game import State
 from arena.core.kernel import Kernel
 from arena.search.atomics import private_array
 from arena.search.clock.deadline import Deadline
+from arena.search.mcts import entry as me
 from arena.search.mcts import kernel as mk
 from arena.search.mcts import shared_tree as ms
 from arena.search.mcts.driver import FastSearch, owned
@@ -153,11 +154,27 @@ class SharedTreeSearch(FastSearch):
         self.settle()
         super().reset()
 
-    def _run(self, rollouts: float, deadline: Deadline, progress: Any = None) -> int:
-        return self._batches(rollouts, deadline, progress, SHARED_BATCH_SECONDS)
+    def _run(
+        self,
+        rollouts: float,
+        deadline: Deadline,
+        progress: Any = None,
+        flags: int = 0,
+        reads: bool = True,
+    ) -> int:
+        return self._batches(rollouts, deadline, progress, SHARED_BATCH_SECONDS, flags, reads)
 
-    def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int) -> int:
-        """One batch on every thread: ``sims`` simulations shared out."""
+    def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int, flags: int = 0) -> int:
+        """One batch on every thread: ``sims`` simulations shared out (the root opened and
+        read as ``flags`` say, by the serial engine's compiled entry)."""
+        if flags & ~me.READ:  # seed, a new tree, the root's moves
+            self._entry(0, flags & ~me.READ)
+        done = self._shared_batch(s, leaf, sims)
+        if flags & me.READ:
+            self._entry(0, me.READ)
+        return done
+
+    def _shared_batch(self, s: np.ndarray, leaf: np.ndarray, sims: int) -> int:
         if self.options.solver and ms.root_proven(self.node, self.edge_child, self.root):
             self.report[mk.DONE], self.report[mk.REASON] = 0, mk.PROVEN
             return 0
@@ -190,7 +207,7 @@ class SharedTreeSearch(FastSearch):
         self.report[mk.REASON] = reason
         self.report[mk.DONE] = done
         # The threads' time in compiled code, as one batch's (their hand-over included).
-        self.report[mk.SPENT] = int((time.perf_counter() - started) * 1e9)
+        self.report[mk.SPENT] += int((time.perf_counter() - started) * 1e9)
         return done
 
     def _worker(self, i: int, seed: int, s: np.ndarray, leaf: np.ndarray) -> Any:

@@ -291,7 +291,7 @@ def run(  # type: ignore[no-untyped-def]
         moves, traced, marks, scores,
         root, sims, c, k, bias, prior_n, solver, report,
     )  # fmt: skip
-    report[SPENT] = now_ns() - started
+    report[SPENT] += now_ns() - started
     return done
 
 

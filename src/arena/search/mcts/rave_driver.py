@@ -25,6 +25,7 @@ from numba import config
 from arena.core.errors import SpecError
 from arena.core.kernel import Kernel
 from arena.search.atomics import private_array
+from arena.search.mcts import entry as me
 from arena.search.mcts import kernel_functions as kf
 from arena.search.mcts import rave as mr
 from arena.search.mcts.driver import FastSearch, resized, simulation_of
@@ -88,8 +89,10 @@ class RaveSearch(FastSearch):
         self.amaf_n[:edges], self.amaf_w[:edges] = amaf_n[kept], amaf_w[kept]
         return nodes, edges
 
-    def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int) -> int:
+    def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int, flags: int = 0) -> int:
         o, k = self.options, self.kernel
+        if flags & ~me.READ:  # seed, a new tree, the root's moves
+            self._entry(0, flags & ~me.READ)
         done = self.run(
             *self.functions,
             k.params, self.root_s, s, leaf, self.buf,
@@ -98,6 +101,8 @@ class RaveSearch(FastSearch):
             self.root, sims, float(o.c), float(o.rave), float(o.bias), float(o.prior),
             bool(o.solver), self.report,
         )  # fmt: skip
+        if flags & me.READ:
+            self._entry(0, me.READ)
         return int(done)
 
 

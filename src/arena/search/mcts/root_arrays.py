@@ -5,7 +5,8 @@ proofs, in the legal moves' order) and the most visited line. Done with numpy
 from Python that took a dozen array operations, 100-150 µs a move once the
 caches had gone cold — as long as 200 simulations of Tic-tac-toe; these two
 functions do it over the tree's arrays (:mod:`arena.search.mcts.kernel`'s
-layout) in a few microseconds.
+layout) in a few microseconds, inside the call that searches
+(:mod:`arena.search.mcts.entry`).
 
 Tests: ``tests/search/test_fast_mcts.py``.
 """
