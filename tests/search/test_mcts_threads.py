@@ -16,6 +16,7 @@ from arena.core.agent import start_game
 from arena.core.kernel import ONGOING
 from arena.search.atomics import LINE, add, private_array, try_cas
 from arena.search.clock.deadline import Deadline
+from arena.search.mcts import entry as me
 from arena.search.mcts import kernel as mk
 from arena.search.mcts import warmup as compiled
 from arena.search.mcts.options import MCTSOptions
@@ -217,11 +218,13 @@ def test_no_two_threads_write_one_cache_line(parallel: str, options: dict) -> No
     if isinstance(engine, RootParallelSearch):
         for i, e in enumerate(engine.engines):
 
-            def batch(s, leaf, sims, i=i, e=e, run=e._batch):  # type: ignore[no-untyped-def]
+            def batch(s, leaf, sims, flags=0, i=i, e=e, run=e._batch):  # type: ignore[no-untyped-def]
                 names = ("buf", "path", "report", "sizes", "root_s", "node", "wins")
+                read = ("root_moves", "root_visits", "root_won", "root_proven", "root_line")
                 extra = ("moves", "traced", "marks", "scores", "amaf_n", "amaf_w")
-                seen[i] = [s, leaf, *(getattr(e, n) for n in names + extra if hasattr(e, n))]
-                return run(s, leaf, sims)
+                arrays = (getattr(e, n) for n in names + read + extra if hasattr(e, n))
+                seen[i] = [s, leaf, *arrays]
+                return run(s, leaf, sims, flags)
 
             e._batch = batch  # type: ignore[method-assign]
     engine.search(game.initial_state(), 400, Deadline(None))  # every thread runs
@@ -253,9 +256,9 @@ def test_a_tree_per_thread_does_the_whole_budget_under_a_clock() -> None:
     slow = engine.engines[1]
     run = slow._batch
 
-    def batch(s, leaf, sims):  # type: ignore[no-untyped-def]
+    def batch(s, leaf, sims, flags=0):  # type: ignore[no-untyped-def]
         time.sleep(0.001)  # the helper is the slower thread
-        return run(s, leaf, sims)
+        return run(s, leaf, sims, flags)
 
     slow._batch = batch  # type: ignore[method-assign]
     found = engine.search(game.initial_state(), 2001, Deadline(30.0))
@@ -287,14 +290,14 @@ def test_a_helper_tree_is_read_by_the_thread_that_answers() -> None:
     assert isinstance(engine, RootParallelSearch)
     readers: list[str] = []
     helper = engine.engines[1]
-    for name in ("root_stats", "_pv"):
-        real = getattr(helper, name)
+    real = helper._entry
 
-        def read(*args, real=real):  # type: ignore[no-untyped-def]
+    def entry(sims, flags, *args):  # type: ignore[no-untyped-def]
+        if flags & me.READ:  # the compiled call that reads the root and its best line
             readers.append(threading.current_thread().name)
-            return real(*args)
+        return real(sims, flags, *args)
 
-        setattr(helper, name, read)
+    helper._entry = entry  # type: ignore[method-assign]
     found = engine.search(game.initial_state(), 2000, Deadline(None))
     assert readers == [threading.current_thread().name]  # the merge's one root_stats
     # and between its batches, a third as often as the answering thread (fewer GIL turns)

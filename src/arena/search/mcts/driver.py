@@ -400,9 +400,11 @@ class FastSearch:
                     batch = max(1, int(done * batch_seconds / max(spent, 1e-7)))
         if timed:
             PAUSES.seen(longest_batch)
-        if reads and not read:  # stopped by the clock, a proof, a listener: read the root
+        # No batch ran (a budget of none): open the root now; stopped by the clock, a proof
+        # or a listener: read it now.
+        if flags or (reads and not read):
             self.report[mk.SPENT] = 0
-            self._entry(0, me.READ)
+            self._entry(0, flags | (me.READ if reads else 0))
             self.kernel_seconds += self.report[mk.SPENT] * 1e-9
         return total
 
