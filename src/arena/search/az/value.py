@@ -33,6 +33,7 @@ Tests: tests/search/test_net_eval.py
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from importlib import import_module
 
 import numpy as np
 
@@ -40,7 +41,6 @@ from arena.core.errors import SpecError
 from arena.core.evaluation import SCALE
 from arena.core.game import Game, State
 from arena.games import load_game
-from arena.search.az.kernel import evaluate_batch
 from arena.search.az.network import Network, load
 from arena.search.az.planes import encode, encoding
 from arena.search.values import NET, PROVEN_NOTE, Evaluate, Units, eval_kind, evaluation, units
@@ -66,6 +66,10 @@ class NetValue:
         except SpecError as exc:
             raise SpecError(f"{owner}: eval=net: {network_problem(str(exc))}") from None
         self.arrays = network.arrays()
+        # The compiled forward pass, imported here, not at the top: alpha-beta, ids and
+        # greedy import this module, and every command that loads the agents (``arena
+        # replay`` of 30,000 games among them) would otherwise load numba (+70 MB).
+        self.forward = import_module("arena.search.az.kernel").evaluate_batch
         enc = encoding(game)
         self.planes = np.zeros((1, enc.channels, enc.rows, enc.cols), np.float32)
         self.values: dict[int, float] = {}
@@ -79,7 +83,7 @@ class NetValue:
             if len(self.values) >= CACHE_LIMIT:
                 self.values.clear()
             encode(state, self.planes[0])
-            _, head = evaluate_batch(self.arrays, self.planes)
+            _, head = self.forward(self.arrays, self.planes)
             self.calls += 1
             value = self.values[key] = float(head[0]) * SCALE
         return value
