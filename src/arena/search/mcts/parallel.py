@@ -102,6 +102,7 @@ class SharedTreeSearch(FastSearch):
     """The compiled engine with ``threads`` threads on one tree (tree parallelism)."""
 
     kind = "tree"
+    batch_seconds = SHARED_BATCH_SECONDS
 
     def __init__(
         self, options: MCTSOptions, kernel: Kernel, rng: random.Random, threads: int
@@ -153,16 +154,6 @@ class SharedTreeSearch(FastSearch):
     def reset(self) -> None:
         self.settle()
         super().reset()
-
-    def _run(
-        self,
-        rollouts: float,
-        deadline: Deadline,
-        progress: Any = None,
-        flags: int = 0,
-        reads: bool = True,
-    ) -> int:
-        return self._batches(rollouts, deadline, progress, SHARED_BATCH_SECONDS, flags, reads)
 
     def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int, flags: int = 0) -> int:
         """One batch on every thread: ``sims`` simulations shared out (the root opened and
