@@ -36,7 +36,7 @@ from arena.core.errors import SpecError
 from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.spec import Param, file_path
-from arena.search.az import gumbel, puct
+from arena.search.az import gumbel, puct, shipped
 from arena.search.az.network import Network, load
 from arena.search.clock.deadline import Deadline, quiet_gc
 from arena.search.clock.time_management import move_time
@@ -52,7 +52,11 @@ MAX_KEPT = 1 << 20
 """Nodes a kept tree may hold before a move starts afresh (memory, not strength)."""
 
 PARAMS = (
-    Param("net", file_path, None, "the network file (.npz, docs/az.md); required to play"),
+    Param(
+        "net", file_path, None,
+        "the network file (.npz, docs/az.md); none: the network shipped for the game",
+        default_text="shipped",
+    ),
     Param(
         "sims",
         int,
@@ -98,6 +102,8 @@ class AZAgent(Agent):
                 "root=puct's"
             )
         self.network: Network | None = load(str(config["net"])) if config["net"] else None
+        self.shipped = not config["net"]
+        """Whether the network is the package's for the game played (it follows the game)."""
         self.gumbel_root: gumbel.GumbelRoot | None = None
         self.rate: float | None = None
         """Simulations a second in the last search (a timed Gumbel search's budget)."""
@@ -111,8 +117,9 @@ class AZAgent(Agent):
     def prepare(self, game: Game) -> puct.Evaluator:
         """The evaluator for ``game``, checking the network fits it (a one-line SpecError);
         compiles the forward pass (or loads it from numba's cache) on first use."""
-        if self.network is None:
-            raise SpecError("az: net=FILE is required (a network file, see docs/az.md)")
+        if self.shipped and (self.network is None or self.network.game != game.spec):
+            self.network = load(shipped.network_for(game))
+        assert self.network is not None
         if self.evaluate is None or self.game_spec != game.spec:
             self.network.check(game)
             self.evaluate = puct.net_evaluator(self.network)
