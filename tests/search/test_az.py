@@ -102,7 +102,7 @@ def test_bad_net_files_are_one_line_errors(tmp_path):
             arena.load_agent(f"az:net={tmp_path / name}")
         assert "\n" not in str(caught.value)
     # Without net=, a game no network ships for (tests/search/test_az_shipped.py: the rest).
-    with pytest.raises(SpecError, match="no network ships for gomoku.*give net=FILE"):
+    with pytest.raises(SpecError, match=r"no network ships for gomoku.*give net=FILE"):
         arena.load_agent("az").choose(arena.load_game("gomoku").initial_state(), arena.Limit())
 
 

@@ -12,6 +12,7 @@ import arena
 from arena.core.errors import SpecError
 from arena.search.az import shipped
 from arena.search.az.network import load, random_network
+from arena.web.catalog import agents_json, check_agent
 
 MAX_BYTES = 5 * 1024 * 1024
 """Issue 28: each shipped network under 5 MB."""
@@ -82,3 +83,15 @@ def test_the_cli_without_a_shipped_network_fails_in_one_line():
     assert run.returncode != 0
     assert "Traceback" not in run.stderr
     assert "no network ships for gomoku" in run.stderr
+
+
+def test_the_web_board_offers_az_with_the_shipped_network_and_never_a_server_file(nets):
+    (az,) = [a for a in agents_json() if a["name"] == "az"]
+    assert "net" not in [p["name"] for p in az["params"]]
+    agent = check_agent("az:sims=8", allow_programs=False)
+    agent.choose(arena.load_game("tictactoe").initial_state(), arena.Limit())
+    assert agent.network.game == "tictactoe"
+    for spec in (f"az:net={nets / 'tictactoe.npz'}", "AZ: NET = /etc/passwd"):
+        with pytest.raises(SpecError, match=r"az:net= reads a file on the server.*allow-programs"):
+            check_agent(spec, allow_programs=False)
+    assert check_agent(f"az:net={nets / 'tictactoe.npz'}", allow_programs=True).network

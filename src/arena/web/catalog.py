@@ -40,9 +40,12 @@ from arena.search.values import EVAL_PARAM, NET, WRITTEN_EVALUATIONS
 MAX_SECONDS = 60.0
 """The longest search the browser may ask for (a move, a hint or an analysis)."""
 
-# az reads a network file its spec names, on the server: the board offers it when networks
-# ship with arena (issue 28), not as a way for a page to open the server's files.
-BUILT_IN = tuple(name for name in agent_names() if name not in ("human", "az"))
+BUILT_IN = tuple(name for name in agent_names() if name != "human")
+
+SERVER_FILES = {"az": ("net",)}
+"""Parameters that name a file on the server: the board offers the agent with the package's
+own files (az plays the network shipped for the game) and hides them, and a page may set
+them only when the server runs with --allow-programs (never a way to open its files)."""
 
 
 def param_json(param: Param) -> dict[str, Any]:
@@ -84,9 +87,9 @@ def agents_json() -> list[dict[str, Any]]:
     out = []
     for name in BUILT_IN:
         cls = agent_class(name)
-        out.append(
-            {"name": name, "summary": cls.summary, "params": [param_json(p) for p in cls.params]}
-        )
+        hidden = SERVER_FILES.get(name, ())
+        params = [param_json(p) for p in cls.params if p.name not in hidden]
+        out.append({"name": name, "summary": cls.summary, "params": params})
     return out
 
 
@@ -108,12 +111,19 @@ def check_agent(spec: Any, allow_programs: bool) -> Agent:
         )
     if text.split(":")[0].strip().lower() == "human":
         raise SpecError("'human' is not an agent here: choose 'person' for a side you play")
-    if text.split(":")[0].strip().lower() == "az" and not allow_programs:
-        raise SpecError("az reads a network file on the server; start it with --allow-programs")
-    if not allow_programs and split_spec(text)[1].get("eval", "").lower().startswith(NET):
-        raise SpecError(
-            "eval=net: reads a network file on the server; start it with --allow-programs"
-        )
+    if not allow_programs:
+        name, params = split_spec(text)
+        for key in SERVER_FILES.get(name, ()):
+            if key in params:
+                raise SpecError(
+                    f"{name}:{key}= reads a file on the server; start it with "
+                    f"--allow-programs (without {key}=, {name} plays the network shipped "
+                    "for the game)"
+                )
+        if params.get("eval", "").lower().startswith(NET):
+            raise SpecError(
+                "eval=net: reads a network file on the server; start it with --allow-programs"
+            )
     return load_agent(text)
 
 
