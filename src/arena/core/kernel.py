@@ -30,7 +30,7 @@ search. Each game's ``games/<game>/kernel.py`` provides:
       Seed numba's generator (``np.random.seed(n)`` inside compiled code).
 
 - optionally (:data:`OPTIONAL`; the compiled MCTS's RAVE, priors and ``rollout=tactics``
-  use them where a game has them):
+  use them where a game has them, the compiled ``az`` search ``owners``):
 
   ``trace(p, start, end, out) -> int``
       The moves played from position ``start`` to ``end`` (a later position of
@@ -45,6 +45,11 @@ search. Each game's ``games/<game>/kernel.py`` provides:
   ``tactics(p, s) -> int``
       A rollout policy that knows the game better than ``rollout`` (slower per
       move), as ``rollout``.
+  ``owners(p, s, out) -> int``
+      Who holds each cell of the board, numbered as the rules number them
+      (``row * cols + col``): ``out[cell]`` = 0 or 1 for the player's stone or
+      disc, -1 for an empty cell; returns the number of cells (the board an
+      ``az`` network sees).
 
 - ``kernel(game) -> Kernel``: the parameter array for the game's parameters,
   the bounds that size preallocated arrays, and ``encode``, which turns a
@@ -83,7 +88,7 @@ ONGOING = 2
 FUNCTIONS = ("legal_moves", "play", "to_move", "outcome", "playout", "rollout", "seed")
 """The jitted functions every kernel module defines."""
 
-OPTIONAL = ("trace", "prior", "tactics")
+OPTIONAL = ("trace", "prior", "tactics", "owners")
 """The jitted functions a kernel may define (in ``Kernel.functions`` when it does)."""
 
 
@@ -140,6 +145,7 @@ def signatures() -> dict[str, Any]:
         "trace": types.FunctionType(types.int64(arr, arr, arr, arr)),
         "prior": types.FunctionType(types.int64(arr, arr, arr)),
         "tactics": types.FunctionType(types.int64(arr, arr)),
+        "owners": types.FunctionType(types.int64(arr, arr, arr)),
     }
 
 

@@ -207,6 +207,16 @@ def rollout(p, s):  # type: ignore[no-untyped-def]
             where[last] = where[move]
 
 
+@njit(cache=True)
+def owners(p, s, out):  # type: ignore[no-untyped-def]
+    """Who holds each cell ``row * cols + col`` (rows from the bottom): 0, 1 or -1."""
+    cols, height = p[P_COLS], p[P_HEIGHT]
+    for cell in range(p[P_CELLS]):
+        bit = 1 << ((cell % cols) * height + cell // cols)
+        out[cell] = 0 if s[S_STONES] & bit else 1 if s[S_STONES + 1] & bit else -1
+    return p[P_CELLS]
+
+
 FUNCTIONS = {
     "legal_moves": legal_moves,
     "play": play,
@@ -215,6 +225,7 @@ FUNCTIONS = {
     "playout": playout,
     "rollout": rollout,
     "seed": kinarow.seed,
+    "owners": owners,
 }
 
 

@@ -876,6 +876,16 @@ def prior(p, s, out):  # type: ignore[no-untyped-def]
 
 
 @_kernel
+def owners(p, s, out):  # type: ignore[no-untyped-def]
+    """Who holds each point ``row * size + col`` (row 0 the top, as the rules): 0 (Black),
+    1 (White) or -1 (empty)."""
+    cells, index = p[P_CELL], p[P_IDX]
+    for point in range(p[P_N]):
+        out[point] = s[cells + p[index + point]] - 1
+    return p[P_N]
+
+
+@_kernel
 def trace(p, start, end, out):  # type: ignore[no-untyped-def]
     """The points played from position ``start`` to ``end`` (``point * 2 + player``, passes
     left out), from the history ``end`` keeps."""
@@ -1059,6 +1069,7 @@ def kernel(game: Go) -> Kernel:
         "trace": trace,
         "prior": prior,
         "tactics": tactics,
+        "owners": owners,
     }
     return Kernel(
         name=game.spec,

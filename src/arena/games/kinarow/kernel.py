@@ -158,6 +158,16 @@ def seed(n):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def owners(p, s, out):  # type: ignore[no-untyped-def]
+    """Who holds each cell ``row * cols + col`` (rows from the bottom under gravity): 0, 1
+    or -1 (empty) into ``out``; the number of cells."""
+    board = p[P_BOARD]
+    for cell in range(p[P_CELLS]):
+        out[cell] = s[board + square_of(p, cell)] - 1
+    return p[P_CELLS]
+
+
+@njit(cache=True)
 def add_threats(p, s, square, stone, marked, threats, count):  # type: ignore[no-untyped-def]
     """Record the empty cells where ``stone`` now wins through the stone on ``square``:
     the first empty cell past either end of each of its four runs."""
@@ -439,6 +449,7 @@ FUNCTIONS = {
     "playout": playout,
     "rollout": rollout,
     "seed": seed,
+    "owners": owners,
 }
 
 

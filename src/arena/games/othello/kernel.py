@@ -520,6 +520,21 @@ def seed(n: int) -> None:
     np.random.seed(n)
 
 
+@njit(cache=True)
+def owners(p: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
+    """Who holds each cell ``row * size + col``: 0 (Black), 1 (White) or -1 (empty)."""
+    n = p[_SIZE]
+    if n <= _SMALL:
+        b = s.view(np.uint64)
+        for cell in range(n * n):
+            bit = _ONE << np.uint64(cell)
+            out[cell] = 0 if b[1] & bit else 1 if b[2] & bit else -1
+    else:
+        for cell in range(n * n):
+            out[cell] = s[_index(n, cell)] - 1
+    return n * n
+
+
 FUNCTIONS = {
     "legal_moves": legal_moves,
     "play": play,
@@ -528,6 +543,7 @@ FUNCTIONS = {
     "playout": playout,
     "rollout": rollout,
     "seed": seed,
+    "owners": owners,
 }
 
 

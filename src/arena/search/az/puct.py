@@ -112,8 +112,9 @@ def expand(tree: Tree, node: int, moves: Sequence[int], priors: np.ndarray) -> N
     tree.grow(tree.size + count)
     first = tree.size
     tree.size += count
-    total = float(np.sum(priors))
-    p = np.asarray(priors, np.float64) / total if total > 0 else np.full(count, 1.0 / count)
+    p = np.asarray(priors, np.float64)
+    total = in_order_sum(p)
+    p = p / total if total > 0 else np.full(count, 1.0 / count)
     span = slice(first, first + count)
     tree.parent[span] = node
     tree.move[span] = moves
@@ -322,11 +323,21 @@ def reroot(tree: Tree, state: State) -> bool:
     return False
 
 
+def in_order_sum(values: np.ndarray) -> float:
+    """The sum of ``values`` added first to last (numpy's ``sum`` adds in pairs): the order
+    the compiled search (:mod:`arena.search.az.puct_kernel`) adds them in, so both make
+    the same priors to the last bit."""
+    return float(np.cumsum(values)[-1]) if len(values) else 0.0
+
+
 def masked_priors(logits: np.ndarray, moves: Sequence[int]) -> np.ndarray:
-    """The softmax of the legal moves' logits (a move is its action index)."""
+    """The softmax of the legal moves' logits (a move is its action index). The
+    exponentials are the C library's (``math.exp``, which compiled code calls too; numpy's
+    vectorised ``exp`` differs from it in the last bit on some machines)."""
     legal = logits[np.asarray(moves, np.int64)].astype(np.float64)
-    legal = np.exp(legal - legal.max())
-    return legal / legal.sum()
+    shifted = (legal - legal.max()).tolist()
+    exps = np.array([math.exp(v) for v in shifted])
+    return exps / in_order_sum(exps)
 
 
 def net_evaluator(net: Network) -> Evaluator:
