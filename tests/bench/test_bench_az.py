@@ -33,6 +33,7 @@ def test_without_mctx_the_bench_says_how_to_install_it(monkeypatch):
     lines = []
     result = az.run_bench(lines.append, games=("tictactoe",), batch=2)
     assert result["mctx"] == [] and result["speed"][0]["sims_per_s_batched"] > 0
+    assert result["speed"][0]["compiled_sims_per_s_batched"] > 0
     assert "the mctx comparison is left out" in lines[-1] and "'.[learn]'" in lines[-1]
 
 

@@ -6,7 +6,9 @@ actions (the policy target) and the game's result for the player to move there (
 value target: +1 won, -1 lost, 0 drawn). Moves are drawn in proportion to the visits for
 the first ``temperature_moves`` plies, then the most visited is played; Dirichlet noise
 is mixed into every root's priors. One tree serves both sides and is kept from move to
-move.
+move. The search is the compiled PUCT (:mod:`arena.search.az.puct_driver`, the same visits
+as the readable :mod:`arena.search.az.puct`, several times faster) where the game's kernel
+serves it; :func:`play_game` also takes a readable evaluator.
 
 :class:`ReplayBuffer` holds the most recent records and is saved as one ``.npz`` file
 (written beside and renamed, so a kill never leaves half a buffer):
@@ -50,6 +52,7 @@ from arena.games import load_game
 from arena.search.az import puct
 from arena.search.az.network import Network
 from arena.search.az.planes import encode, encoding
+from arena.search.az.puct_driver import CompiledPUCT, game_kernel
 
 FORMAT = "arena-az-replay/1"
 """The replay buffer file's format tag."""
@@ -84,20 +87,31 @@ class Records:
 
 
 def play_game(
-    game: Game, evaluate: puct.Evaluator, options: SelfPlay, rng: np.random.Generator
+    game: Game,
+    evaluate: puct.Evaluator | CompiledPUCT,
+    options: SelfPlay,
+    rng: np.random.Generator,
 ) -> Records:
-    """One self-play game from the initial position: its records, in the order played."""
+    """One self-play game from the initial position: its records, in the order played
+    (searched by the compiled PUCT when ``evaluate`` is one, else by the readable search
+    with that evaluator: the same game either way)."""
     enc = encoding(game)
     state = game.initial_state()
-    tree = puct.Tree(state)
+    engine = evaluate if isinstance(evaluate, CompiledPUCT) else None
+    tree = engine.new_tree(state) if engine else puct.Tree(state)
     planes, policies, movers = [], [], []
     while not state.is_terminal():
-        if not puct.reroot(tree, state):
-            tree = puct.Tree(state)
+        kept = engine.reroot(tree, state) if engine else puct.reroot(tree, state)  # type: ignore[arg-type]
+        if not kept:
+            tree = engine.new_tree(state) if engine else puct.Tree(state)
         noise = (options.noise, options.alpha, rng) if options.noise > 0 else None
-        puct.run(
-            tree, evaluate, options.simulations, options.c_puct, noise=noise, batch=options.batch
-        )
+        if engine:
+            engine.run(tree, options.simulations, options.c_puct, noise=noise, batch=options.batch)  # type: ignore[arg-type]
+        else:
+            puct.run(
+                tree, evaluate, options.simulations, options.c_puct, noise=noise,  # type: ignore[arg-type]
+                batch=options.batch,
+            )  # fmt: skip
         moves, visits = puct.visit_counts(tree)
         target = np.zeros(enc.actions, np.float32)
         target[list(moves)] = visits / visits.sum()
@@ -118,8 +132,9 @@ def play_games(
     what a worker process plays (so a game's moves depend on its seed, not on which
     worker played it)."""
     game = load_game(spec)
-    evaluate = puct.net_evaluator(net)
-    return [play_game(game, evaluate, options, np.random.default_rng(seed)) for seed in seeds]
+    search: puct.Evaluator | CompiledPUCT
+    search = CompiledPUCT(net, game) if game_kernel(game) else puct.net_evaluator(net)
+    return [play_game(game, search, options, np.random.default_rng(seed)) for seed in seeds]
 
 
 class ReplayBuffer:

@@ -8,7 +8,10 @@ the new position is in it. ``noise=`` and ``temperature=`` are the self-play opt
 (Dirichlet noise at the root, a drawn move); a match leaves them at 0. ``batch=`` leaves
 are evaluated per network call (virtual loss, :func:`arena.search.az.puct.simulate_batch`);
 ``root=gumbel`` is Gumbel MuZero's search (:mod:`arena.search.az.gumbel`), whose improved
-policy :meth:`AZAgent.search_policy` returns for self-play.
+policy :meth:`AZAgent.search_policy` returns for self-play. ``root=puct`` runs compiled
+(:mod:`arena.search.az.puct_driver`: the same visits as the readable search, several
+times as many simulations a second); ``engine=python`` keeps the readable one, and
+``root=gumbel`` is readable only.
 
 >>> import arena, tempfile, os
 >>> from arena.search.az.network import random_network
@@ -38,6 +41,7 @@ from arena.core.limit import Limit
 from arena.core.spec import Param, file_path
 from arena.search.az import gumbel, puct, shipped
 from arena.search.az.network import Network, load
+from arena.search.az.puct_driver import CompiledPUCT, CompiledTree, game_kernel
 from arena.search.clock.deadline import Deadline, quiet_gc
 from arena.search.clock.time_management import move_time
 
@@ -83,6 +87,12 @@ PARAMS = (
     ),
     Param("gumbel_m", int, gumbel.DEFAULT_CONSIDERED, "root=gumbel: moves sampled", low=1),
     Param(
+        "engine", str, "compiled",
+        "root=puct's search: compiled (numba, the default), or python (the readable one, "
+        "the same visits, slower)",
+        choices=("compiled", "python"),
+    ),
+    Param(
         "seed", int, None, "random seed (noise, Gumbel draws, temperature)", default_text="fresh"
     ),
 )  # fmt: skip
@@ -110,7 +120,9 @@ class AZAgent(Agent):
         self.rng = np.random.default_rng(config["seed"])  # type: ignore[arg-type]
         self.evaluate: puct.Evaluator | None = None
         self.game_spec: str | None = None
-        self.tree: puct.Tree | None = None
+        self.tree: puct.Tree | CompiledTree | None = None
+        self.compiled: CompiledPUCT | None = None
+        """The compiled search of the network on the game (root=puct, engine=compiled)."""
         self.deadline: Deadline | None = None
         self._last: SearchInfo | None = None
 
@@ -123,10 +135,19 @@ class AZAgent(Agent):
         if self.evaluate is None or self.game_spec != game.spec:
             self.network.check(game)
             self.evaluate = puct.net_evaluator(self.network)
+            self.compiled = None
+            if (
+                self.config["root"] == "puct"
+                and self.config["engine"] == "compiled"
+                and game_kernel(game) is not None
+            ):
+                self.compiled = CompiledPUCT(self.network, game)
             start = game.initial_state()
             self.evaluate([start])
             began = time.perf_counter()
             self.evaluate([start] * self.config["batch"])
+            if self.compiled is not None:  # compiled, or loaded from numba's cache, now
+                self.compiled.run(self.compiled.new_tree(start), 2, 1.0, batch=2)
             # A first guess of the search's speed for a timed Gumbel search's budget (the
             # walks cost about as much again); each search then measures its own.
             self.rate = self.config["batch"] / max(2 * (time.perf_counter() - began), 1e-6)
@@ -142,6 +163,8 @@ class AZAgent(Agent):
         deadline = self.deadline
         if deadline is not None:
             deadline.stop()
+        if self.compiled is not None:
+            self.compiled.stop()
 
     def budget(self, limit: Limit, state: State) -> tuple[float, float | None]:
         sims, seconds = self.config["sims"], self.config["time"]
@@ -157,6 +180,8 @@ class AZAgent(Agent):
     def choose(self, state: State, limit: Limit) -> int:
         evaluate = self.prepare(state.game)
         sims, seconds = self.budget(limit, state)
+        if self.compiled is not None:
+            self.compiled.halt[0] = 0
         deadline = self.deadline = Deadline(seconds)
         batch = self.config["batch"]
         start = time.perf_counter()
@@ -191,23 +216,31 @@ class AZAgent(Agent):
                 self.gumbel_root = search
                 move = search.best_move(tree) if search else puct.choose_move(tree, 0, self.rng)
         else:
+            engine = self.compiled
             tree = self.tree
-            if (
-                tree is None
-                or not self.config["reuse"]
-                or tree.size > MAX_KEPT
-                or not puct.reroot(tree, state)
-            ):
-                tree = self.tree = puct.Tree(state)
+            kept = (
+                tree is not None
+                and self.config["reuse"]
+                and tree.size <= MAX_KEPT
+                and isinstance(tree, CompiledTree) == (engine is not None)
+            )
+            if kept and isinstance(tree, CompiledTree):
+                kept = engine.reroot(tree, state)  # type: ignore[union-attr]
+            elif kept:
+                kept = puct.reroot(tree, state)  # type: ignore[arg-type]
+            if not kept:
+                tree = self.tree = engine.new_tree(state) if engine else puct.Tree(state)
             noise = None
             if self.config["noise"] > 0:
                 noise = (self.config["noise"], self.config["alpha"], self.rng)
             self.gumbel_root = None
+            c = self.config["c_puct"]
             with quiet_gc():
-                ran, depth = puct.run(
-                    tree, evaluate, sims, self.config["c_puct"], deadline, noise, batch, progress
-                )
-                move = puct.choose_move(tree, self.config["temperature"], self.rng)
+                if isinstance(tree, CompiledTree):
+                    ran, depth = engine.run(tree, sims, c, deadline, noise, batch, progress)  # type: ignore[union-attr]
+                else:
+                    ran, depth = puct.run(tree, evaluate, sims, c, deadline, noise, batch, progress)  # type: ignore[arg-type]
+                move = puct.choose_move(tree, self.config["temperature"], self.rng)  # type: ignore[arg-type]
         elapsed = time.perf_counter() - start
         if ran > 0 and elapsed > 0:
             self.rate = ran / elapsed

@@ -188,7 +188,7 @@ class CompiledPUCT:
     ) -> tuple[int, int]:
         """:func:`arena.search.az.puct.run` in compiled code (the same arguments, the same
         visits); returns the simulations run and the deepest leaf."""
-        sims = MOST_SIMULATIONS if math.isinf(simulations) else int(math.ceil(simulations))
+        sims = MOST_SIMULATIONS if math.isinf(simulations) else math.ceil(simulations)
         meta = np.zeros(pk.META, np.int64)
         clock = np.zeros(pk.CLOCK, np.int64)
         end = deadline.end if deadline is not None else math.inf

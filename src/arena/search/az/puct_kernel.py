@@ -63,7 +63,6 @@ none)."""
 CLOCK = 4
 
 
-
 @njit(cache=True, nogil=True)
 def select(node, root, first, count, visits, value_sum, prior, root_prior, noisy, c):  # type: ignore[no-untyped-def]
     """The child PUCT walks to: the first of the largest ``Q + U``
@@ -85,7 +84,10 @@ def select(node, root, first, count, visits, value_sum, prior, root_prior, noisy
 
 
 @njit(cache=True, nogil=True)
-def walk(play, p, root_state, s, root, first, count, visits, value_sum, prior, move, root_prior, noisy, c, path):  # type: ignore[no-untyped-def]  # fmt: skip
+def walk(  # type: ignore[no-untyped-def]
+    play, p, root_state, s, root, first, count, visits, value_sum, prior, move, root_prior,
+    noisy, c, path,
+):  # fmt: skip
     """Walk from the root to a leaf, playing its moves on ``s`` (a copy of the root's
     position); the path into ``path``, its length returned."""
     s[:] = root_state
@@ -109,7 +111,9 @@ def result(outcome, p, s, player):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def expand(leaf, moves, n, logits, player, parent, move, mover, first, count, prior, meta):  # type: ignore[no-untyped-def]  # fmt: skip
+def expand(  # type: ignore[no-untyped-def]
+    leaf, moves, n, logits, player, parent, move, mover, first, count, prior, meta
+):
     """Give ``leaf`` one child per legal move with the softmax of their logits as priors,
     summed and normalised as :func:`arena.search.az.puct.masked_priors` and
     :func:`arena.search.az.puct.expand` do."""
@@ -256,7 +260,7 @@ def _same(to_move, owners, p, s, cells, target, mover):  # type: ignore[no-untyp
     if to_move(p, s) != mover:
         return False
     n = owners(p, s, cells)
-    for i in range(n):
+    for i in range(n):  # noqa: SIM110 (numba compiles no generator inside all())
         if cells[i] != target[i]:
             return False
     return True

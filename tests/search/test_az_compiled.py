@@ -1,0 +1,141 @@
+"""The compiled PUCT against the readable one: the planes from the kernels' positions, the
+same visits, values and priors (bit for bit) one leaf at a time and in batches, with root
+noise, temperature and tree reuse, on every game with an encoding; the az agent's engines."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import arena
+from arena.search.az import puct
+from arena.search.az.kernel_planes import write_planes
+from arena.search.az.network import random_network
+from arena.search.az.planes import encode, encoding
+from arena.search.az.puct_driver import CompiledPUCT, CompiledTree, game_kernel
+
+GAMES = (
+    "tictactoe", "connect4", "othello", "othello:size=6", "gomoku:size=9", "go:size=5",
+    "go:size=9",
+)  # fmt: skip
+
+
+def positions(game, count, seed=0, longest=30):
+    """The start and positions of random games, none over."""
+    rng = random.Random(seed)
+    found = [game.initial_state()]
+    while len(found) < count:
+        state = game.initial_state()
+        for _ in range(rng.randrange(1, longest)):
+            if state.is_terminal():
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        if not state.is_terminal():
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("spec", [*GAMES, "connect4:rows=9,cols=7", "othello:size=10"])
+def test_compiled_planes_equal_the_readable_ones(spec):
+    game = arena.load_game(spec)
+    kernel = game_kernel(game)
+    enc = encoding(game)
+    f = kernel.functions
+    cells = np.zeros(enc.rows * enc.cols, np.int64)
+    out = np.zeros((enc.rows, enc.cols, enc.channels), np.float32)
+    for state in positions(game, 40, longest=80):
+        mover = write_planes(
+            f["owners"], f["to_move"], kernel.params, kernel.encode(state), cells, out
+        )
+        assert mover == state.to_move
+        assert np.array_equal(out.transpose(2, 0, 1), encode(state)), state
+
+
+def same_trees(a: puct.Tree, b: CompiledTree) -> None:
+    assert a.size == b.size and a.root == b.root
+    for name in ("parent", "move", "mover", "first", "count", "visits"):
+        assert np.array_equal(getattr(a, name)[: a.size], getattr(b, name)[: b.size]), name
+    for name in ("value_sum", "prior", "raw_value"):  # bit for bit, not to a tolerance
+        assert getattr(a, name)[: a.size].tobytes() == getattr(b, name)[: b.size].tobytes(), name
+
+
+@pytest.mark.parametrize("spec", GAMES)
+@pytest.mark.parametrize("batch", [1, 8])
+def test_the_compiled_search_visits_as_the_readable_one(spec, batch):
+    game = arena.load_game(spec)
+    net = random_network(game, filters=6, blocks=1, seed=7)
+    evaluate = puct.net_evaluator(net)
+    engine = CompiledPUCT(net, game)
+    for state in positions(game, 3, seed=batch):
+        readable, compiled = puct.Tree(state), engine.new_tree(state)
+        ran = puct.run(readable, evaluate, 60, 1.25, batch=batch)
+        assert engine.run(compiled, 60, 1.25, batch=batch) == ran
+        same_trees(readable, compiled)
+        rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
+        assert puct.choose_move(readable, 0, rng_a) == puct.choose_move(compiled, 0, rng_b)
+
+
+@pytest.mark.parametrize("spec", ["connect4", "othello:size=6", "go:size=5"])
+def test_noise_temperature_and_reuse_agree_over_a_game(spec):
+    game = arena.load_game(spec)
+    net = random_network(game, filters=4, blocks=0, seed=2)
+    evaluate = puct.net_evaluator(net)
+    engine = CompiledPUCT(net, game)
+    state = game.initial_state()
+    readable, compiled = puct.Tree(state), engine.new_tree(state)
+    rng_a, rng_b = np.random.default_rng(5), np.random.default_rng(5)
+    kept = 0
+    while not state.is_terminal() and state.ply < 16:
+        assert puct.reroot(readable, state) == engine.reroot(compiled, state)
+        if readable.root != compiled.root:  # not kept: both start afresh
+            readable, compiled = puct.Tree(state), engine.new_tree(state)
+        else:
+            kept += readable.root != 0
+        puct.run(readable, evaluate, 40, 1.5, noise=(0.25, 0.3, rng_a), batch=4)
+        engine.run(compiled, 40, 1.5, noise=(0.25, 0.3, rng_b), batch=4)
+        same_trees(readable, compiled)
+        assert np.array_equal(readable.root_prior, compiled.root_prior)
+        move = puct.choose_move(readable, 1.0, rng_a)
+        assert puct.choose_move(compiled, 1.0, rng_b) == move
+        state = state.play(move)
+    assert kept > 3  # the trees were reused, not rebuilt
+
+
+def test_a_full_tree_grows_and_a_terminal_root_is_counted():
+    game = arena.load_game("tictactoe")
+    net = random_network(game, filters=4, blocks=0, seed=3)
+    engine = CompiledPUCT(net, game)
+    tree = engine.new_tree(game.initial_state())
+    engine.run(tree, 3000, 1.5, batch=8)
+    assert tree.size > 1024 and int(tree.visits[tree.root]) == 3000
+    readable = puct.Tree(game.initial_state())
+    puct.run(readable, puct.net_evaluator(net), 3000, 1.5, batch=8)
+    same_trees(readable, tree)
+    over = game.play_moves(game.parse_moves("a1 b1 a2 b2 a3"))
+    done = engine.new_tree(over)
+    assert engine.run(done, 5, 1.5) == (5, 0) and done.first[0] == -1
+
+
+@pytest.fixture(scope="module")
+def c4_net(tmp_path_factory):
+    game = arena.load_game("connect4")
+    path = tmp_path_factory.mktemp("net") / "c4.npz"
+    random_network(game, filters=6, blocks=1, seed=4).save(path)
+    return game, path
+
+
+def test_the_agent_searches_compiled_by_default_and_both_engines_agree(c4_net):
+    game, path = c4_net
+    state = game.play_moves(game.parse_moves("d c d"))
+    fast = arena.load_agent(f"az:net={path},sims=120,seed=1")
+    slow = arena.load_agent(f"az:net={path},sims=120,seed=1,engine=python")
+    assert fast.choose(state, arena.Limit()) == slow.choose(state, arena.Limit())
+    assert isinstance(fast.tree, CompiledTree) and isinstance(slow.tree, puct.Tree)
+
+    def rows(agent):
+        return [(r["move"], r["visits"], r["prior"], r["value"]) for r in agent.last_search.root]
+
+    assert rows(fast) == rows(slow)
+    assert fast.last_search.nodes == slow.last_search.nodes == 120
