@@ -128,7 +128,7 @@ def c4_net(tmp_path_factory):
 
 def test_the_agent_searches_compiled_by_default_and_both_engines_agree(c4_net):
     game, path = c4_net
-    state = game.play_moves(game.parse_moves("d c d"))
+    state = game.play_moves(game.parse_moves("4 3 4"))
     fast = arena.load_agent(f"az:net={path},sims=120,seed=1")
     slow = arena.load_agent(f"az:net={path},sims=120,seed=1,engine=python")
     assert fast.choose(state, arena.Limit()) == slow.choose(state, arena.Limit())
@@ -139,3 +139,15 @@ def test_the_agent_searches_compiled_by_default_and_both_engines_agree(c4_net):
 
     assert rows(fast) == rows(slow)
     assert fast.last_search.nodes == slow.last_search.nodes == 120
+
+
+def test_a_listener_sees_the_compiled_search_grow_and_can_stop_it(c4_net):
+    game, path = c4_net
+    agent = arena.load_agent(f"az:net={path},sims=100000000,seed=1")
+    seen = []
+    agent.listener = lambda info: seen.append(info.nodes) or len(seen) == 3
+    agent.progress_every = 0.0
+    move = agent.choose(game.initial_state(), arena.Limit())
+    assert move in range(7) and len(seen) == 3 and seen == sorted(seen) and seen[0] > 0
+    assert seen[-1] <= agent.last_search.nodes < 100000000
+    assert sum(row["visits"] for row in agent.last_search.root) == agent.last_search.nodes - 1

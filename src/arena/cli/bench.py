@@ -261,7 +261,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "az",
         help="az's forward pass and search, batched and not, and beside DeepMind's mctx",
         description="The compiled forward pass (us a position, single calls and batches) and "
-        "PUCT's simulations a second with leaves one at a time and batched; then, with the "
+        "PUCT's simulations a second with leaves one at a time and batched, the readable "
+        "search (python) beside the compiled one (the az agent's default); then, with the "
         "'learn' extra (jax, mctx), the same network in JAX searched by mctx.muzero_policy "
         "and mctx.gumbel_muzero_policy on fixed positions of Tic-tac-toe and Connect Four "
         "(whose rules are written in JAX here): how often the moves agree, the distance "

@@ -235,7 +235,8 @@ class CompiledPUCT:
         p = self.kernel.params
         target = np.zeros_like(self.cells)
         f["owners"](p, self.kernel.encode(state), target)
-        found = np.zeros(len(tree.parent), np.int64)
+        most = self.kernel.max_moves
+        found = np.zeros(most * (most + 1), np.int64)  # children and grandchildren at most
         n = pk.compiled("root_candidates")(
             f["play"], f["to_move"], f["owners"], p, tree.position, self.s.copy(), self.s.copy(),
             self.cells, target, state.to_move, tree.first, tree.count, tree.visits, tree.move,

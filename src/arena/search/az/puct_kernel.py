@@ -106,7 +106,8 @@ def walk(  # type: ignore[no-untyped-def]
 def result(outcome, p, s, player):  # type: ignore[no-untyped-def]
     """A terminal position's result for ``player`` (its player to move), in [-1, 1]."""
     first_return = float(outcome(p, s))
-    value = first_return if player == 0 else -first_return
+    # 0.0 - x, not -x: a draw is 0.0 for either player, as the readable search has it.
+    value = first_return if player == 0 else 0.0 - first_return
     return max(-1.0, min(1.0, value))
 
 
