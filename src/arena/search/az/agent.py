@@ -143,11 +143,11 @@ class AZAgent(Agent):
             ):
                 self.compiled = CompiledPUCT(self.network, game)
             start = game.initial_state()
+            if self.compiled is not None:  # compiled, or loaded from numba's cache, now
+                self.compiled.run(self.compiled.new_tree(start), 2, 1.0, batch=2)
             self.evaluate([start])
             began = time.perf_counter()
             self.evaluate([start] * self.config["batch"])
-            if self.compiled is not None:  # compiled, or loaded from numba's cache, now
-                self.compiled.run(self.compiled.new_tree(start), 2, 1.0, batch=2)
             # A first guess of the search's speed for a timed Gumbel search's budget (the
             # walks cost about as much again); each search then measures its own.
             self.rate = self.config["batch"] / max(2 * (time.perf_counter() - began), 1e-6)
