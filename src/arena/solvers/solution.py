@@ -117,6 +117,7 @@ def gallop(
     seconds: float | None,
     step: int = 1,
     stop: threading.Event | None = None,
+    first: int = 0,
 ) -> Solution:
     """Find a score in ``[low, high]`` by null-window probes, starting next to 0.
 
@@ -127,13 +128,16 @@ def gallop(
     bracketed from both sides they halve the bracket (a binary search). Near
     the score every probe is costly, so probing near the bounds already
     proved beats :func:`bisect`'s leaps when the score is small, as a deep
-    solve's usually is. ``probe``, ``step`` and ``stop`` as in :func:`bisect`.
+    solve's usually is. ``probe``, ``step`` and ``stop`` as in :func:`bisect`;
+    ``first``: the score the first probe asks about instead of 0 (a guess).
 
     >>> def probe(mid, left):   # the score is -4; each probe proves as little as it can
     ...     return (mid - 1 if -4 <= mid else mid + 1), 1, False
     >>> found = gallop(probe, -36, 36, None, step=2)   # probes -1, -3, -5
     >>> (found.score, found.nodes)
     (-4, 3)
+    >>> gallop(probe, -36, 36, None, step=2, first=-4).nodes   # a right guess: -5, -3
+    2
     >>> def far(mid, left):     # the score is +38
     ...     return (mid - 1 if 38 <= mid else mid + 1), 1, False
     >>> found = gallop(far, -64, 64, None, step=2)  # -1, 1, 3, 7, 15, 31, 63, 47, 39, 35, 37
@@ -143,7 +147,7 @@ def gallop(
     start = time.perf_counter()
     deadline = None if seconds is None else start + seconds
     nodes = 0
-    target, stride, direction, run, bracketed = 0, step, 0, 0, False
+    target, stride, direction, run, bracketed = first, step, 0, 0, False
     while low < high:
         if bracketed:
             target = low + (high - low) // 2
