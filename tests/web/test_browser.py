@@ -435,6 +435,29 @@ def test_an_az_agent_shows_prior_policy_and_value(
     assert "prior: the policy head's" in page.inner_text("#search-units")
 
 
+def test_the_board_offers_az_playing_the_shipped_connect_four_network(
+    server: str, page: Any
+) -> None:
+    """Issue 28: with a network in the package, a student picks az on the plain board (no
+    --allow-programs: no file is named) and sees what the network believed."""
+    open_board(page, server, "game=tictactoe")
+    page.select_option("#game-name", "connect4")
+    page.select_option("#player0", "person")
+    page.select_option("#player1", "az")
+    assert page.locator('#params1 [data-param="net"]').count() == 0
+    assert page.locator('#params1 [data-param="sims"]').count() == 1
+    page.fill("#time", "0.2")
+    new_game(page, {"second": "az", "time": "0.2"})
+    page.click('#board .clicks [data-move="4"]')
+    wait_ply(page, 2)
+    page.wait_for_function("document.querySelector('#search-head').innerText.includes('az')")
+    heads = page.inner_text("#search-table thead").split()
+    assert heads[:5] == ["move", "visits", "share", "prior", "value"]
+    first = page.locator("#search-table tbody tr").first.locator("td").all_inner_texts()
+    assert first[0] == page.locator("#moves span").all_inner_texts()[1]
+    assert page.locator("#message").is_hidden()
+
+
 def test_connect_four_ghosts_stack_in_their_column(server: str, page: Any) -> None:
     open_board(page, server, "game=connect4&moves=44")
     page.click("#analyze")
