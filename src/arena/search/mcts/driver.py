@@ -178,14 +178,14 @@ class FastSearch:
     def _bytes(self) -> int:
         return self.node.nbytes + self.wins.nbytes + self.edge_move.nbytes + self.edge_child.nbytes
 
-    def _room(self, added: np.ndarray, more: float) -> tuple[int, int]:
+    def _room(self, added: list[int], more: float) -> tuple[int, int]:
         """The lengths the tree's arrays grow to (:func:`grown`) for a search that has
         ``added`` nodes and edges so far and ``more`` times as many still to add; an array
         with room for the next iteration keeps its length."""
         room = self.kernel.max_moves + 1
         lengths = []
         for used, capacity, new in zip(
-            self.sizes.tolist(), (len(self.node), len(self.edge_move)), added.tolist()
+            self.sizes.tolist(), (len(self.node), len(self.edge_move)), added
         ):
             short = used + room > capacity
             lengths.append(grown(capacity, used, room, new * more) if short else capacity)
@@ -233,7 +233,19 @@ class FastSearch:
         self.sizes[:] = self._compact(child)
         self.root = 0
         self.root_state = state.play(move)
-        self.root_s = owned(self.kernel.encode(self.root_state))
+        self.root_s = self._encoded(self.root_state)
+
+    def _encoded(self, state: State) -> np.ndarray:
+        """``state`` encoded into the engine's root array, which is made once, on cache lines
+        of its own (:func:`owned`), and written over by each new root: a fresh array (the
+        allocation alone cost 150-300 µs of a move once a collection or the opponent's move
+        had left the caches cold) only when a position's length changes."""
+        encoded = self.kernel.encode(state)
+        root_s = self.root_s
+        if root_s is None or root_s.shape != encoded.shape:
+            return owned(encoded)
+        root_s[:] = encoded
+        return root_s
 
     def _compact(self, child: int) -> tuple[int, int]:
         """Copy the subtree of ``child`` to the front of new arrays; return its sizes."""
@@ -282,9 +294,9 @@ class FastSearch:
         flags = me.OPEN
         known = self.root_state
         if known is not state and known != state:
-            root_s = owned(self.kernel.encode(state))
+            root_s = self._encoded(state)
             self.root_state, self.root_s, self.root = state, root_s, 0
-            if len(self.s) != len(root_s):
+            if self.s.shape != root_s.shape:
                 self.s, self.leaf = owned(root_s), owned(root_s)
             flags |= me.FRESH
         self.seed = self.rng.randrange(1 << 31)
@@ -294,30 +306,28 @@ class FastSearch:
 
     def _searched(self, sims: int) -> Searched:
         """What the search found, as the last read of the root left it in the arrays."""
-        report = self.report
+        report = self.report.tolist()
         return Searched(
-            self._stats(),
+            self._stats(report),
             sims,
-            int(report[mk.DEEPEST]),
+            report[mk.DEEPEST],
             self.root_line[: report[me.PV_LENGTH]].tolist(),
             self.name,
         )
 
-    def _stats(self) -> RootStats:
-        """The root's statistics as the last read of it left them."""
-        report = self.report
-        n = int(report[me.NMOVES])
-        moves, proven, at_once = (
-            self.root_moves[:n].tolist(),
-            self.root_proven[:n].tolist(),
-            int(report[me.AT_ONCE]),
-        )
+    def _stats(self, report: list[int] | None = None) -> RootStats:
+        """The root's statistics as the last read of it left them (``report``: the report
+        already read as a list)."""
+        if report is None:
+            report = self.report.tolist()
+        n, at_once = report[me.NMOVES], report[me.AT_ONCE]
+        moves, proven = self.root_moves[:n].tolist(), self.root_proven[:n].tolist()
         return RootStats(
             moves,
             self.root_visits[:n].tolist(),
             self.root_won[:n].tolist(),
             [_PROOF[q] for q in proven] if any(proven) else [Proof.UNKNOWN] * n,
-            int(report[me.ROOT_VISITS]),
+            report[me.ROOT_VISITS],
             moves[at_once] if at_once >= 0 else None,
         )
 
@@ -348,27 +358,31 @@ class FastSearch:
         left = int(min(rollouts, 1 << 62))
         budgeted = left < 1 << 62
         batch = FIRST_BATCH if batched else left
-        s, leaf = self.s, self.leaf
+        s, leaf, report = self.s, self.leaf, self.report
         clock = time.perf_counter
         total = 0
-        stop, longest_batch = batch_clock(self.report, deadline), 0.0
-        began, sizes_then = clock(), self.sizes.copy()
+        stop, longest_batch = batch_clock(report, deadline), 0.0
+        # What the tree holds as the search starts (a new tree: nothing).
+        began, sizes_then = clock(), [0, 0] if flags & me.FRESH else self.sizes.tolist()
         read = False
         while left > 0:
             if reads and batch >= left:  # the batch that may end the search reads the root
                 flags |= me.READ
-            self.report[mk.SPENT] = 0
+            report[mk.SPENT] = 0
             start = clock()
             done = self._batch(s, leaf, min(batch, left), flags)
             spent = clock() - start
-            self.kernel_seconds += self.report[mk.SPENT] * 1e-9
+            # The report read once, as Python ints: a numpy scalar for each field read costs
+            # more, on a move's cold caches.
+            found = report.tolist()
+            self.kernel_seconds += found[mk.SPENT] * 1e-9
             longest_batch = max(longest_batch, spent)
             read, flags = bool(flags & me.READ), 0
             total += done
             left -= done
-            if self.report[me.NMOVES] <= 1:
+            if found[me.NMOVES] <= 1:
                 break  # one legal move (or none): nothing to decide
-            reason = self.report[mk.REASON]
+            reason = found[mk.REASON]
             if reason == mk.FULL:
                 # Growing copies the tree (tens of ms for a big one): on the clock only
                 # when the copy, at the slowest rate seen, ends before the deadline.
@@ -380,7 +394,7 @@ class FastSearch:
                 if timed:
                     by_time = (stop - now) / max(now - began, 1e-4)
                     more = min(more, by_time) if budgeted else by_time
-                added = self.sizes - sizes_then
+                added = [now - then for now, then in zip(self.sizes.tolist(), sizes_then)]
                 try:
                     self._grow(*self._room(added, more))
                 except MemoryError:  # no room for the estimate: the least growth, or stop
@@ -403,9 +417,9 @@ class FastSearch:
         # No batch ran (a budget of none): open the root now; stopped by the clock, a proof
         # or a listener: read it now.
         if flags or (reads and not read):
-            self.report[mk.SPENT] = 0
+            report[mk.SPENT] = 0
             self._entry(0, flags | (me.READ if reads else 0))
-            self.kernel_seconds += self.report[mk.SPENT] * 1e-9
+            self.kernel_seconds += int(report[mk.SPENT]) * 1e-9
         return total
 
     def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int, flags: int = 0) -> int:
