@@ -11,6 +11,7 @@ import pytest
 
 import arena
 from arena.search.az import puct
+from arena.search.az import puct_kernel as pk
 from arena.search.az.kernel_planes import write_planes
 from arena.search.az.network import random_network
 from arena.search.az.planes import encode, encoding
@@ -151,3 +152,22 @@ def test_a_listener_sees_the_compiled_search_grow_and_can_stop_it(c4_net):
     assert move in range(7) and len(seen) == 3 and seen == sorted(seen) and seen[0] > 0
     assert seen[-1] <= agent.last_search.nodes < 100000000
     assert sum(row["visits"] for row in agent.last_search.root) == agent.last_search.nodes - 1
+
+
+def test_reset_compiles_everything_the_moves_run(c4_net, monkeypatch):
+    """A match resets an agent off the clock: what a move compiles on first use must be
+    compiled there (the first kept-tree reroot, compiled on the clock, made a cold
+    `arena match` forfeit 0.1 s moves by taking 1.0-1.1 s)."""
+    asked = []
+    real = pk.compiled
+    monkeypatch.setattr(pk, "compiled", lambda name: asked.append(name) or real(name))
+    game, path = c4_net
+    agent = arena.load_agent(f"az:net={path},sims=24,seed=2")
+    agent.reset(game)
+    at_reset = set(asked)
+    asked.clear()
+    state = game.initial_state()
+    for _ in range(4):  # each move's position is a grandchild of the last root: a reroot
+        state = state.play(agent.choose(state, arena.Limit()))
+        state = state.play(state.legal_moves()[0])
+    assert asked and set(asked) <= at_reset
