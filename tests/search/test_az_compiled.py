@@ -5,6 +5,7 @@ noise, temperature and tree reuse, on every game with an encoding; the az agent'
 from __future__ import annotations
 
 import random
+import time
 
 import numpy as np
 import pytest
@@ -171,3 +172,26 @@ def test_reset_compiles_everything_the_moves_run(c4_net, monkeypatch):
         state = state.play(agent.choose(state, arena.Limit()))
         state = state.play(state.legal_moves()[0])
     assert asked and set(asked) <= at_reset
+
+
+def test_a_late_answer_teaches_the_pause_reserve(c4_net, monkeypatch):
+    """az feeds the process's pause reserve as every timed search does: a move whose
+    answer came after its deadline makes the next searches keep more."""
+    from arena.search.clock.pauses import PAUSES
+
+    game, path = c4_net
+    agent = arena.load_agent(f"az:net={path},seed=2")
+    agent.reset(game)
+    report_of = agent.report_of
+
+    def slow(*args):  # a pause after the search's last look at the clock
+        time.sleep(0.12)
+        return report_of(*args)
+
+    monkeypatch.setattr(agent, "report_of", slow)
+    PAUSES.forget()
+    try:
+        agent.choose(game.initial_state(), arena.Limit(time=0.05))
+        assert PAUSES.level() >= 0.1
+    finally:
+        PAUSES.forget()
