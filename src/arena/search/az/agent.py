@@ -59,7 +59,6 @@ PARAMS = (
     Param(
         "net", file_path, None,
         "the network file (.npz, docs/az.md); none: the network shipped for the game",
-        default_text="shipped",
     ),
     Param(
         "sims",
