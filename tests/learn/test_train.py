@@ -149,26 +149,30 @@ def test_a_run_killed_and_resumed_has_the_buffer_and_step_of_one_never_killed(tm
                 break
             time.sleep(0.05)
         assert process.poll() is None, process.stdout.read().decode()  # type: ignore[union-attr]
-        os.kill(process.pid, signal.SIGKILL)  # in the middle of step 3 (or its files)
+        os.kill(process.pid, signal.SIGKILL)  # in the middle of a step (or its files)
     finally:
         process.kill()
         process.wait()
-    assert 2 <= ckpt.load(killed / "checkpoint.npz").progress["step"] <= 3
-    # Resumed by the command, as a user would, to step 4.
-    assert main(["train", "tictactoe", "--out", str(killed), "--steps", "4", *options]) == 0
+    # Where the kill lands depends on the machine (the compiled self-play runs these tiny
+    # steps in tens of milliseconds): after the two logged steps, before the fiftieth.
+    at = ckpt.load(killed / "checkpoint.npz").progress["step"]
+    assert 2 <= at < 50
+    stop = at + 2
+    # Resumed by the command, as a user would, two steps further.
+    assert main(["train", "tictactoe", "--out", str(killed), "--steps", str(stop), *options]) == 0
     never = tmp_path / "never"
-    assert main(["train", "tictactoe", "--out", str(never), "--steps", "4", *options]) == 0
+    assert main(["train", "tictactoe", "--out", str(never), "--steps", str(stop), *options]) == 0
     one, two = read_buffer(killed), read_buffer(never)
-    assert one.games == two.games == 16
+    assert one.games == two.games == 4 * stop
     assert np.array_equal(one.planes, two.planes) and np.array_equal(one.policy, two.policy)
     assert np.array_equal(one.value, two.value)
     a, b = ckpt.load(killed / "checkpoint.npz"), ckpt.load(never / "checkpoint.npz")
-    assert a.progress["step"] == b.progress["step"] == 4
+    assert a.progress["step"] == b.progress["step"] == stop
     assert a.progress["sampler"] == b.progress["sampler"]
     for key in a.params:
         assert np.allclose(a.params[key], b.params[key], atol=1e-6)
     rows = [json.loads(x) for x in (killed / "log.jsonl").read_text().splitlines()]
-    assert [r["step"] for r in rows] == [1, 2, 3, 4]
+    assert [r["step"] for r in rows] == list(range(1, stop + 1))
 
 
 def run_cli(capsys, *argv: str) -> tuple[int, str]:
