@@ -195,3 +195,25 @@ def test_a_late_answer_teaches_the_pause_reserve(c4_net, monkeypatch):
         assert PAUSES.level() >= 0.1
     finally:
         PAUSES.forget()
+
+
+def test_a_cold_timed_move_answers_readably_while_the_compiled_search_loads(c4_net):
+    """No reset(game): a timed move does not wait for the compiled pass (0.3-1 s from
+    numba's cache, which the cold-start test times); the readable search answers it and a
+    later move plays compiled once the background build is done. An untimed move builds
+    it at once, so budgets of simulations stay reproducible."""
+    game, path = c4_net
+    agent = arena.load_agent(f"az:net={path},seed=1")
+    state = game.initial_state()
+    move = agent.choose(state, arena.Limit(time=0.05))
+    assert move in state.legal_moves() and agent.compiled is None
+    assert isinstance(agent.tree, puct.Tree) and agent.last_search.nodes >= 1
+    for _ in range(600):  # the background build, then a move that installs it
+        time.sleep(0.05)
+        agent.choose(state, arena.Limit(time=0.01))
+        if agent.compiled is not None:
+            break
+    assert agent.compiled is not None and isinstance(agent.tree, CompiledTree)
+    untimed = arena.load_agent(f"az:net={path},seed=1,sims=30")
+    untimed.choose(state, arena.Limit())
+    assert untimed.compiled is not None and untimed.last_search.nodes == 30

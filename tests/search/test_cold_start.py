@@ -30,13 +30,14 @@ seconds = time.perf_counter() - start
 print(json.dumps({"seconds": seconds, "legal": move in state.legal_moves()}))
 """
 
-# human asks a person; az needs a network file (net=FILE), which it loads when made.
-AGENTS = [name for name in agent_names() if name not in ("human", "az")]
+# human asks a person; az plays the network shipped for the game.
+AGENTS = [name for name in agent_names() if name != "human"]
 CASES = [(agent, "connect4") for agent in AGENTS] + [
     ("mcts", "tictactoe"),
     ("ids", "othello"),
     ("best", "othello"),
     ("best", "go:size=9"),
+    ("az", "othello:size=6"),
 ]
 
 

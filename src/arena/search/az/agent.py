@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -42,6 +43,7 @@ from arena.core.spec import Param, file_path
 from arena.search.az import gumbel, puct, shipped
 from arena.search.az.network import Network, load
 from arena.search.az.puct_driver import CompiledPUCT, CompiledTree, game_kernel
+from arena.search.clock.background import Background
 from arena.search.clock.deadline import Deadline, quiet_gc
 from arena.search.clock.time_management import move_time
 
@@ -51,6 +53,17 @@ DEFAULT_SIMULATIONS = 200
 DEFAULT_BATCH = 8
 """Leaves per network call: measured (docs/az.md, ``arena bench az``), batches of 8 make
 Connect Four's simulations about twice as fast as one leaf at a time."""
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What a network needs to play a game: its evaluator (the compiled forward pass), the
+    compiled search (None: the readable one plays) and a first guess of its speed."""
+
+    evaluate: puct.Evaluator
+    compiled: CompiledPUCT | None
+    rate: float
+
 
 MAX_KEPT = 1 << 20
 """Nodes a kept tree may hold before a move starts afresh (memory, not strength)."""
@@ -124,39 +137,74 @@ class AZAgent(Agent):
         """The compiled search of the network on the game (root=puct, engine=compiled)."""
         self.deadline: Deadline | None = None
         self._last: SearchInfo | None = None
+        self._building = Background()
+        """Compiled searches asked for by a timed move before they were ready."""
+
+    def network_for(self, game: Game) -> Network:
+        """The network that plays ``game``, checked against it (a one-line SpecError): the
+        one named by ``net=``, or the package's for the game (it follows the game)."""
+        if self.shipped and (self.network is None or self.network.game != game.spec):
+            self.network = load(shipped.network_for(game))
+        assert self.network is not None
+        self.network.check(game)
+        return self.network
 
     def prepare(self, game: Game) -> puct.Evaluator:
         """The evaluator for ``game``, checking the network fits it (a one-line SpecError);
         compiles the forward pass (or loads it from numba's cache) on first use."""
-        if self.shipped and (self.network is None or self.network.game != game.spec):
-            self.network = load(shipped.network_for(game))
-        assert self.network is not None
-        if self.evaluate is None or self.game_spec != game.spec:
-            self.network.check(game)
-            self.evaluate = puct.net_evaluator(self.network)
-            self.compiled = None
-            if (
-                self.config["root"] == "puct"
-                and self.config["engine"] == "compiled"
-                and game_kernel(game) is not None
-            ):
-                self.compiled = CompiledPUCT(self.network, game)
-            start = game.initial_state()
-            if self.compiled is not None:
-                # Everything a move runs is compiled (or loaded from numba's cache) now,
-                # off the clock: the search, and the reroot a kept tree takes at the next
-                # move (compiled on its first use, it cost a cold match 1-3.5 s there).
-                warm = self.compiled.new_tree(start)
-                self.compiled.run(warm, 2, 1.0, batch=2)
-                self.compiled.reroot(warm, start.play(start.legal_moves()[0]))
-            self.evaluate([start])
-            began = time.perf_counter()
-            self.evaluate([start] * self.config["batch"])
-            # A first guess of the search's speed for a timed Gumbel search's budget (the
-            # walks cost about as much again); each search then measures its own.
-            self.rate = self.config["batch"] / max(2 * (time.perf_counter() - began), 1e-6)
-            self.game_spec, self.tree = game.spec, None
-        return self.evaluate
+        if self.evaluate is not None and self.game_spec == game.spec:
+            return self.evaluate
+        network = self.network_for(game)
+        # One a timed move started building: wait for it rather than build twice.
+        ready = self._building.wait(game.spec) or self._build(network, game)
+        self._install(game, ready)
+        return ready.evaluate
+
+    def _build(self, network: Network, game: Game) -> Prepared:
+        """The compiled forward pass and search of ``network`` on ``game``, warmed."""
+        evaluate = puct.net_evaluator(network)
+        compiled = None
+        if (
+            self.config["root"] == "puct"
+            and self.config["engine"] == "compiled"
+            and game_kernel(game) is not None
+        ):
+            compiled = CompiledPUCT(network, game)
+        start = game.initial_state()
+        if compiled is not None:
+            # Everything a move runs is compiled (or loaded from numba's cache) now,
+            # off the clock: the search, and the reroot a kept tree takes at the next
+            # move (compiled on its first use, it cost a cold match 1-3.5 s there).
+            warm = compiled.new_tree(start)
+            compiled.run(warm, 2, 1.0, batch=2)
+            compiled.reroot(warm, start.play(start.legal_moves()[0]))
+        evaluate([start])
+        began = time.perf_counter()
+        evaluate([start] * self.config["batch"])
+        # A first guess of the search's speed for a timed Gumbel search's budget (the
+        # walks cost about as much again); each search then measures its own.
+        rate = self.config["batch"] / max(2 * (time.perf_counter() - began), 1e-6)
+        return Prepared(evaluate, compiled, rate)
+
+    def _install(self, game: Game, ready: Prepared) -> None:
+        self.evaluate, self.compiled, self.rate = ready.evaluate, ready.compiled, ready.rate
+        self.game_spec, self.tree = game.spec, None
+
+    def _prepare_on_clock(self, game: Game, seconds: float | None) -> puct.Evaluator:
+        """The evaluator for a move of ``seconds``. Nobody called ``reset(game)`` and the
+        compiled forward pass is not loaded yet (0.3-1 s from numba's cache, longer to
+        compile): it is built in the background (:mod:`arena.search.clock.background`)
+        while the readable search with the readable forward pass answers within the limit,
+        and the next move uses it once it is ready."""
+        if seconds is None or (self.evaluate is not None and self.game_spec == game.spec):
+            return self.prepare(game)
+        network = self.network_for(game)
+        ready = self._building.get(game.spec, lambda: self._build(network, game))
+        if ready is not None:
+            self._install(game, ready)
+            return ready.evaluate
+        self.compiled, self.tree = None, None
+        return puct.readable_evaluator(network)
 
     def reset(self, game: Game | None = None) -> None:
         self.tree = None
@@ -182,8 +230,8 @@ class AZAgent(Agent):
         return (sims if sims is not None else math.inf), seconds
 
     def choose(self, state: State, limit: Limit) -> int:
-        evaluate = self.prepare(state.game)
         sims, seconds = self.budget(limit, state)
+        evaluate = self._prepare_on_clock(state.game, seconds)
         if self.compiled is not None:
             self.compiled.halt[0] = 0
         deadline = self.deadline = Deadline(seconds)

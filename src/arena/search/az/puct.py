@@ -47,7 +47,7 @@ import numpy as np
 
 from arena.core.game import State
 from arena.search.az.kernel import evaluate_prepared, prepare
-from arena.search.az.network import Network
+from arena.search.az.network import Network, forward
 from arena.search.az.planes import encode, encoding
 from arena.search.clock.deadline import Deadline
 
@@ -352,5 +352,21 @@ def net_evaluator(net: Network) -> Evaluator:
         logits, values = evaluate_prepared(arrays, planes)
         priors = [masked_priors(logits[i], s.legal_moves()) for i, s in enumerate(states)]
         return priors, [float(v) for v in values]
+
+    return evaluate
+
+
+def readable_evaluator(net: Network) -> Evaluator:
+    """The evaluator of a network by the readable forward pass (numpy, one position at a
+    time): slower than :func:`net_evaluator` but ready at once, for the moves a timed
+    search makes while the compiled pass loads (:class:`arena.search.az.agent.AZAgent`)."""
+
+    def evaluate(states: Sequence[State]) -> tuple[list[np.ndarray], list[float]]:
+        priors, values = [], []
+        for state in states:
+            logits, value = forward(net, encode(state))
+            priors.append(masked_priors(logits, state.legal_moves()))
+            values.append(value)
+        return priors, values
 
     return evaluate
