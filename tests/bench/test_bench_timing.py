@@ -35,8 +35,8 @@ def othello_only(tmp_path: Path) -> str:
 
 def test_every_built_in_agent_is_timed_by_default() -> None:
     timed = {spec.split(":")[0] for spec in timing.AGENTS}
-    # solver was left out; az needs a network file, and none ships yet
-    assert timed == set(agent_names()) - {"human", "az"}
+    # solver was left out once, and az while no network shipped
+    assert timed == set(agent_names()) - {"human"}
 
 
 def test_an_agent_is_left_out_of_the_games_it_cannot_play(othello_only: str) -> None:

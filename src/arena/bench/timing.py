@@ -5,7 +5,8 @@ limits from 20 ms to 1 s; the benchmark counts the moves that took longer
 than the limit (the target is none) and the distribution of time used over
 time allowed. It runs minutes by design: overruns are rare events.
 
-Every built-in agent is timed by default (``human`` aside). Each move is a new
+Every built-in agent is timed by default (``human`` aside; ``az`` on the games a
+network ships for). Each move is a new
 agent, started on its game off the clock as a match starts it (``reset``), so
 each agent's first move on each game in the process is a cold one (its
 compiled code loaded, its tables new): those moves are counted apart too
@@ -44,6 +45,7 @@ AGENTS = (
     "mcts",
     "mcts:expand=all,rollout=heuristic",
     "solver",
+    "az",  # the network shipped for the game (Connect Four, Othello 6x6): left out of others
     "best",  # what users play: ids, the solver, and Go's MC-RAVE with tactical rollouts
 )
 # Limits and their share of the moves: short limits get most moves, so the whole run
