@@ -5,6 +5,7 @@ and in time (tests/agents/test_stop.py: stop() ends every thread)."""
 from __future__ import annotations
 
 import random
+import threading
 import time
 
 import pytest
@@ -91,12 +92,16 @@ class SlowHelper:
     """A helper whose iteration the system 'pauses' for 0.5 s."""
 
     halted = False
-    first = None
     nodes = 0
 
+    def __init__(self) -> None:
+        self.inside = threading.Event()
+
     def iterate(self, depth: int, end_ns: int) -> None:
+        self.inside.set()
         time.sleep(0.5)
         self.nodes += 1
+        return None
 
     def stop(self) -> None:
         self.halted = True
@@ -107,7 +112,8 @@ def test_the_main_search_does_not_wait_for_a_paused_helper() -> None:
 
     helper = SlowHelper()
     smp = LazySMP([helper])
-    smp.start(None, 1, 0)
+    smp.begin(8, 0, lambda found: True)
+    assert helper.inside.wait(5)
     start = time.perf_counter()
     smp.finish(start)  # the move's stop moment is now
     assert time.perf_counter() - start < 0.25

@@ -9,10 +9,12 @@ clock):
 - :func:`compare_exchange` (``cmpxchg``, acquire-release) and :func:`fetch_add`
   (``atomicrmw add``) on one int64 of an array;
 - :func:`release_store` (an atomic store with release order), and the fences
-  :func:`fence_acquire` and :func:`fence_release`, with which a table that
-  threads share without a lock (Lazy SMP's) checks its entries: a writer stores
-  the key, then (release) the data; a reader loads the data, then (acquire) the
-  key again, so data it took from another position's entry fails the check;
+  :func:`fence_acquire` and :func:`fence_release`;
+- :func:`float_bits`: a float's 64 bits as an integer, with which a table that
+  threads share without a lock (Lazy SMP's) checks its entries the *lockless XOR*
+  way: an entry stores its key XOR its data words, so an entry whose words two
+  writers interleaved (one's key, the other's value) fails the check whatever the
+  order the words were written or read in;
 - :func:`acquire` / :func:`release`: a spin lock in one int64 of an array,
   which gives up the processor (``sched_yield``) after a few tries, so a holder
   the operating system paused (the machine is busy) gets it back at once
@@ -112,6 +114,26 @@ def release_store(typingctx, array, index, value):  # type: ignore[no-untyped-de
         return context.get_dummy_value()
 
     return types.none(array, types.intp, types.int64), codegen
+
+
+@intrinsic
+def float_bits(typingctx, x):  # type: ignore[no-untyped-def]
+    """The 64 bits of the float ``x`` as an int64 (a bit cast: no instruction).
+
+    >>> import numpy as np
+    >>> @njit
+    ... def bits(x):
+    ...     return float_bits(x)
+    >>> int(bits(1.0)) == int(np.float64(1.0).view(np.int64)), int(bits(0.0))
+    (True, 0)
+    """
+    if not isinstance(x, types.Float) or x.bitwidth != 64:
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return types.int64(types.float64), codegen
 
 
 @intrinsic

@@ -57,8 +57,15 @@ from numba import njit
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 from arena.search.alphabeta.engines.driver import BOUND_TEXT, Iteration, LazySMP, RootSearch, deepen
-from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER, from_table, to_table
-from arena.search.atomics import fence_acquire, fence_release
+from arena.search.alphabeta.engines.table_values import (
+    EXACT,
+    LOWER,
+    UPPER,
+    from_table,
+    store_entry,
+    to_table,
+)
+from arena.search.atomics import float_bits
 from arena.search.clock import compiled as compiled_clock
 from arena.search.clock.compiled_deadline import expired, now_ns
 from arena.search.clock.deadline import quiet_gc
@@ -256,11 +263,10 @@ def search(
     key = pos + mask
     slot = table.index(keys, key, shift)
     first = 0
-    # The entry's data, then its key (threads share the table: see atomics.fence_acquire).
+    # The entry's words, each read once; its key checked by XOR (see store_entry).
     m = meta[slot]
     entry_value = values[slot]
-    fence_acquire()
-    if keys[slot] == key and m != 0:
+    if keys[slot] ^ m ^ float_bits(entry_value) == key and m != 0:
         if m >> 10:
             first = 1 << ((m >> 10) - 1)
         if m & 255 >= depth:
@@ -301,10 +307,8 @@ def search(
                 if alpha >= beta:
                     break
     bound = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
-    keys[slot] = key
-    fence_release()  # the key before the data
-    values[slot] = to_table(best, ply, PROVEN)
-    meta[slot] = min(depth, 255) | (bound << 8) | ((lowest_index(best_move) + 1) << 10)
+    data = min(depth, 255) | (bound << 8) | ((lowest_index(best_move) + 1) << 10)
+    store_entry(keys, values, meta, slot, key, to_table(best, ply, PROVEN), data)
     return best
 
 
@@ -368,10 +372,8 @@ def search_root(
         if out[i, 1] == best:
             best_i = i
             break
-    keys[slot] = key
-    fence_release()
-    values[slot] = best
-    meta[slot] = min(depth, 255) | (EXACT << 8) | ((lowest_index(order[best_i]) + 1) << 10)
+    data = min(depth, 255) | (EXACT << 8) | ((lowest_index(order[best_i]) + 1) << 10)
+    store_entry(keys, values, meta, slot, key, best, data)
     return n
 
 
@@ -381,6 +383,7 @@ def principal_variation(
     pos: int,
     mask: int,
     keys: np.ndarray,
+    values: np.ndarray,
     meta: np.ndarray,
     shift: int,
     out: np.ndarray,
@@ -392,9 +395,10 @@ def principal_variation(
     while n < out.size:
         key = pos + mask
         slot = table.index(keys, key, shift)
-        if keys[slot] != key or meta[slot] >> 10 == 0:
+        m = meta[slot]
+        if keys[slot] ^ m ^ float_bits(values[slot]) != key or m >> 10 == 0:
             break
-        move = 1 << ((meta[slot] >> 10) - 1)
+        move = 1 << ((m >> 10) - 1)
         if not move & playable:
             break
         out[n] = move
@@ -495,7 +499,8 @@ class Connect4Search(RootSearch):
         wins = winning_cells(self.pos, self.mask, self.rows, self.L[K], self.L[BOARD])
         if not wins & best_cell and after_mask != self.L[BOARD]:
             m = principal_variation(
-                self.L, after_pos, after_mask, self.keys, self.meta, self.shift, self.pv
+                self.L, after_pos, after_mask, self.keys, self.values, self.meta, self.shift,
+                self.pv,
             )
             line += [int(c) for c in self.pv[: min(m, depth - 1)]]
         return Iteration(

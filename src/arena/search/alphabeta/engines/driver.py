@@ -14,8 +14,9 @@ the game).
 
 An engine gives :func:`deepen` a :class:`Deepening`: ``iterate(depth, end_ns)``
 returns an :class:`Iteration` or None when the deadline cut it short. With
-``ids:threads=N``, :class:`LazySMP` runs N-1 helper copies of it beside each
-depth, a depth or two deeper, through the shared table.
+``ids:threads=N``, :class:`LazySMP` runs N-1 helper copies of it, each deepening
+on its own thread over the whole move a ply or two ahead of the main search,
+through the shared table; the deepest completed iteration is played.
 
 Tests: tests/search/test_engine_connect4.py, tests/search/test_engine_gomoku.py,
 tests/search/test_lazy_smp.py
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from typing import Any, NamedTuple, Protocol
@@ -139,15 +140,36 @@ GRACE = 0.002
 """How long past the move's stop moment the main search waits for a helper thread."""
 
 
-class LazySMP:
-    """Lazy SMP: helper threads search the same root as the main search, each a depth or
-    two deeper (staggered: helper ``i`` at ``depth + 1 + i % 2``), through the shared
-    table, so that the main search finds more of its positions already searched. Only
-    the main search's results are played and reported; the helpers' nodes count in the
-    total. A helper's iteration ends when the main one's does (:meth:`finish`).
+def helper_depth(index: int, last: int, main: int) -> int:
+    """The depth helper ``index`` searches next, having completed ``last`` while the main
+    search is at ``main``: one ply past the main search (even helpers) or two (odd ones),
+    and never one it has done already. So the threads stay desynchronised -- a helper
+    searches the depth the main one reaches next and fills the table for it -- without
+    ever being restarted (Lazy SMP as the strongest alpha-beta engines run it).
 
-    The helpers are the engine's :meth:`RootSearch.helper` copies, their root set with
-    the main search's; their compiled search releases the GIL (``nogil``).
+    >>> [helper_depth(0, last, 5) for last in (0, 5, 6, 9)]
+    [6, 6, 7, 10]
+    >>> helper_depth(1, 0, 5)
+    7
+    """
+    return max(last + 1, main + 1 + index % 2)
+
+
+class LazySMP:
+    """Lazy SMP: helper threads search the same root as the main search, each in an
+    iterative-deepening loop of its own that runs over the whole move (never restarted
+    when the main search moves on), a ply or two ahead of it (:func:`helper_depth`),
+    through the shared transposition table: what a helper stores, the main search finds
+    (the table's move first, and the values of positions it has not reached yet). The
+    move played is that of the deepest iteration any thread completed, the main search's
+    on a tie (:meth:`deepest`); the main search's time management ends every thread
+    (:meth:`finish`). The helpers' nodes count in the total.
+
+    A helper is an object with ``iterate(depth, end_ns)`` (a completed iteration, or None
+    when stopped), ``stop()``, ``halted`` and ``nodes``: the engine's
+    :meth:`RootSearch.helper` copies, or the Othello engine's own; their root is set by
+    the engine before :meth:`begin`, and their compiled search releases the GIL
+    (``nogil``).
     """
 
     def __init__(self, helpers: Sequence[Any]) -> None:
@@ -157,24 +179,46 @@ class LazySMP:
         for future in [self.pool.submit(int) for _ in self.helpers]:
             future.result()
         self.running: list[Future[Any]] = []
+        self.main_depth = 0
+        """The depth the main search is at (the helpers keep ahead of it)."""
+        self.done: list[tuple[int, Any] | None] = [None] * len(self.helpers)
+        """Each helper's deepest completed iteration this move: ``(depth, result)``."""
 
     def ready(self) -> list[Any]:
-        """The helpers, once every one has ended its last iteration (to set their root)."""
+        """The helpers, once every one has ended its last move's loop (to set their root)."""
         for future in self.running:
             future.result()
         self.running = []
         return self.helpers
 
-    def start(self, first: Any, depth: int, end_ns: int) -> None:
-        """Let every helper search its depth, the main search's ``first`` move first."""
+    def begin(self, maxdepth: int, end_ns: int, final: Callable[[Any], bool]) -> None:
+        """Start every helper's deepening loop (to ``maxdepth`` at most, stopping at
+        ``end_ns`` or at a result that ``final`` says ends the search)."""
         self.ready()
+        self.main_depth = 1
         for i, helper in enumerate(self.helpers):
             helper.halted = False
-            helper.first = first
-            self.running.append(self.pool.submit(helper.iterate, depth + 1 + i % 2, end_ns))
+            self.done[i] = None
+            self.running.append(self.pool.submit(self.deepen, i, maxdepth, end_ns, final))
+
+    def deepen(self, index: int, maxdepth: int, end_ns: int, final: Callable[[Any], bool]) -> None:
+        """Helper ``index``'s loop (on its thread): depth after depth until stopped."""
+        helper = self.helpers[index]
+        last = 0
+        while not helper.halted:
+            depth = helper_depth(index, last, self.main_depth)
+            if depth > maxdepth:
+                return
+            found = helper.iterate(depth, end_ns)
+            if found is None:
+                return
+            self.done[index] = (depth, found)
+            last = depth
+            if final(found):
+                return
 
     def finish(self, stop: float = float("inf")) -> None:
-        """End the helpers' iterations (at their next look at the clock) and wait for them,
+        """End the helpers' loops (each at its next look at the clock) and wait for them,
         past the ``time.perf_counter`` moment ``stop`` at most :data:`GRACE`: a helper the
         system paused finishes on its own, and :meth:`ready` waits for it before the next
         use (its nodes then count in the next report)."""
@@ -190,6 +234,12 @@ class LazySMP:
             except TimeoutError:
                 waiting.append(future)
         self.running = waiting
+
+    def deepest(self, depth: int) -> tuple[int, Any] | None:
+        """The deepest iteration a helper completed if deeper than ``depth`` (the main
+        search's), else None."""
+        found = [done for done in self.done if done is not None and done[0] > depth]
+        return max(found, key=lambda done: done[0]) if found else None
 
     @property
     def nodes(self) -> int:
@@ -213,47 +263,67 @@ def deepen(
     ``time.perf_counter()`` moment the move's time began (default: now), so that
     the work an engine did before deepening (loading the position, a solve that
     did not finish) counts against the same deadline. ``smp``: helper threads
-    (their roots set already) that search beside each depth.
+    (their roots set already) that deepen beside the main search over the whole
+    move; a deeper iteration one of them completed is the answer.
     """
     deadline = Deadline(seconds, start)
     end = deadline_ns(deadline.end)
     move = fallback
     info = SearchInfo(depth=0, engine=engine, units=HEURISTIC_UNITS.note)
-    for depth in range(1, maxdepth + 1):
-        if smp is not None:
-            smp.start(getattr(search, "first", None), depth, end)
-            try:
-                found = search.iterate(depth, end)
-            finally:
-                smp.finish(deadline.end)
-        else:
+    if smp is not None:
+        smp.begin(maxdepth, end, final)
+    try:
+        for depth in range(1, maxdepth + 1):
+            if smp is not None:
+                smp.main_depth = depth
             found = search.iterate(depth, end)
-        if found is None:
-            better = search.partial_best()
-            if better is not None and info.depth:
-                move = better
-            break
+            if found is None:
+                better = search.partial_best()
+                if better is not None and info.depth:
+                    move = better
+                break
+            move = found.move
+            info.depth, info.value = depth, found.value
+            info.root = rows_of(state, found, depth)
+            if agent.listener is not None and agent.report(
+                partial(
+                    SearchInfo,
+                    deadline.elapsed(),
+                    depth,
+                    search.nodes + (smp.nodes if smp is not None else 0),
+                    found.value,
+                    info.root,
+                    engine=engine,
+                    units=HEURISTIC_UNITS.note,
+                ),
+                force=True,
+            ):
+                break
+            if final(found):
+                break
+    finally:
+        if smp is not None:
+            smp.finish(deadline.end)
+    deeper = smp.deepest(info.depth) if smp is not None else None
+    if deeper is not None:  # a helper completed a deeper iteration: its answer
+        depth, found = deeper
         move = found.move
         info.depth, info.value = depth, found.value
-        info.root = value_rows(state, found.rows, depth)
-        if info.root:
-            info.root[0]["pv"] = [state.game.format_move(m) for m in found.pv]
-        if agent.listener is not None and agent.report(
-            partial(
-                SearchInfo,
-                deadline.elapsed(),
-                depth,
-                search.nodes,
-                found.value,
-                info.root,
-                engine=engine,
-                units=HEURISTIC_UNITS.note,
-            ),
-            force=True,
-        ):
-            break
-        if is_proven(found.value) or not found.horizon:
-            break
+        info.root = rows_of(state, found, depth)
     info.nodes = search.nodes + (smp.nodes if smp is not None else 0)
     info.seconds = deadline.finish(getattr(search, "longest", 0) / 1e9)
     return move, info
+
+
+def final(found: Iteration) -> bool:
+    """Whether deeper iterations cannot change ``found``: a proven value, or no line
+    reached the horizon (every one ended the game)."""
+    return is_proven(found.value) or not found.horizon
+
+
+def rows_of(state: State, found: Iteration, depth: int) -> list[dict[str, Any]]:
+    """The report's root rows of an iteration, its best move's row with the line."""
+    rows = value_rows(state, found.rows, depth)
+    if rows:
+        rows[0]["pv"] = [state.game.format_move(m) for m in found.pv]
+    return rows

@@ -51,8 +51,8 @@ from numba import njit
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 from arena.search.alphabeta.engines.driver import BOUND_TEXT, Iteration, LazySMP, RootSearch, deepen
-from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER
-from arena.search.atomics import fence_acquire, fence_release
+from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER, store_entry
+from arena.search.atomics import float_bits
 from arena.search.clock.compiled_deadline import NEVER, expired, now_ns
 from arena.search.clock.deadline import quiet_gc
 from arena.search.report import value_rows
@@ -60,7 +60,10 @@ from arena.search.values import PROVEN_NOTE, WIN
 
 # stats: nodes, deadline (ns), aborted, horizon seen, VCF plies at the horizon, last look
 # at the clock, longest time between two looks (clock.expired).
-NODES, END, ABORTED, HORIZON, LEAF_VCF, LAST, LONGEST = range(7)
+NODES, END, ABORTED, HORIZON, LEAF_VCF, LAST, LONGEST, NODE_CAP = range(8)
+NO_CAP = 1 << 62
+"""``stats[NODE_CAP]`` when the search has no node budget (a budget per thread is how a
+measurement stands for equal time on free cores: ``GomokuSearch.budget``)."""
 CHECK_EVERY = 127
 # geometry g: size, cells, k, windows, beam.
 G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM = range(5)
@@ -325,7 +328,9 @@ def vcf(
     ``p`` has no four now and the opponent none either (callers check).
     """
     stats[NODES] += 1
-    if stats[NODES] & CHECK_EVERY == 0 and expired(stats, END, LAST, LONGEST):
+    if stats[NODES] & CHECK_EVERY == 0 and (
+        expired(stats, END, LAST, LONGEST) or stats[NODES] >= stats[NODE_CAP]
+    ):
         stats[ABORTED] = 1
     if stats[ABORTED] or fours_left <= 0 or ply >= MAX_PLY - 2:
         return 0
@@ -478,7 +483,9 @@ def search(
 ):  # type: ignore[no-untyped-def]
     """Negamax value for player ``p`` to move, ``ply`` plies below the root."""
     stats[NODES] += 1
-    if stats[NODES] & CHECK_EVERY == 0 and expired(stats, END, LAST, LONGEST):
+    if stats[NODES] & CHECK_EVERY == 0 and (
+        expired(stats, END, LAST, LONGEST) or stats[NODES] >= stats[NODE_CAP]
+    ):
         stats[ABORTED] = 1
     if stats[ABORTED]:
         return 0.0
@@ -505,11 +512,10 @@ def search(
     mask = keys.size - 1
     slot = key & mask
     first = -1
-    # The entry's data, then its key (threads share the table: see atomics.fence_acquire).
+    # The entry's words, each read once; its key checked by XOR (see store_entry).
     m = meta[slot]
     entry_value = values[slot]
-    fence_acquire()
-    if keys[slot] == key and m != 0:
+    if keys[slot] ^ m ^ float_bits(entry_value) == key and m != 0:
         first = (m >> 10) - 1
         if m & 255 >= depth:
             stats[HORIZON] = 1
@@ -594,10 +600,8 @@ def search(
         best = -LOST_SOON
     bound = UPPER if best <= alpha_in else LOWER if best >= beta else EXACT
     stored = best + ply if best >= PROVEN else best - ply if best <= -PROVEN else best
-    keys[slot] = key
-    fence_release()  # the key before the data
-    values[slot] = stored
-    meta[slot] = min(depth, 255) | (bound << 8) | ((best_move + 1) << 10)
+    data = min(depth, 255) | (bound << 8) | ((best_move + 1) << 10)
+    store_entry(keys, values, meta, slot, key, stored, data)
     return best
 
 
@@ -723,13 +727,15 @@ class GomokuSearch(RootSearch):
         self.meta = np.zeros(1 << TABLE_BITS, np.int64)
         self.buf = np.zeros((MAX_PLY + 2, cells), np.int64)
         self.sbuf = np.zeros((MAX_PLY + 2, cells), float)
-        self.stats = np.zeros(7, np.int64)
+        self.stats = np.zeros(8, np.int64)
         self.longest = 0
         self.out = np.zeros((cells, 3), float)
         self.player = 0
         self.first = -1
         self.nodes = 0
         self.leaf_vcf = LEAF_PLIES
+        self.budget: int | None = None
+        """Measurements: the most nodes each thread searches in a move (None: no budget)."""
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         g, w, through, count, near, count_near = self.geo
@@ -775,7 +781,7 @@ class GomokuSearch(RootSearch):
         p = self.player
         if self.c[C_FOURS + 1 - p] > 0 or self.c[C_FOURS + p] > 0:
             return None
-        self.stats[:] = (0, end_ns, 0, 0, 0, now_ns(), self.longest)
+        self.stats[:] = (0, end_ns, 0, 0, 0, now_ns(), self.longest, NO_CAP)
         plies = vcf(*self.arrays(), p, fours, self.buf, 0, self.stats)
         self.nodes += int(self.stats[NODES])
         self.longest = int(self.stats[LONGEST])
@@ -783,7 +789,8 @@ class GomokuSearch(RootSearch):
 
     def iterate(self, depth: int, end_ns: int) -> Iteration | None:
         g, w, through, count, near, count_near = self.geo
-        self.stats[:] = (0, end_ns, 0, 0, self.leaf_vcf, now_ns(), self.longest)
+        cap = NO_CAP if self.budget is None else self.budget - self.nodes
+        self.stats[:] = (0, end_ns, 0, 0, self.leaf_vcf, now_ns(), self.longest, cap)
         if self.halted:  # checked after the write: a stop() racing it still wins
             self.best_partial = None
             return None

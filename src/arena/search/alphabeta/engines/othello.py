@@ -44,6 +44,7 @@ import math
 import threading
 import time
 from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 
@@ -147,9 +148,18 @@ def make_engine(game: Game, threads: int = 1) -> OthelloEngine | None:
     return OthelloEngine(game, threads=threads)
 
 
+class RootResult(NamedTuple):
+    """One completed depth of the Othello search: its value and the root's rows
+    ``(bit, value, bound)`` best first (internal units)."""
+
+    value: int
+    rows: list[tuple[int, int, int]]
+
+
 class OthelloHelper:
     """A Lazy SMP helper of :class:`OthelloEngine` (``ids:threads=N``): the engine's
-    table, its own counters and move lists; what :class:`~.driver.LazySMP` runs."""
+    table, its own counters and move lists, and its own root order (its last depth's,
+    best first); what :class:`~.driver.LazySMP` runs."""
 
     def __init__(self, engine: OthelloEngine) -> None:
         self.engine = engine
@@ -157,17 +167,27 @@ class OthelloHelper:
         stats, scratch = search.new_stats(), search.new_scratch()
         self.arrays = (private_array(stats.shape), private_array(scratch.shape))
         self.halted = False
-        self.first: np.ndarray = np.zeros(0, dtype=np.int64)
-        """The root's moves in the main search's order (LazySMP sets it at each depth)."""
+        self.order: np.ndarray = np.zeros(0, dtype=np.int64)
         self.nodes = 0
         self.me = self.opp = np.uint64(0)
 
-    def set_root(self, me: np.uint64, opp: np.uint64) -> None:
-        self.me, self.opp, self.nodes = me, opp, 0
+    def set_root(self, me: np.uint64, opp: np.uint64, order: np.ndarray) -> None:
+        self.me, self.opp, self.order, self.nodes = me, opp, order, 0
 
-    def iterate(self, depth: int, end_ns: int) -> None:
-        self.engine._root(self.me, self.opp, depth, self.first, end_ns, self)
+    def iterate(self, depth: int, end_ns: int) -> RootResult | None:
+        """Search the root to ``depth``; None when stopped."""
+        value, values, bounds = self.engine._root(
+            self.me, self.opp, depth, self.order, end_ns, self
+        )
         self.nodes += int(self.arrays[0][search.NODES])
+        if self.arrays[0][search.ABORTED] or self.halted:
+            return None
+        rows = sorted(
+            zip(self.order.tolist(), values.tolist(), bounds.tolist(), strict=True),
+            key=lambda row: -row[1],
+        )
+        self.order = np.array([row[0] for row in rows], dtype=np.int64)
+        return RootResult(value, rows)
 
     def stop(self) -> None:
         self.halted = True
@@ -209,6 +229,11 @@ class OthelloEngine:
         """What the reported values are (the evaluation predicts discs on 8x8 only)."""
         self.probcut = PROBCUT
         self.next_share = NEXT_SHARE
+        self.budget: int | None = None
+        """Measurements: the most nodes each thread searches in a move, standing for
+        equal time on free cores (None: no budget, the clock alone)."""
+        self.spent = 0
+        """The main search's nodes this move (against :attr:`budget`)."""
         self.smp = (
             LazySMP([OthelloHelper(self) for _ in range(threads - 1)]) if threads > 1 else None
         )
@@ -278,6 +303,8 @@ class OthelloEngine:
         stats[search.MPC_MARGIN] = (
             int(self.probcut * search.MPC_SIGMA) if self.kind == HEURISTIC else 0
         )
+        spent = self.spent if helper is None else helper.nodes
+        stats[search.NODE_CAP] = search.NO_CAP if self.budget is None else self.budget - spent
         if helper is not None and helper.halted:  # after the write: a racing stop() wins
             return 0, values, bounds
         value = search.root(
@@ -396,6 +423,25 @@ class OthelloEngine:
         with quiet_gc():  # no collector pause on the clock
             return self._choose(state, seconds, maxdepth, agent, deadline, multipv)
 
+    @staticmethod
+    def final(value: int) -> bool:
+        """Whether deeper iterations cannot change a root ``value``: a proven win or loss."""
+        return abs(value) >= search.PROVEN
+
+    def fill(
+        self, state: State, info: SearchInfo, depth: int, value: int,
+        rows: list[tuple[int, int, int]], move: int,
+    ) -> None:  # fmt: skip
+        """Write a completed depth's value, root rows and line into ``info``."""
+        info.depth, info.value = depth, self.report_value(value)
+        info.root = value_rows(
+            state,
+            [(self.move_of(b), self.report_value(v), BOUND_TEXT[f]) for b, v, f in rows],
+            depth,
+            self.units,
+        )
+        info.root[0]["pv"] = self.principal_variation(state, move, depth)
+
     def open_window(
         self, me: np.uint64, opp: np.uint64, depth: int, rows: list[tuple[int, int, int]],
         count: int, deadline_ns: int,
@@ -453,65 +499,71 @@ class OthelloEngine:
         order = self._order(state, None)
         move = self.move_of(int(order[0]))
         info = SearchInfo(depth=0, engine="fast", units=self.units.note)
-        nodes = 0
+        nodes = self.spent = 0
         smp = self.smp
-        for helper in smp.ready() if smp is not None else ():
-            helper.set_root(me, opp)  # type: ignore[attr-defined]
-        for depth in range(1, maxdepth + 1):
-            if smp is not None:
-                smp.start(order, depth, deadline_ns)
-                try:
-                    value, values, bounds = self._root(me, opp, depth, order, deadline_ns)
-                finally:
-                    smp.finish(deadline.end)
-            else:
+        last = empty_cells(state) + 2
+        """A depth past the end of every line: the tree is searched to the end."""
+        if smp is not None:
+            for helper in smp.ready():
+                helper.set_root(me, opp, order)  # type: ignore[attr-defined]
+            smp.begin(min(maxdepth, last), deadline_ns, lambda found: self.final(found.value))
+        try:
+            for depth in range(1, maxdepth + 1):
+                if smp is not None:
+                    smp.main_depth = depth
                 value, values, bounds = self._root(me, opp, depth, order, deadline_ns)
-            nodes += int(self.stats[search.NODES])
-            best = int(self.stats[search.ROOT_BEST])
-            if self.stats[search.ABORTED] or self.stopped:
-                if best > 0:  # a move proved better than the previous best before the stop
-                    move = self.move_of(int(order[best]))
-                break
-            rows = sorted(
-                zip(order.tolist(), values.tolist(), bounds.tolist(), strict=True),
-                key=lambda row: -row[1],
-            )
-            if multipv > 1:
-                rows, more, complete = self.open_window(me, opp, depth, rows, multipv, deadline_ns)
-                nodes += more
-                if not complete and info.depth:
-                    # An analysis shows the last depth whose every row is exact, and its
-                    # best move, rather than a deeper table of bounds the clock left.
+                nodes += int(self.stats[search.NODES])
+                self.spent = nodes
+                best = int(self.stats[search.ROOT_BEST])
+                if self.stats[search.ABORTED] or self.stopped:
+                    if best > 0:  # a move proved better than the previous best before the stop
+                        move = self.move_of(int(order[best]))
                     break
-            order = np.array([row[0] for row in rows], dtype=np.int64)
-            move = self.move_of(int(order[0]))
-            info.depth, info.value = depth, self.report_value(value)
-            info.root = value_rows(
-                state,
-                [(self.move_of(b), self.report_value(v), BOUND_TEXT[f]) for b, v, f in rows],
-                depth,
-                self.units,
-            )
-            info.root[0]["pv"] = self.principal_variation(state, move, depth)
-            elapsed = deadline.elapsed()
-            if agent.listener is not None and agent.report(
-                partial(
-                    SearchInfo,
-                    elapsed,
-                    depth,
-                    nodes,
-                    info.value,
-                    info.root,
-                    engine="fast",
-                    units=self.units.note,
-                ),
-                force=True,
-            ):
-                break
-            if abs(value) >= search.PROVEN or depth >= empty_cells(state) + 2:
-                break
-            if seconds is not None and elapsed > self.next_share * seconds:
-                break
+                rows = sorted(
+                    zip(order.tolist(), values.tolist(), bounds.tolist(), strict=True),
+                    key=lambda row: -row[1],
+                )
+                if multipv > 1:
+                    rows, more, complete = self.open_window(
+                        me, opp, depth, rows, multipv, deadline_ns
+                    )
+                    nodes += more
+                    if not complete and info.depth:
+                        # An analysis shows the last depth whose every row is exact, and its
+                        # best move, rather than a deeper table of bounds the clock left.
+                        break
+                order = np.array([row[0] for row in rows], dtype=np.int64)
+                move = self.move_of(int(order[0]))
+                self.fill(state, info, depth, value, rows, move)
+                elapsed = deadline.elapsed()
+                if agent.listener is not None and agent.report(
+                    partial(
+                        SearchInfo,
+                        elapsed,
+                        depth,
+                        nodes + (smp.nodes if smp is not None else 0),
+                        info.value,
+                        info.root,
+                        engine="fast",
+                        units=self.units.note,
+                    ),
+                    force=True,
+                ):
+                    break
+                if self.final(value) or depth >= last:
+                    break
+                if seconds is not None and elapsed > self.next_share * seconds:
+                    break
+                if self.budget is not None and nodes > self.next_share * self.budget:
+                    break  # the time rule, in nodes
+        finally:
+            if smp is not None:
+                smp.finish(deadline.end)
+        deeper = smp.deepest(info.depth) if smp is not None and multipv <= 1 else None
+        if deeper is not None:  # a helper completed a deeper iteration: its answer
+            depth, found = deeper
+            move = self.move_of(int(found.rows[0][0]))
+            self.fill(state, info, depth, found.value, found.rows, move)
         info.nodes = nodes + (smp.nodes if smp is not None else 0)
         info.seconds = deadline.finish()
         return move, info

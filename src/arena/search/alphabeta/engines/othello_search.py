@@ -10,10 +10,12 @@ the same values (with the UTILITY evaluation).
 
 - **PVS**: the first move with the full window, the others with a null window,
   searched again only when they fail high.
-- **Transposition table**: rows ``[me, opp, data]`` with ``data`` packing the
-  value (offset by 2**31), the depth, the bound type, the best move + 1 and the
-  search's age; a row is replaced unless it holds a deeper result of the same
-  search. Wins are stored relative to the node, as in :mod:`arena.search.alphabeta.alphabeta`.
+- **Transposition table**: rows ``[me ^ data, opp ^ data, data]`` with ``data``
+  packing the value (offset by 2**31), the depth, the bound type, the best move + 1
+  and the search's age; a row is replaced unless it holds a deeper result of the
+  same search. Lazy SMP's threads share it without a lock: the key is stored XOR
+  the data (Hyatt's lockless hashing), so a row two threads wrote at once fails
+  its check instead of giving one position another's value. Wins are stored relative to the node, as in :mod:`arena.search.alphabeta.alphabeta`.
 - **Move ordering**: the table's move first; then, with :data:`ORDER_DEPTH`
   plies or more left, by the evaluation of the position each move leads to (a
   one-ply search, the best predictor of the deeper one); closer to the
@@ -21,7 +23,8 @@ the same values (with the UTILITY evaluation).
   corners counting double) and a square's static worth.
 - **Time**: ``stats[DEADLINE]`` is a monotonic time in nanoseconds
   (:mod:`~arena.search.clock.compiled_deadline`), read every :data:`CHECK_EVERY`
-  nodes; past it the search unwinds without storing anything and ``stats[ABORTED]`` is set. ``root``
+  nodes (and the node budget ``stats[NODE_CAP]``); past it the search unwinds without
+  storing anything and ``stats[ABORTED]`` is set. ``root``
   releases the GIL, so another thread may stop it by moving the deadline.
 
 Tests: tests/search/test_engine_othello.py
@@ -34,7 +37,6 @@ from numba import njit
 
 from arena.search.alphabeta.engines.othello_eval import CORNERS, evaluate
 from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER, from_table, to_table
-from arena.search.atomics import fence_acquire, fence_release
 from arena.search.clock.compiled import now_ns
 from arena.solvers.bits import lowest_index, popcount
 from arena.solvers.othello.board import ONE, ZERO, U, flips, moves
@@ -50,8 +52,11 @@ ORDER_DEPTH = 3
 CHECK_EVERY = 255  # a mask: the clock is read when nodes & CHECK_EVERY == 0
 
 # stats: counters and settings of one search, shared with Python.
-NODES, DEADLINE, ABORTED, ROOT_BEST, AGE, KIND, MPC_MARGIN = range(7)
-STATS = 7
+NODES, DEADLINE, ABORTED, ROOT_BEST, AGE, KIND, MPC_MARGIN, NODE_CAP = range(8)
+STATS = 8
+"""``stats[NODE_CAP]``: the most nodes this search may visit (a budget per thread, with
+which a measurement stands for equal time on free cores; ``NO_CAP`` otherwise)."""
+NO_CAP = 1 << 62
 # ProbCut (Buro, 1995): at MPC_DEPTH plies or more, a search MPC_REDUCTION plies
 # shallower predicts the deep value as MPC_SLOPE / 100 times its own, give or take
 # sigma; stats[MPC_MARGIN] is the margin (a multiple of sigma, 0 for no ProbCut).
@@ -133,35 +138,39 @@ def store(
     ply: int,
     age: int,
 ) -> None:
-    """Keep a result unless the row holds a deeper one of the same search."""
+    """Keep a result unless the row holds a deeper one of the same search.
+
+    A row is ``[me ^ data, opp ^ data, data]`` (lockless XOR): threads write rows
+    without a lock, and a row whose words two writers interleaved decodes to a key
+    no position has, so no reader takes one position's data for another's."""
     i = _index(me, opp, table.shape[0])
     old = np.int64(table[i, 2])
     if (
-        (table[i, 0] != me or table[i, 1] != opp)
+        (table[i, 0] ^ U(old) != me or table[i, 1] ^ U(old) != opp)
         and (old >> 50) & 255 == age
         and (old >> 32) & 255 > depth
     ):
         return
-    data = (
+    data = U(
         (to_table(value, ply, PROVEN) + (1 << 31))
         | (np.int64(depth) << 32)
         | (np.int64(flag) << 40)
         | (np.int64(move + 1) << 42)
         | (np.int64(age & 255) << 50)
     )
-    table[i, 0] = me
-    table[i, 1] = opp
-    fence_release()  # the key before the data
-    table[i, 2] = U(data)
+    table[i, 0] = me ^ data
+    table[i, 1] = opp ^ data
+    table[i, 2] = data
 
 
 @njit(cache=True)
 def table_move(table: np.ndarray, me: np.uint64, opp: np.uint64) -> int:
     """The stored best move's bit index (PASS for a pass), or -1."""
     i = _index(me, opp, table.shape[0])
-    if table[i, 0] != me or table[i, 1] != opp or table[i, 2] == ZERO:
+    data = table[i, 2]
+    if table[i, 0] ^ data != me or table[i, 1] ^ data != opp or data == ZERO:
         return -1
-    move = ((np.int64(table[i, 2]) >> 42) & 255) - 1
+    move = ((np.int64(data) >> 42) & 255) - 1
     return -1 if move == NO_MOVE else move
 
 
@@ -183,7 +192,9 @@ def pvs(
 ) -> int:
     """The mover's value if it lies in ``(alpha, beta)``, else a bound on the same side."""
     stats[NODES] += 1
-    if stats[NODES] & CHECK_EVERY == 0 and now_ns() >= stats[DEADLINE]:
+    if stats[NODES] & CHECK_EVERY == 0 and (
+        now_ns() >= stats[DEADLINE] or stats[NODES] >= stats[NODE_CAP]
+    ):
         stats[ABORTED] = 1
     if stats[ABORTED]:
         return 0
@@ -203,10 +214,10 @@ def pvs(
     age = stats[AGE]
     i = _index(me, opp, table.shape[0])
     hint = -1
-    # The row's data, then its key (threads share the table: see atomics.fence_acquire).
-    data = np.int64(table[i, 2])
-    fence_acquire()
-    if table[i, 0] == me and table[i, 1] == opp:
+    # The row's words, each read once; the key checked by XOR (see store).
+    word = table[i, 2]
+    data = np.int64(word)
+    if table[i, 0] ^ word == me and table[i, 1] ^ word == opp:
         hint = ((data >> 42) & 255) - 1
         if (data >> 32) & 255 >= depth:
             v = from_table((data & 0xFFFFFFFF) - (1 << 31), ply, PROVEN)

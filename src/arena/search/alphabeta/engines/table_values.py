@@ -10,12 +10,19 @@ proven value (at least ``proven`` in size) is stored with the ply added back
 and read with the ply of the probe taken off; other values are stored as
 they are. Generic over ints and floats (numba compiles one version for each).
 
+The engines whose table is three arrays (Connect Four's and Gomoku's: ``keys``,
+float ``values`` and int ``meta``) write an entry with :func:`store_entry` and
+check one by XOR, as :func:`store_entry` says.
+
 Tests: tests/search/test_engine_connect4.py, tests/search/test_engine_othello.py
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
+
+from arena.search.atomics import float_bits
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -38,3 +45,16 @@ def from_table(value, ply, proven):  # type: ignore[no-untyped-def]
     if value <= -proven:
         return value + ply
     return value
+
+
+@njit(cache=True, inline="always")
+def store_entry(keys, values, meta, slot, key, value, data):  # type: ignore[no-untyped-def]
+    """Write entry ``slot`` of a three-array table: ``value`` (a float), ``data`` (the
+    packed depth, bound and move) and the key XOR both (lockless XOR hashing). Threads
+    share the table without a lock; a reader loads each word once and takes the entry
+    only if ``keys[slot] ^ meta ^ float_bits(value)`` gives its key back, so an entry
+    whose words two writers interleaved (one's key, the other's value) is no match."""
+    v = np.float64(value)
+    keys[slot] = key ^ data ^ float_bits(v)
+    values[slot] = v
+    meta[slot] = data
