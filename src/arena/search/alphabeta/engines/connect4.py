@@ -499,7 +499,13 @@ class Connect4Search(RootSearch):
         wins = winning_cells(self.pos, self.mask, self.rows, self.L[K], self.L[BOARD])
         if not wins & best_cell and after_mask != self.L[BOARD]:
             m = principal_variation(
-                self.L, after_pos, after_mask, self.keys, self.values, self.meta, self.shift,
+                self.L,
+                after_pos,
+                after_mask,
+                self.keys,
+                self.values,
+                self.meta,
+                self.shift,
                 self.pv,
             )
             line += [int(c) for c in self.pv[: min(m, depth - 1)]]

@@ -15,7 +15,8 @@ the same values (with the UTILITY evaluation).
   and the search's age; a row is replaced unless it holds a deeper result of the
   same search. Lazy SMP's threads share it without a lock: the key is stored XOR
   the data (Hyatt's lockless hashing), so a row two threads wrote at once fails
-  its check instead of giving one position another's value. Wins are stored relative to the node, as in :mod:`arena.search.alphabeta.alphabeta`.
+  its check instead of giving one position another's value. Wins are stored
+  relative to the node, as in :mod:`arena.search.alphabeta.alphabeta`.
 - **Move ordering**: the table's move first; then, with :data:`ORDER_DEPTH`
   plies or more left, by the evaluation of the position each move leads to (a
   one-ply search, the best predictor of the deeper one); closer to the
