@@ -155,3 +155,110 @@ def test_othello_searches_on_one_thread_unless_asked() -> None:
     assert default.engine(othello).smp is None  # type: ignore[attr-defined, union-attr]
     start(asked, othello)
     assert asked.engine(othello).smp is not None  # type: ignore[attr-defined, union-attr]
+
+
+class Scripted:
+    """A search whose iterations are scripted: depth ``d`` completes (move ``move``) up
+    to ``deepest``, deeper ones are cut short; ``wait`` holds a cut-short one back until
+    set (so the other thread gets ahead)."""
+
+    def __init__(self, move: int, deepest: int, wait: threading.Event | None = None) -> None:
+        self.move, self.deepest, self.wait = move, deepest, wait
+        self.halted = False
+        self.nodes = 0
+        self.done = threading.Event()
+        self.depths: list[int] = []
+
+    def iterate(self, depth: int, end_ns: int) -> object:
+        from arena.search.alphabeta.engines.driver import Iteration
+
+        self.depths.append(depth)
+        self.nodes += 1
+        if depth > self.deepest or self.halted:
+            if self.wait is not None:
+                self.wait.wait(5)
+            return None
+        if depth == self.deepest:
+            self.done.set()
+        return Iteration(float(depth), self.move, [(self.move, float(depth), "=")], [], True)
+
+    def partial_best(self) -> None:
+        return None
+
+    def stop(self) -> None:
+        self.halted = True
+
+
+def test_the_deepest_completed_iteration_is_played() -> None:
+    """A helper that completed depth 5 while the main search completed 3 gives the move."""
+    from arena.search.alphabeta.engines.driver import LazySMP, deepen
+
+    game = arena.load_game("connect4")
+    helper = Scripted(move=6, deepest=5)
+    main = Scripted(move=2, deepest=3, wait=helper.done)
+    smp = LazySMP([helper])
+    move, info = deepen(game.initial_state(), main, 5.0, 20, arena.load_agent("ids"), 0, smp=smp)
+    assert (move, info.depth, info.value) == (6, 5, 5.0)
+    assert info.root[0]["move"] == "7"  # column 6, as the game writes it
+    assert all(future.done() for future in smp.running)
+    # A helper no deeper than the main search: the main search's move.
+    helper, main = Scripted(move=6, deepest=2), Scripted(move=2, deepest=3)
+    move, info = deepen(
+        game.initial_state(), main, 5.0, 3, arena.load_agent("ids"), 0, smp=LazySMP([helper])
+    )
+    assert (move, info.depth) == (2, 3)
+
+
+def helpers_idle(agent: arena.Agent, game: arena.Game) -> bool:
+    """Whether every Lazy SMP helper loop of ``agent``'s engine has ended (a helper the
+    system paused may take a moment past the move)."""
+    engine = agent.engine(game)  # type: ignore[attr-defined]
+    deadline = time.perf_counter() + 2.0
+    while time.perf_counter() < deadline:
+        if all(future.done() for future in engine.smp.running):
+            return True
+        time.sleep(0.01)
+    return False
+
+
+@pytest.mark.parametrize("game_spec", ["othello", "gomoku"])
+def test_no_helper_searches_after_a_move_or_a_stop(game_spec: str) -> None:
+    game = arena.load_game(game_spec)
+    agent = arena.load_agent("ids:threads=2,exact=0")
+    start_game(agent, game)
+    state = game.play_moves(game.parse_moves("d3 c5" if game_spec == "othello" else "H8 H9"))
+    agent.choose(state, arena.Limit(time=0.1))
+    assert helpers_idle(agent, game)
+    thread = threading.Thread(target=lambda: agent.choose(state, arena.Limit(time=60.0)))
+    thread.start()
+    time.sleep(0.3)
+    agent.stop()
+    thread.join(10)
+    assert not thread.is_alive()
+    assert helpers_idle(agent, game)
+
+
+def test_a_row_two_writers_interleaved_is_no_match() -> None:
+    """The shared tables check an entry by XOR of all its words: a row holding one
+    writer's key and another's data (the words of two stores interleaved) matches neither
+    position, where a check of the key alone took the other position's data."""
+    import numpy as np
+
+    from arena.search.alphabeta.engines import othello_search
+    from arena.search.alphabeta.engines.table_values import EXACT, entry_key, store_entry
+
+    table = othello_search.new_table(4)
+    me, opp = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
+    othello_search.store(table, me, opp, 5, 120, EXACT, 19, 1, 1)
+    assert othello_search.table_move(table, me, opp) == 19
+    row = table[:, 0].nonzero()[0][0]
+    other = othello_search.new_table(4)
+    othello_search.store(other, me ^ np.uint64(1 << 40), opp, 3, -50, EXACT, 37, 1, 1)
+    table[row, 2] = other[other[:, 2].nonzero()[0][0], 2]  # another store's data word
+    assert othello_search.table_move(table, me, opp) == -1
+
+    keys, values, meta = np.zeros(4, np.int64), np.zeros(4), np.zeros(4, np.int64)
+    store_entry(keys, values, meta, 1, 12345, 2.5, 777)
+    assert entry_key(keys[1], values[1], meta[1]) == 12345
+    values[1] = -7.25  # another writer's value
+    assert entry_key(keys[1], values[1], meta[1]) != 12345

@@ -61,11 +61,11 @@ from arena.search.alphabeta.engines.table_values import (
     EXACT,
     LOWER,
     UPPER,
+    entry_key,
     from_table,
     store_entry,
     to_table,
 )
-from arena.search.atomics import float_bits
 from arena.search.clock import compiled as compiled_clock
 from arena.search.clock.compiled_deadline import expired, now_ns
 from arena.search.clock.deadline import quiet_gc
@@ -266,7 +266,7 @@ def search(
     # The entry's words, each read once; its key checked by XOR (see store_entry).
     m = meta[slot]
     entry_value = values[slot]
-    if keys[slot] ^ m ^ float_bits(entry_value) == key and m != 0:
+    if entry_key(keys[slot], entry_value, m) == key and m != 0:
         if m >> 10:
             first = 1 << ((m >> 10) - 1)
         if m & 255 >= depth:
@@ -396,7 +396,7 @@ def principal_variation(
         key = pos + mask
         slot = table.index(keys, key, shift)
         m = meta[slot]
-        if keys[slot] ^ m ^ float_bits(values[slot]) != key or m >> 10 == 0:
+        if entry_key(keys[slot], values[slot], m) != key or m >> 10 == 0:
             break
         move = 1 << ((m >> 10) - 1)
         if not move & playable:

@@ -206,8 +206,9 @@ class LazySMP:
         helper = self.helpers[index]
         last = 0
         while not helper.halted:
-            depth = helper_depth(index, last, self.main_depth)
-            if depth > maxdepth:
+            # At the last depth the helpers search it beside the main search.
+            depth = min(helper_depth(index, last, self.main_depth), maxdepth)
+            if depth <= last:
                 return
             found = helper.iterate(depth, end_ns)
             if found is None:

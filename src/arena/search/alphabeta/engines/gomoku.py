@@ -51,8 +51,13 @@ from numba import njit
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
 from arena.search.alphabeta.engines.driver import BOUND_TEXT, Iteration, LazySMP, RootSearch, deepen
-from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER, store_entry
-from arena.search.atomics import float_bits
+from arena.search.alphabeta.engines.table_values import (
+    EXACT,
+    LOWER,
+    UPPER,
+    entry_key,
+    store_entry,
+)
 from arena.search.clock.compiled_deadline import NEVER, expired, now_ns
 from arena.search.clock.deadline import quiet_gc
 from arena.search.report import value_rows
@@ -515,7 +520,7 @@ def search(
     # The entry's words, each read once; its key checked by XOR (see store_entry).
     m = meta[slot]
     entry_value = values[slot]
-    if keys[slot] ^ m ^ float_bits(entry_value) == key and m != 0:
+    if entry_key(keys[slot], entry_value, m) == key and m != 0:
         first = (m >> 10) - 1
         if m & 255 >= depth:
             stats[HORIZON] = 1

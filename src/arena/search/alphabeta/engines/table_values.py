@@ -55,6 +55,14 @@ def store_entry(keys, values, meta, slot, key, value, data):  # type: ignore[no-
     only if ``keys[slot] ^ meta ^ float_bits(value)`` gives its key back, so an entry
     whose words two writers interleaved (one's key, the other's value) is no match."""
     v = np.float64(value)
-    keys[slot] = key ^ data ^ float_bits(v)
+    keys[slot] = entry_key(key, v, data)
     values[slot] = v
     meta[slot] = data
+
+
+@njit(cache=True, inline="always")
+def entry_key(word, value, data):  # type: ignore[no-untyped-def]
+    """The key an entry's words ``keys[slot]``, ``values[slot]``, ``meta[slot]`` (each
+    read once) decode to (:func:`store_entry`); XOR is its own inverse, so the same
+    function encodes a key."""
+    return word ^ data ^ float_bits(np.float64(value))
