@@ -183,6 +183,8 @@ class LazySMP:
         """The depth the main search is at (the helpers keep ahead of it)."""
         self.done: list[tuple[int, Any] | None] = [None] * len(self.helpers)
         """Each helper's deepest completed iteration this move: ``(depth, result)``."""
+        self.active = False
+        """Between :meth:`begin` and :meth:`finish`."""
 
     def ready(self) -> list[Any]:
         """The helpers, once every one has ended its last move's loop (to set their root)."""
@@ -193,8 +195,12 @@ class LazySMP:
 
     def begin(self, maxdepth: int, end_ns: int, final: Callable[[Any], bool]) -> None:
         """Start every helper's deepening loop (to ``maxdepth`` at most, stopping at
-        ``end_ns`` or at a result that ``final`` says ends the search)."""
+        ``end_ns`` or at a result that ``final`` says ends the search); nothing if they
+        run already (an engine may start them before work of its own on one thread)."""
+        if self.active:
+            return
         self.ready()
+        self.active = True
         self.main_depth = 1
         for i, helper in enumerate(self.helpers):
             helper.halted = False
@@ -223,6 +229,7 @@ class LazySMP:
         past the ``time.perf_counter`` moment ``stop`` at most :data:`GRACE`: a helper the
         system paused finishes on its own, and :meth:`ready` waits for it before the next
         use (its nodes then count in the next report)."""
+        self.active = False
         for helper in self.helpers:
             helper.stop()
         waiting = []

@@ -50,7 +50,14 @@ from numba import njit
 
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
-from arena.search.alphabeta.engines.driver import BOUND_TEXT, Iteration, LazySMP, RootSearch, deepen
+from arena.search.alphabeta.engines.driver import (
+    BOUND_TEXT,
+    Iteration,
+    LazySMP,
+    RootSearch,
+    deepen,
+    final,
+)
 from arena.search.alphabeta.engines.table_values import (
     EXACT,
     LOWER,
@@ -58,8 +65,8 @@ from arena.search.alphabeta.engines.table_values import (
     entry_key,
     store_entry,
 )
-from arena.search.clock.compiled_deadline import NEVER, expired, now_ns
-from arena.search.clock.deadline import quiet_gc
+from arena.search.clock.compiled_deadline import NEVER, deadline_ns, expired, now_ns
+from arena.search.clock.deadline import Deadline, quiet_gc
 from arena.search.report import value_rows
 from arena.search.values import PROVEN_NOTE, WIN
 
@@ -831,7 +838,8 @@ class GomokuEngine:
         self.smp = (
             LazySMP([self.search.helper() for _ in range(threads - 1)]) if threads > 1 else None
         )
-        """Lazy SMP's helpers (``ids:threads=N``); the search by continuous fours runs on one."""
+        """Lazy SMP's helpers (``ids:threads=N``): they deepen while the main thread
+        searches for continuous fours at the root, and beside its deepening."""
         # Load the compiled code and touch the tables now, off the clock.
         state = game.initial_state()
         for move in (state.legal_moves()[len(state.legal_moves()) // 2], 0):
@@ -861,18 +869,26 @@ class GomokuEngine:
         win = search.win_now()
         if win is not None:
             return win, proven(state, win, WIN - 1, search.nodes, start)
+        smp = self.smp
         if seconds is not None:
             budget = min(VCF_SHARE * seconds, VCF_MAX_SECONDS)
+            if smp is not None:  # the helpers deepen while the main thread looks for a VCF
+                for helper in smp.ready():
+                    helper.set_root(state)  # type: ignore[attr-defined]
+                smp.begin(maxdepth, deadline_ns(Deadline(seconds, start).end), final)
             found = search.vcf(ROOT_VCF, now_ns() + int(budget * 1e9))
             if found is not None:
+                if smp is not None:
+                    smp.finish(time.perf_counter())
                 return found[0], proven(state, found[0], WIN - found[1], search.nodes, start)
         legal = state.legal_moves()
         size = game.rows  # type: ignore[attr-defined]
         centre = (size // 2) * size + size // 2
         fallback = centre if centre in legal else legal[0]
-        for helper in self.smp.ready() if self.smp is not None else ():
-            helper.set_root(state)  # type: ignore[attr-defined]
-        return deepen(state, search, seconds, maxdepth, agent, fallback, start=start, smp=self.smp)
+        if smp is not None and not smp.active:
+            for helper in smp.ready():
+                helper.set_root(state)  # type: ignore[attr-defined]
+        return deepen(state, search, seconds, maxdepth, agent, fallback, start=start, smp=smp)
 
 
 def proven(state: State, move: int, value: float, nodes: int, start: float) -> SearchInfo:
