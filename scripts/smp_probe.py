@@ -19,8 +19,12 @@ free).
 - ``ttd``: time to depth: the same positions searched to ``--depth`` (no budget, no
   clock) with 1 and 2 threads; the main thread's nodes to complete it (with both
   threads running at once, the wall time to depth on free cores) and the wall time.
+- ``quality`` (Othello): the moves 1 and 2 threads choose at the budget, where they
+  differ valued by a deeper one-thread search (``--ref-depth``): which choice is better.
 - ``match``: ``threads=2`` against ``threads=1``, paired openings (random plies, each
   opening played with both colours), every move at the budget; prints the score.
+  ``--double``: one thread with twice the budget instead of two threads, the score a
+  perfect two-thread speed-up would reach (the ceiling of the target).
 """
 
 from __future__ import annotations
@@ -113,6 +117,37 @@ def time_to_depth(args: argparse.Namespace) -> None:
     print(f"geometric mean of main-thread nodes 1t/2t: {product ** (1 / len(ratios)):.2f}")
 
 
+def quality(args: argparse.Namespace) -> None:
+    """The moves 1 and 2 threads choose at the budget, valued by a deeper one-thread
+    search (Othello: ``--ref-depth`` plies from the position after the move)."""
+    game = arena.load_game(args.game)
+    reference = engine_for(game, 1)
+    diffs, differ = [], 0
+    for i, state in enumerate(positions(game, args.positions, args.seed)):
+        chosen = {}
+        for threads in (1, 2):
+            built = engine(game, threads, args.budget)
+            chosen[threads], _ = choose(built, state, args.seconds)
+        if chosen[1] == chosen[2]:
+            diffs.append(0.0)
+            continue
+        differ += 1
+        value = {}
+        for threads, move in chosen.items():
+            after = state.play(move)
+            reference.reset()  # type: ignore[attr-defined]
+            v, _ = reference.search_depth(after, args.ref_depth)  # type: ignore[attr-defined]
+            value[threads] = -v if after.to_move != state.to_move else v
+        diffs.append(value[2] - value[1])
+        print(f"{i:>3} 1t {game.format_move(chosen[1])} {value[1]:>7} "
+              f"2t {game.format_move(chosen[2])} {value[2]:>7}")
+    mean = sum(diffs) / len(diffs)
+    better = sum(d > 0 for d in diffs)
+    worse = sum(d < 0 for d in diffs)
+    print(f"{len(diffs)} positions, {differ} with different moves: 2 threads better in "
+          f"{better}, worse in {worse}; mean value difference {mean:+.1f} (internal units)")
+
+
 def match(args: argparse.Namespace) -> None:
     game = arena.load_game(args.game)
     rng = random.Random(args.seed)
@@ -128,6 +163,8 @@ def match(args: argparse.Namespace) -> None:
                 break
         for two_first in (True, False):
             engines = {1: engine(game, 1, args.budget), 2: engine(game, 2, args.budget)}
+            if args.double:  # the bound: one thread with twice the nodes (a perfect speed-up)
+                engines[2] = engine(game, 1, 2 * args.budget)
             two = opening.to_move if two_first else 1 - opening.to_move
             state = opening
             while not state.is_terminal():
@@ -143,8 +180,8 @@ def match(args: argparse.Namespace) -> None:
 
 
 SCHEDULES = {
-    "ahead": None,  # the driver's own: one ply past the main search (two for odd helpers)
-    "same": lambda index, last, main: max(last + 1, main),
+    "same": None,  # the driver's own: the main search's depth, or past its own last
+    "ahead": lambda index, last, main: max(last + 1, main + 1),
     "even": lambda index, last, main: last + 1 + (last + 1) % 2,  # skip odd depths
     "ahead2": lambda index, last, main: max(last + 1, main + 2),
 }
@@ -153,7 +190,7 @@ SCHEDULES = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("depth", "ttd", "match"))
+    parser.add_argument("what", choices=("depth", "ttd", "quality", "match"))
     parser.add_argument("game")
     parser.add_argument("--budget", type=int, default=None, help="nodes per thread a move")
     parser.add_argument("--seconds", type=float, default=None, help="a move's time instead")
@@ -162,7 +199,14 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=4, help="random plies of an opening")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--depth", type=int, default=10, help="ttd: the depth to complete")
-    parser.add_argument("--schedule", choices=SCHEDULES, default="ahead")
+    parser.add_argument("--ref-depth", type=int, default=12, help="quality: reference depth")
+    parser.add_argument("--schedule", choices=SCHEDULES, default="same")
+    parser.add_argument(
+        "--double",
+        action="store_true",
+        help="match: one thread with twice the budget in place of two threads (the most "
+        "a perfect speed-up could give)",
+    )
     args = parser.parse_args()
     if SCHEDULES[args.schedule] is not None:
         driver.helper_depth = SCHEDULES[args.schedule]
@@ -171,7 +215,7 @@ def main() -> None:
         return
     if args.budget is None and args.seconds is None:
         parser.error("give --budget N or --seconds S")
-    depth(args) if args.what == "depth" else match(args)
+    {"depth": depth, "quality": quality, "match": match}[args.what](args)
 
 
 if __name__ == "__main__":

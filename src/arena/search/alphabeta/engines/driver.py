@@ -15,7 +15,7 @@ the game).
 An engine gives :func:`deepen` a :class:`Deepening`: ``iterate(depth, end_ns)``
 returns an :class:`Iteration` or None when the deadline cut it short. With
 ``ids:threads=N``, :class:`LazySMP` runs N-1 helper copies of it, each deepening
-on its own thread over the whole move a ply or two ahead of the main search,
+on its own thread over the whole move beside the main search,
 through the shared table; the deepest completed iteration is played.
 
 Tests: tests/search/test_engine_connect4.py, tests/search/test_engine_gomoku.py,
@@ -142,23 +142,27 @@ GRACE = 0.002
 
 def helper_depth(index: int, last: int, main: int) -> int:
     """The depth helper ``index`` searches next, having completed ``last`` while the main
-    search is at ``main``: one ply past the main search (even helpers) or two (odd ones),
-    and never one it has done already. So the threads stay desynchronised -- a helper
-    searches the depth the main one reaches next and fills the table for it -- without
-    ever being restarted (Lazy SMP as the strongest alpha-beta engines run it).
+    search is at ``main``: the main search's depth (the first helper; a ply past it for
+    every second one after), and never one it has completed already. A helper that
+    finished its depth first goes on to the next at once, so the threads drift apart
+    by themselves and what each stores is found by the others -- the way the strongest
+    alpha-beta engines run Lazy SMP, every thread in an iterative-deepening loop of its
+    own over the whole move. (Measured in docs/speed.md against a helper a ply or two
+    ahead and one that skips odd depths, as Stockfish's helpers once did.)
 
-    >>> [helper_depth(0, last, 5) for last in (0, 5, 6, 9)]
-    [6, 6, 7, 10]
+    >>> [helper_depth(0, last, 5) for last in (0, 4, 5, 8)]
+    [5, 5, 6, 9]
     >>> helper_depth(1, 0, 5)
-    7
+    6
     """
-    return max(last + 1, main + 1 + index % 2)
+    return max(last + 1, main + index % 2)
 
 
 class LazySMP:
     """Lazy SMP: helper threads search the same root as the main search, each in an
     iterative-deepening loop of its own that runs over the whole move (never restarted
-    when the main search moves on), a ply or two ahead of it (:func:`helper_depth`),
+    when the main search moves on), at the main search's depth or past it
+    (:func:`helper_depth`),
     through the shared transposition table: what a helper stores, the main search finds
     (the table's move first, and the values of positions it has not reached yet). The
     move played is that of the deepest iteration any thread completed, the main search's
@@ -180,7 +184,7 @@ class LazySMP:
             future.result()
         self.running: list[Future[Any]] = []
         self.main_depth = 0
-        """The depth the main search is at (the helpers keep ahead of it)."""
+        """The depth the main search is at (the helpers keep up with it)."""
         self.done: list[tuple[int, Any] | None] = [None] * len(self.helpers)
         """Each helper's deepest completed iteration this move: ``(depth, result)``."""
         self.active = False
