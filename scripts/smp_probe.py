@@ -139,13 +139,17 @@ def quality(args: argparse.Namespace) -> None:
             v, _ = reference.search_depth(after, args.ref_depth)  # type: ignore[attr-defined]
             value[threads] = -v if after.to_move != state.to_move else v
         diffs.append(value[2] - value[1])
-        print(f"{i:>3} 1t {game.format_move(chosen[1])} {value[1]:>7} "
-              f"2t {game.format_move(chosen[2])} {value[2]:>7}")
+        print(
+            f"{i:>3} 1t {game.format_move(chosen[1])} {value[1]:>7} "
+            f"2t {game.format_move(chosen[2])} {value[2]:>7}"
+        )
     mean = sum(diffs) / len(diffs)
     better = sum(d > 0 for d in diffs)
     worse = sum(d < 0 for d in diffs)
-    print(f"{len(diffs)} positions, {differ} with different moves: 2 threads better in "
-          f"{better}, worse in {worse}; mean value difference {mean:+.1f} (internal units)")
+    print(
+        f"{len(diffs)} positions, {differ} with different moves: 2 threads better in "
+        f"{better}, worse in {worse}; mean value difference {mean:+.1f} (internal units)"
+    )
 
 
 def match(args: argparse.Namespace) -> None:

@@ -50,11 +50,12 @@ from arena.search.threads import default_threads
 from arena.search.values import EVAL_PARAM, is_proven
 from arena.solvers.exact import exact_endgame
 
-ONE_THREAD_UNLESS_ASKED = frozenset({"othello"})
-"""Games whose compiled engine searches on one thread unless ``threads=`` says otherwise:
-on Othello, ``best:threads=2`` (Lazy SMP) scored 9.5 of 30 (32%) against ``best:threads=1``
-at 0.5 s a move, paired openings (docs/speed.md); the helper searched more nodes but the
-main search reached no deeper in time."""
+ONE_THREAD_UNLESS_ASKED: frozenset[str] = frozenset()
+"""Games whose compiled engine searches on one thread unless ``threads=`` says otherwise
+(where Lazy SMP measured weaker than one thread). Othello was here while its helper was
+restarted at every depth (9.5 of 30 against one thread at 0.5 s a move); with helpers
+that deepen over the whole move, two threads scored 15 of 28 against one at an equal
+node budget per thread (docs/speed.md, "Threads"), so none is left."""
 
 
 class IDSAgent(Agent):
