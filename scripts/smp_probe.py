@@ -23,8 +23,9 @@ free).
   differ valued by a deeper one-thread search (``--ref-depth``): which choice is better.
 - ``match``: ``threads=2`` against ``threads=1``, paired openings (random plies, each
   opening played with both colours), every move at the budget; prints the score.
-  ``--double``: one thread with twice the budget instead of two threads, the score a
-  perfect two-thread speed-up would reach (the ceiling of the target).
+  ``--double``: one thread with twice the budget (or ``--seconds``) instead of two
+  threads, the score a perfect two-thread speed-up would reach (the ceiling of the
+  target).
 """
 
 from __future__ import annotations
@@ -168,12 +169,15 @@ def match(args: argparse.Namespace) -> None:
         for two_first in (True, False):
             engines = {1: engine(game, 1, args.budget), 2: engine(game, 2, args.budget)}
             if args.double:  # the bound: one thread with twice the nodes (a perfect speed-up)
-                engines[2] = engine(game, 1, 2 * args.budget)
+                engines[2] = engine(game, 1, 2 * args.budget if args.budget else None)
             two = opening.to_move if two_first else 1 - opening.to_move
             state = opening
             while not state.is_terminal():
                 threads = 2 if state.to_move == two else 1
-                move, _ = choose(engines[threads], state, args.seconds)
+                seconds = args.seconds
+                if seconds is not None and args.double and threads == 2:
+                    seconds *= 2  # ... or twice the time
+                move, _ = choose(engines[threads], state, seconds)
                 state = state.play(move)
             result = state.returns()[two]
             points = 1.0 if result > 0 else 0.5 if result == 0 else 0.0
