@@ -35,7 +35,7 @@ across them.
 >>> int(try_cas(a, 0, 0, 5)), int(a[0]), int(add(a, 1, 3)), int(a[1])
 (0, 5, 0, 3)
 
-Tests: ``tests/search/test_mcts_threads.py``.
+Tests: ``tests/search/test_mcts_threads.py``, ``tests/search/test_lazy_smp.py`` (the XOR check).
 """
 
 from __future__ import annotations

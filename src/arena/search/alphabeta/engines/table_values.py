@@ -14,7 +14,8 @@ The engines whose table is three arrays (Connect Four's and Gomoku's: ``keys``,
 float ``values`` and int ``meta``) write an entry with :func:`store_entry` and
 check one by XOR, as :func:`store_entry` says.
 
-Tests: tests/search/test_engine_connect4.py, tests/search/test_engine_othello.py
+Tests: tests/search/test_engine_connect4.py, tests/search/test_engine_othello.py,
+tests/search/test_lazy_smp.py (an entry two writers interleaved)
 """
 
 from __future__ import annotations
