@@ -54,7 +54,7 @@ ONE_THREAD_UNLESS_ASKED: frozenset[str] = frozenset()
 """Games whose compiled engine searches on one thread unless ``threads=`` says otherwise
 (where Lazy SMP measured weaker than one thread). Othello was here while its helper was
 restarted at every depth (9.5 of 30 against one thread at 0.5 s a move); with helpers
-that deepen over the whole move, two threads scored 15 of 28 against one at an equal
+that deepen over the whole move, two threads scored 21.5 of 40 against one at an equal
 node budget per thread (docs/speed.md, "Threads"), so none is left."""
 
 
