@@ -15,8 +15,8 @@ the game).
 An engine gives :func:`deepen` a :class:`Deepening`: ``iterate(depth, end_ns)``
 returns an :class:`Iteration` or None when the deadline cut it short. With
 ``ids:threads=N``, :class:`LazySMP` runs N-1 helper copies of it, each deepening
-on its own thread over the whole move beside the main search,
-through the shared table; the deepest completed iteration is played.
+on its own thread over the whole move beside the main search, through the shared
+table; the deepest completed iteration is played.
 
 Tests: tests/search/test_engine_connect4.py, tests/search/test_engine_gomoku.py,
 tests/search/test_lazy_smp.py
@@ -162,12 +162,11 @@ class LazySMP:
     """Lazy SMP: helper threads search the same root as the main search, each in an
     iterative-deepening loop of its own that runs over the whole move (never restarted
     when the main search moves on), at the main search's depth or past it
-    (:func:`helper_depth`),
-    through the shared transposition table: what a helper stores, the main search finds
-    (the table's move first, and the values of positions it has not reached yet). The
-    move played is that of the deepest iteration any thread completed, the main search's
-    on a tie (:meth:`deepest`); the main search's time management ends every thread
-    (:meth:`finish`). The helpers' nodes count in the total.
+    (:func:`helper_depth`), through the shared transposition table: what a helper
+    stores, the main search finds (the table's move first, and the values of positions
+    it has not reached yet). The move played is that of the deepest iteration any thread
+    completed, the main search's on a tie (:meth:`deepest`); the main search's time
+    management ends every thread (:meth:`finish`). The helpers' nodes count in the total.
 
     A helper is an object with ``iterate(depth, end_ns)`` (a completed iteration, or None
     when stopped), ``stop()``, ``halted`` and ``nodes``: the engine's

@@ -501,8 +501,7 @@ class OthelloEngine:
         info = SearchInfo(depth=0, engine="fast", units=self.units.note)
         nodes = self.spent = 0
         smp = self.smp
-        last = empty_cells(state) + 2
-        """A depth past the end of every line: the tree is searched to the end."""
+        last = empty_cells(state) + 2  # a depth past the end of every line
         if smp is not None:
             for helper in smp.ready():
                 helper.set_root(me, opp, order)  # type: ignore[attr-defined]
