@@ -168,6 +168,8 @@ def match(args: argparse.Namespace) -> None:
                 break
         for two_first in (True, False):
             engines = {1: engine(game, 1, args.budget), 2: engine(game, 2, args.budget)}
+            if args.smp_share is not None:  # Othello's rule of no new depth past this share
+                engines[2].next_share = args.smp_share  # type: ignore[attr-defined]
             if args.double:  # the bound: one thread with twice the nodes (a perfect speed-up)
                 engines[2] = engine(game, 1, 2 * args.budget if args.budget else None)
             two = opening.to_move if two_first else 1 - opening.to_move
@@ -209,6 +211,13 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=10, help="ttd: the depth to complete")
     parser.add_argument("--ref-depth", type=int, default=12, help="quality: reference depth")
     parser.add_argument("--schedule", choices=SCHEDULES, default="same")
+    parser.add_argument(
+        "--smp-share",
+        type=float,
+        default=None,
+        help="match, Othello: the two-thread engine starts no depth past this share of its "
+        "time or budget (the engine's NEXT_SHARE, 0.6, otherwise)",
+    )
     parser.add_argument(
         "--double",
         action="store_true",
