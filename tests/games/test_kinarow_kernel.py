@@ -185,6 +185,39 @@ def test_the_mailbox_serves_7x6_connect4_too() -> None:
     assert compare_random_games(game, mailbox, 300, seed=9) > 300
 
 
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("tictactoe", True),
+        ("tictactoe:m=5,n=3,k=4", True),
+        ("connect4:rows=7,cols=8", True),  # the mailbox under gravity: 62 bits
+        ("gomoku:size=9", False),  # 80 bits: encoded in Python
+        ("gomoku", False),
+    ],
+)
+def test_decode_writes_the_position_encode_writes(spec: str, words: bool) -> None:
+    """The compiled MCTS starts a move from four words where the bitboards fit in them
+    (``decode``): the same position array ``encode`` makes, finished games included."""
+    game, kernel = load_kernel(spec)
+    assert (kernel.words is not None) == words == ("decode" in kernel.functions)
+    if not words:
+        return
+    decode = kernel.functions["decode"]
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        state = game.initial_state()
+        while True:
+            s = np.full_like(kernel.encode(state), -7)
+            decode(kernel.params, s, *kernel.words(state))  # type: ignore[misc]
+            assert s.tolist() == kernel.encode(state).tolist(), state
+            checked += 1
+            if state.is_terminal():
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+    assert checked > 200
+
+
 def test_connect4_uses_bitboards_where_they_fit() -> None:
     for spec, bitboards in [
         ("connect4", True),

@@ -50,6 +50,12 @@ search. Each game's ``games/<game>/kernel.py`` provides:
       (``row * cols + col``): ``out[cell]`` = 0 or 1 for the player's stone or
       disc, -1 for an empty cell; returns the number of cells (the board an
       ``az`` network sees).
+  ``decode(p, s, w0, w1, w2, w3) -> None``
+      Write into ``s`` the position that ``Kernel.words`` turned into four int64
+      words (a game whose positions fit in them): the compiled MCTS starts a move
+      from the words, which cross into compiled code as plain arguments, instead of
+      a position ``encode`` builds with numpy calls (a few microseconds each once
+      the caches are cold, the cost of a short search's move).
 
 - ``kernel(game) -> Kernel``: the parameter array for the game's parameters,
   the bounds that size preallocated arrays, and ``encode``, which turns a
@@ -88,7 +94,7 @@ ONGOING = 2
 FUNCTIONS = ("legal_moves", "play", "to_move", "outcome", "playout", "rollout", "seed")
 """The jitted functions every kernel module defines."""
 
-OPTIONAL = ("trace", "prior", "tactics", "owners")
+OPTIONAL = ("trace", "prior", "tactics", "owners", "decode")
 """The jitted functions a kernel may define (in ``Kernel.functions`` when it does)."""
 
 
@@ -108,6 +114,9 @@ class Kernel:
     """``State`` -> a new position array ``s`` (1-D np.int64)."""
     functions: dict[str, Any]
     """The jitted functions by name (:data:`FUNCTIONS`)."""
+    words: Callable[[State], tuple[int, int, int, int]] | None = None
+    """``State`` -> four int64 words that ``decode`` writes into ``s`` as ``encode`` would
+    (None where the game's positions do not fit in them, or it has no ``decode``)."""
 
     def perft(self, state: State, depth: int) -> int:
         """The number of move sequences of ``depth`` plies from ``state``, as
@@ -146,6 +155,9 @@ def signatures() -> dict[str, Any]:
         "prior": types.FunctionType(types.int64(arr, arr, arr)),
         "tactics": types.FunctionType(types.int64(arr, arr)),
         "owners": types.FunctionType(types.int64(arr, arr, arr)),
+        "decode": types.FunctionType(
+            types.none(arr, arr, types.int64, types.int64, types.int64, types.int64)
+        ),
     }
 
 

@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from arena.core.kernel import ONGOING, Kernel
+from arena.core.stack import int64_scratch
 from arena.games.connect4.rules import ConnectFour
 from arena.games.kinarow import kernel as kinarow
 from arena.games.kinarow.rules import KInARowState
@@ -139,7 +140,7 @@ def full(p, s, col):  # type: ignore[no-untyped-def]
 def playout(p, s):  # type: ignore[no-untyped-def]
     if s[S_OUTCOME] != ONGOING:
         return s[S_OUTCOME]
-    pool = np.empty(p[P_COLS], np.int64)
+    pool = int64_scratch(p[P_COLS])  # no heap allocation
     n = legal_moves(p, s, pool)
     while True:
         # random() rather than randint: the same stream as numpy's when run without JIT.
@@ -171,9 +172,9 @@ def rollout(p, s):  # type: ignore[no-untyped-def]
         return s[S_OUTCOME]
     cols = p[P_COLS]
     height = p[P_HEIGHT]
-    pool = np.empty(cols, np.int64)
-    where = np.empty(cols, np.int64)
-    found = np.empty(cols, np.int64)
+    pool = int64_scratch(cols)
+    where = int64_scratch(cols)
+    found = int64_scratch(cols)
     column = (1 << height) - 1
     n = legal_moves(p, s, pool)
     for i in range(n):

@@ -12,7 +12,8 @@ drops to is ``height[col]``, and a column is legal while it is not full.
 ``p`` (parameters): gravity (1 for Connect Four), rows, cols, k, exact
 (overline=nowin), mailbox width, cells, the offset of the mailbox in ``s``, the
 mailbox size, near (Gomoku's rollout samples near the stones), then each
-cell's square. ``s`` (position): to move, ply, outcome, the column heights
+cell's square, then each cell's bit in the rules' bitboards (for ``decode``).
+``s`` (position): to move, ply, outcome, the column heights
 (Connect Four), then the mailbox (0 empty, 1 and 2 the players' stones, 3 the
 border).
 
@@ -50,6 +51,7 @@ import numpy as np
 from numba import njit
 
 from arena.core.kernel import ONGOING, Kernel
+from arena.core.stack import int64_scratch
 from arena.games.kinarow.rules import KInARowGame, KInARowState
 
 # Parameter array ``p``, then the square of every cell (from ``P_TABLE``).
@@ -153,6 +155,31 @@ def outcome(p, s):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def decode(p, s, black, white, turn, outcome):  # type: ignore[no-untyped-def]
+    """Write the position of ``words`` into ``s``: the players' stones as the rules'
+    bitboards (boards whose bits fit in an int64), ``turn`` = to move + 2 * ply, and the
+    outcome (``ONGOING`` or the first player's return), as ``encode`` writes it."""
+    board = p[P_BOARD]
+    cells = p[P_CELLS]
+    cols = p[P_COLS]
+    s[:board] = 0
+    s[board:] = BORDER
+    for cell in range(cells):
+        bit = p[P_TABLE + cells + cell]
+        stone = EMPTY
+        if (black >> bit) & 1:
+            stone = 1
+        elif (white >> bit) & 1:
+            stone = 2
+        s[board + p[P_TABLE + cell]] = stone
+        if stone != EMPTY and p[P_GRAVITY]:
+            s[S_HEIGHT + cell % cols] += 1
+    s[S_TO_MOVE] = turn & 1
+    s[S_PLY] = turn >> 1
+    s[S_OUTCOME] = outcome
+
+
+@njit(cache=True)
 def seed(n):  # type: ignore[no-untyped-def]
     np.random.seed(n)
 
@@ -227,7 +254,7 @@ def playout(p, s):  # type: ignore[no-untyped-def]
         return s[S_OUTCOME]
     gravity = p[P_GRAVITY]
     rows = p[P_ROWS]
-    pool = np.empty(p[P_COLS] if gravity else p[P_CELLS], np.int64)
+    pool = int64_scratch(p[P_COLS] if gravity else p[P_CELLS])  # no heap allocation
     n = legal_moves(p, s, pool)
     while True:
         # random() rather than randint: the same stream as numpy's when run without JIT.
@@ -278,8 +305,8 @@ def rollout(p, s):  # type: ignore[no-untyped-def]
     cells = p[P_CELLS]
     # The moves to sample from, with each move's index for removal in O(1).
     size = p[P_COLS] if gravity else cells
-    pool = np.empty(size, np.int64)
-    where = np.empty(size, np.int64)
+    pool = int64_scratch(size)
+    where = int64_scratch(size)
     n = legal_moves(p, s, pool)
     for i in range(n):
         where[pool[i]] = i
@@ -288,7 +315,7 @@ def rollout(p, s):  # type: ignore[no-untyped-def]
     marked = np.zeros((2, p[P_SQUARES]), np.bool_)
     threats = np.empty((2, cells), np.int64)
     count = np.zeros(2, np.int64)
-    found = np.empty(size, np.int64)
+    found = int64_scratch(size)
     # Gomoku's candidates: empty cells near stones (``near`` counts the stones).
     near_only = p[P_NEAR] != 0
     near = np.zeros(cells if near_only else 0, np.int64)
@@ -479,9 +506,9 @@ def kernel(game: KInARowGame, gravity: bool, near: bool = False) -> Kernel:
     table = [(cell // cols + 1) * width + cell % cols + 1 for cell in range(rows * cols)]
     head = [int(gravity), rows, cols, game.k, int(game.exact), width, rows * cols, offset, squares]
     head.append(int(near))
-    params = np.array(head + table, np.int64)
-    squares_of_cells = offset + np.array(table, np.int64)
     reader = BitReader(game.lines.cell_bit)
+    params = np.array(head + table + reader.index.tolist(), np.int64)
+    squares_of_cells = offset + np.array(table, np.int64)
     col_of_cell = np.arange(rows * cols) % cols
     empty = np.full(offset + squares, BORDER, np.int64)
     empty[:offset] = 0
@@ -517,13 +544,24 @@ def kernel(game: KInARowGame, gravity: bool, near: bool = False) -> Kernel:
         s[S_OUTCOME] = state.returns()[0] if state.is_terminal() else ONGOING
         return s
 
+    def words(state: KInARowState) -> tuple[int, int, int, int]:
+        black, white = state.bits
+        outcome = state.returns()[0] if state.is_terminal() else ONGOING
+        return black, white, state.to_move | state.ply << 1, outcome
+
+    functions = dict(FUNCTIONS) if gravity else {**FUNCTIONS, "trace": trace, "prior": prior}
+    # Positions cross into compiled code as words where the bitboards fit in an int64.
+    fits = int(reader.index.max()) < 63
+    if fits:
+        functions["decode"] = decode
     return Kernel(
         name=game.spec,
         params=params,
         max_moves=cols if gravity else rows * cols,
         max_plies=rows * cols,
         encode=encode,  # type: ignore[arg-type]
-        functions=dict(FUNCTIONS) if gravity else {**FUNCTIONS, "trace": trace, "prior": prior},
+        functions=functions,
+        words=words if fits else None,  # type: ignore[arg-type]
     )
 
 

@@ -268,6 +268,8 @@ class MCTSAgent(Agent):
         """Compiled engines asked for by a timed move before they were ready."""
         self.deadline: Deadline | None = None
         """The running search's deadline (:meth:`stop` makes it pass)."""
+        self._engine_game: Game | None = None
+        """The game :attr:`engine` is the final choice for (a move of it looks nothing up)."""
 
     def engine_for(self, game: Game) -> Engine:
         """The engine that searches ``game``: the compiled one where the game has a kernel and
@@ -278,12 +280,15 @@ class MCTSAgent(Agent):
             # One a timed move started building: wait for it rather than build twice.
             engine = self._building.wait(game.spec) or self._build(game)
             self._engines[game.spec] = engine
-        return self._use(engine)
+        self._use(engine)
+        self._engine_game = game
+        return engine
 
     def _use(self, engine: Engine) -> Engine:
         if engine is not self.engine:
             self.engine.reset()
             self.engine = engine
+            self._engine_game = None
         return engine
 
     def _wants_compiled(self) -> bool:
@@ -311,7 +316,9 @@ class MCTSAgent(Agent):
         if built is None:
             return self._use(self.reference)
         self._engines[game.spec] = built
-        return self._use(built)
+        self._use(built)
+        self._engine_game = game
+        return built
 
     @property
     def root(self) -> Node | None:
@@ -344,7 +351,8 @@ class MCTSAgent(Agent):
         rollouts, seconds = self.options.rollouts, self.options.time
         if limit.rollouts is not None:
             rollouts = min(limit.rollouts, rollouts or limit.rollouts)
-        allotted = move_time(limit, state)  # on a clock, the agent's own share of it
+        # On a clock, the agent's own share of it.
+        allotted = limit.time if limit.clock is None else move_time(limit, state)
         if allotted is not None:
             seconds = min(allotted, seconds or allotted)
         if rollouts is None and seconds is None:
@@ -355,7 +363,8 @@ class MCTSAgent(Agent):
         rollouts, seconds = self.budget(limit, state)
         # Untimed: the engine is built now (may compile on first use); timed, a compiled
         # engine nobody made ready answers from the next move on.
-        engine = self._engine_on_clock(state.game, seconds)
+        game = state.game
+        engine = self.engine if game is self._engine_game else self._engine_on_clock(game, seconds)
         deadline = self.deadline = Deadline(seconds)
         self._started = deadline.start
         # No cyclic collection on the clock: with numba loaded, a full one takes tens of ms.
@@ -374,7 +383,7 @@ class MCTSAgent(Agent):
                 move = final_move(stats, self.options.robust, self.rng)
         # The report is written when it is read, off the clock: formatting hundreds of
         # root moves (Go 19x19, Gomoku) takes milliseconds.
-        self._report = (stats, state.game, self.options.c, deadline.finish(), found)
+        self._report = (stats, game, self.options.c, deadline.finish(), found)
         return move
 
     def _info(self, found: Searched, state: State) -> SearchInfo:

@@ -38,11 +38,11 @@ from functools import cache, partial
 from typing import Any
 
 import numpy as np
-from numba import config
+from numba import config, typeof
 
 from arena.core.game import State
 from arena.core.kernel import Kernel
-from arena.search.atomics import private_array
+from arena.search.atomics import LINE, private_array
 from arena.search.clock.deadline import Deadline
 from arena.search.clock.pauses import PAUSES
 from arena.search.mcts import entry as me
@@ -69,8 +69,13 @@ PV_LENGTH = 12
 
 @cache
 def _addresses(functions: tuple[tuple[str, Any], ...], simulation: str) -> np.ndarray:
-    """The addresses of a kernel's functions as :func:`mcts_kernel.run` takes them."""
-    return kf.addresses(dict(functions), (*mk.CALLED, simulation))
+    """The addresses of a kernel's functions as :func:`mcts_kernel.run` takes them, then
+    ``decode``'s as :func:`~arena.search.mcts.entry.run` takes it (zeros where the kernel has
+    none)."""
+    found = dict(functions)
+    called = kf.addresses(found, (*mk.CALLED, simulation))
+    decode = kf.addresses(found, ("decode",)) if "decode" in found else np.zeros(2, np.int64)
+    return np.concatenate([called, decode])
 
 
 _PROOF = {int(p): p for p in Proof}
@@ -97,6 +102,39 @@ def resized(array: np.ndarray, length: int, used: int) -> np.ndarray:
     return new  # type: ignore[no-any-return]
 
 
+def sections(*lengths: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """One int64 array on cache lines of its own holding sections of ``lengths``, each
+    starting on a line of its own: the block and the sections (views of it). A move reads the
+    block with one ``tolist`` where it read each section with a slice and a ``tolist``.
+
+    >>> block, (a, b) = sections(3, 20)
+    >>> block.shape, a.shape, b.shape, b.ctypes.data - a.ctypes.data
+    ((48,), (3,), (20,), 128)
+    """
+    per_line = LINE // 8
+    starts, at = [], 0
+    for length in lengths:
+        starts.append(at)
+        at += -(-length // per_line) * per_line
+    block = private_array(at)
+    return block, [block[start : start + n] for start, n in zip(starts, lengths)]
+
+
+def next_seed(rng: random.Random) -> int:
+    """``rng.randrange(1 << 31)``, drawn as it draws it (the same seeds) in fewer Python
+    steps: rejection sampling of 32 random bits.
+
+    >>> a, b = random.Random(7), random.Random(7)
+    >>> [next_seed(a) for _ in range(300)] == [b.randrange(1 << 31) for _ in range(300)]
+    True
+    """
+    draw = rng.getrandbits
+    r = draw(32)
+    while r >= 1 << 31:
+        r = draw(32)
+    return r
+
+
 def owned(array: np.ndarray) -> np.ndarray:
     """A copy of ``array`` on cache lines of its own."""
     copy = private_array(array.shape, array.dtype, zero=False)
@@ -111,6 +149,16 @@ def simulation_of(options: MCTSOptions, kernel: Kernel) -> str:
     if options.rollout == "tactics" and "tactics" in kernel.functions:
         return "tactics"
     return "rollout" if options.rollout in ("cheap", "tactics") else "playout"
+
+
+def compiled_entry(dispatcher: Any, args: tuple[Any, ...]) -> Any:
+    """The compiled code ``dispatcher`` runs for ``args`` (it has run them once), called
+    directly: numba's dispatch types each of a call's 27 arguments to pick the code, 10 µs of
+    a move once the caches are cold, for an engine whose arguments keep their types (arrays
+    of fixed types, Python ints, floats and bools). The dispatcher where it has no such code.
+    """
+    compiled = dispatcher.overloads.get(tuple(typeof(a) for a in args))
+    return dispatcher if compiled is None else compiled.entry_point
 
 
 class FastSearch:
@@ -133,7 +181,7 @@ class FastSearch:
             called = (*(kernel.functions[n] for n in mk.CALLED), kernel.functions[simulation])
             self.run = partial(mk.search, *called[:-1])
             self.functions: tuple[Any, ...] = called[-1:]
-            self.entry = partial(me.move, *called)
+            self.entry = partial(me.move, *called, kernel.functions.get("decode"))
             self.entry_functions: tuple[Any, ...] = ()
         else:
             self.run = mk.run
@@ -148,16 +196,24 @@ class FastSearch:
         self.path = private_array(kernel.max_plies + 2)
         self.report = private_array(me.REPORT_SIZE)
         self.sizes = private_array(2)
-        # What a move reads from its root, allocated once: a move allocates no arrays.
-        self.root_moves = private_array(kernel.max_moves)
-        self.root_visits = private_array(kernel.max_moves)
-        self.root_won = private_array(kernel.max_moves, np.float64)
-        self.root_proven = private_array(kernel.max_moves)
-        self.root_line = private_array(PV_LENGTH)
+        # What a move reads from its root, allocated once (a move allocates no arrays); the
+        # int64 parts in one block, read with one ``tolist``.
+        m = kernel.max_moves
+        self.root_block, parts = sections(m, m, m, PV_LENGTH)
+        self.root_moves, self.root_visits, self.root_proven, self.root_line = parts
+        self._at = [int(a.ctypes.data - self.root_block.ctypes.data) // 8 for a in parts]
+        """Where each section starts in the block."""
+        self.root_won = private_array(m, np.float64)
+        self.read_report: list[int] | None = None
+        """The report as the last call that read the root left it (a list), None when a
+        later call changed it."""
         self.s = self.leaf = np.empty(0, np.int64)
         """The positions a batch plays on (sized by the first position encoded)."""
         self.seed = 0
         """The seed of the search under way (drawn from ``rng`` as it starts)."""
+        self.words = (0, 0, 0, 0)
+        """The root position as ``Kernel.words`` gave it, for the compiled call that writes
+        it into ``root_s`` (:data:`~arena.search.mcts.entry.DECODE`)."""
         self._allocate(1 << 12, 1 << 14)
         self.grow_rate = GROW_SECONDS_PER_BYTE
         self.root_state: State | None = None
@@ -293,39 +349,51 @@ class FastSearch:
     ) -> int:
         flags = me.OPEN
         known = self.root_state
-        if known is not state and known != state:
-            root_s = self._encoded(state)
-            self.root_state, self.root_s, self.root = state, root_s, 0
-            if self.s.shape != root_s.shape:
-                self.s, self.leaf = owned(root_s), owned(root_s)
+        if known is None or (known is not state and known != state):
+            words = self.kernel.words
+            if words is not None and self.root_s is not None:
+                # The compiled call writes the root from four words (cheaper than numpy).
+                self.words = words(state)
+                self.root_state, self.root = state, 0
+                flags |= me.DECODE
+            else:
+                root_s = self._encoded(state)
+                self.root_state, self.root_s, self.root = state, root_s, 0
+                if self.s.shape != root_s.shape:
+                    self.s, self.leaf = owned(root_s), owned(root_s)
             flags |= me.FRESH
-        self.seed = self.rng.randrange(1 << 31)
+        self.seed = next_seed(self.rng)
         self.kernel_seconds = 0.0
         # The first batch opens the root (seed, a new tree, its moves); the last reads it.
         return self._run(rollouts, deadline, progress, flags, reads)
 
     def _searched(self, sims: int) -> Searched:
         """What the search found, as the last read of the root left it in the arrays."""
-        report = self.report.tolist()
+        report = self.read_report or self.report.tolist()
+        block = self.root_block.tolist()
+        line = self._at[3]
         return Searched(
-            self._stats(report),
+            self._stats(report, block),
             sims,
             report[mk.DEEPEST],
-            self.root_line[: report[me.PV_LENGTH]].tolist(),
+            block[line : line + report[me.PV_LENGTH]],
             self.name,
         )
 
-    def _stats(self, report: list[int] | None = None) -> RootStats:
-        """The root's statistics as the last read of it left them (``report``: the report
-        already read as a list)."""
+    def _stats(self, report: list[int] | None = None, block: list[int] | None = None) -> RootStats:
+        """The root's statistics as the last read of it left them (``report`` and ``block``:
+        the report and the root's block already read as lists)."""
         if report is None:
             report = self.report.tolist()
+        if block is None:
+            block = self.root_block.tolist()
         n, at_once = report[me.NMOVES], report[me.AT_ONCE]
-        moves, proven = self.root_moves[:n].tolist(), self.root_proven[:n].tolist()
+        moves_at, visits_at, proven_at, _ = self._at
+        moves, proven = block[moves_at : moves_at + n], block[proven_at : proven_at + n]
         return RootStats(
             moves,
-            self.root_visits[:n].tolist(),
-            self.root_won[:n].tolist(),
+            block[visits_at : visits_at + n],
+            self.root_won.tolist()[:n],
             [_PROOF[q] for q in proven] if any(proven) else [Proof.UNKNOWN] * n,
             report[me.ROOT_VISITS],
             moves[at_once] if at_once >= 0 else None,
@@ -353,7 +421,10 @@ class FastSearch:
         reads: bool = True,
     ) -> int:
         """:meth:`_run` with batches of about ``batch_seconds``."""
+        self.read_report = None
         timed = deadline.end != float("inf")
+        if not timed and progress is None and rollouts >= 1:
+            return self._budget(int(min(rollouts, 1 << 62)), flags, reads)
         batched = timed or progress is not None  # else one call does the whole budget
         left = int(min(rollouts, 1 << 62))
         budgeted = left < 1 << 62
@@ -422,6 +493,41 @@ class FastSearch:
             self.kernel_seconds += int(report[mk.SPENT]) * 1e-9
         return total
 
+    def _budget(self, left: int, flags: int, reads: bool) -> int:
+        """A search of ``left`` simulations with no clock and nobody watching: one compiled
+        call that opens the root, searches and reads it (:data:`~arena.search.mcts.entry.START`
+        sets the batch's clock there), more only when the tree's arrays fill up and grow
+        between calls. What a move of a simulation budget pays in Python is this and the
+        agent's few steps: each numpy call or Python step costs microseconds once a
+        collection or the opponent's move has left the caches cold."""
+        total = 0
+        flags |= me.START | (me.READ if reads else 0)
+        sizes_then = [0, 0] if flags & me.FRESH else self.sizes.tolist()
+        while True:
+            done = self._batch(self.s, self.leaf, left, flags)
+            found = self.report.tolist()
+            self.kernel_seconds += found[mk.SPENT] * 1e-9
+            total += done
+            left -= done
+            if left <= 0 or found[me.NMOVES] <= 1 or found[mk.REASON] != mk.FULL:
+                break
+            # The arrays are full: grow them to what the rest of the budget needs, at the
+            # rate this search has added nodes and edges so far.
+            now, old = time.perf_counter(), self._bytes()
+            added = [now - then for now, then in zip(self.sizes.tolist(), sizes_then)]
+            more = float(left) / max(total, 1)
+            try:
+                self._grow(*self._room(added, more))
+            except MemoryError:  # no room for the estimate: the least growth, or stop
+                try:
+                    self._grow(*self._room(added, 0.0))
+                except MemoryError:
+                    break  # (the call that filled them read the root)
+            self.grow_rate = max(self.grow_rate, (time.perf_counter() - now) / old)
+            flags = me.START | (me.READ if reads else 0)
+        self.read_report = found if reads else None
+        return total
+
     def _batch(self, s: np.ndarray, leaf: np.ndarray, sims: int, flags: int = 0) -> int:
         """One compiled call: up to ``sims`` simulations, opening and reading the root as
         ``flags`` say (:mod:`~arena.search.mcts.entry`)."""
@@ -433,19 +539,24 @@ class FastSearch:
         """One call of :func:`arena.search.mcts.entry.run`."""
         if flags & me.LIST:
             self.listed = True
-        done = self.entry(
+        args = (
             *self.entry_functions,
             self.kernel.params, self.root_s, self.s if s is None else s,
             self.leaf if leaf is None else leaf, self.buf,
             self.node, self.wins, self.edge_move, self.edge_child, self.sizes, self.path,
             self.root, sims, self.policy, self.c, self.eps, self.expand_all, self.solver,
-            self.report, self.seed, flags,
+            self.report, self.seed, flags, 0, *self.words,
             self.root_moves, self.root_visits, self.root_won, self.root_proven, self.root_line,
         )  # fmt: skip
+        entry = self.entry
+        done = entry(*args)
+        if entry is me.run:
+            self.entry = compiled_entry(me.run, args)
         return int(done)
 
     def _read(self) -> None:
         """Read the root into the arrays (listing its moves first after ``observe``)."""
+        self.read_report = None
         self._entry(0, me.READ if self.listed else me.LIST | me.READ)
 
     def root_stats(self) -> RootStats | None:

@@ -85,3 +85,5 @@ as_trace = _caster("trace")
 """A kernel's optional ``trace`` (the moves from one position to a later one)."""
 as_prior = _caster("prior")
 """A kernel's optional ``prior`` (knowledge scores of the legal moves)."""
+as_decode = _caster("decode")
+"""A kernel's optional ``decode`` (a position from four words)."""

@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from arena.core.agent import SearchInfo
 from arena.core.game import Game
 from arena.search.mcts.tree import Proof
 
 
-@dataclass(frozen=True)
-class RootStats:
+class RootStats(NamedTuple):
     """Every root move with its visits, wins (win 1, draw 1/2, for the player to move)
-    and proof, in legal-move order."""
+    and proof, in legal-move order. (Named tuples, this and :class:`Searched`: made in one
+    step where a frozen dataclass sets each field by a call, on every move's clock.)"""
 
     moves: list[int]
     visits: list[int]
@@ -39,8 +39,7 @@ class RootStats:
     """A move whose added child is a finished game won by the player to move."""
 
 
-@dataclass(frozen=True)
-class Searched:
+class Searched(NamedTuple):
     """What one search of an engine found."""
 
     stats: RootStats
