@@ -42,7 +42,7 @@ def batch(search, state, sims: int, until: int) -> int:  # type: ignore[no-untyp
     done = search.run(
         *search.functions, search.kernel.params, search.root_s, s, leaf, search.buf,
         *arrays, search.path, search.root, sims, search.policy, float(o.c), float(o.eps),
-        bool(o.expand_all), bool(o.solver), search.report,
+        bool(o.expand_all), bool(o.solver), search.report, search.logs,
     )  # fmt: skip
     return int(done)
 

@@ -65,6 +65,9 @@ FIRST_BATCH = 4
 """Simulations in a timed search's first batch, before its speed is known."""
 PV_LENGTH = 12
 """The longest principal variation a search reports."""
+INF = float("inf")
+LOGS = 1 << 15
+"""Visit counts whose logs an engine remembers (256 KB)."""
 
 
 @cache
@@ -204,6 +207,9 @@ class FastSearch:
         self._at = [int(a.ctypes.data - self.root_block.ctypes.data) // 8 for a in parts]
         """Where each section starts in the block."""
         self.root_won = private_array(m, np.float64)
+        self.logs = private_array(LOGS, np.float64)
+        """The logs of visit counts the search has taken (0.0: not yet; :func:`~arena.search.
+        mcts.kernel.log_of`), kept from move to move."""
         self.read_report: list[int] | None = None
         """The report as the last call that read the root left it (a list), None when a
         later call changed it."""
@@ -365,6 +371,8 @@ class FastSearch:
         self.seed = next_seed(self.rng)
         self.kernel_seconds = 0.0
         # The first batch opens the root (seed, a new tree, its moves); the last reads it.
+        if deadline.end == INF and progress is None and rollouts >= 1:
+            return self._budget(int(min(rollouts, 1 << 62)), flags, reads)
         return self._run(rollouts, deadline, progress, flags, reads)
 
     def _searched(self, sims: int) -> Searched:
@@ -422,7 +430,7 @@ class FastSearch:
     ) -> int:
         """:meth:`_run` with batches of about ``batch_seconds``."""
         self.read_report = None
-        timed = deadline.end != float("inf")
+        timed = deadline.end != INF
         if not timed and progress is None and rollouts >= 1:
             return self._budget(int(min(rollouts, 1 << 62)), flags, reads)
         batched = timed or progress is not None  # else one call does the whole budget
@@ -547,6 +555,7 @@ class FastSearch:
             self.root, sims, self.policy, self.c, self.eps, self.expand_all, self.solver,
             self.report, self.seed, flags, 0, *self.words,
             self.root_moves, self.root_visits, self.root_won, self.root_proven, self.root_line,
+            self.logs,
         )  # fmt: skip
         entry = self.entry
         done = entry(*args)

@@ -70,7 +70,7 @@ def move(  # type: ignore[no-untyped-def]
     p, root_state, s, leaf, buf,
     node, wins, edge_move, edge_child, sizes, path,
     root, sims, policy, c, eps, expand_all, solver, report,
-    seed, flags, until, w0, w1, w2, w3, moves, visits, won, proven, line,
+    seed, flags, until, w0, w1, w2, w3, moves, visits, won, proven, line, logs,
 ):  # fmt: skip
     """Open the root, search up to ``sims`` simulations, read the root, as ``flags`` say
     (see the module); the simulations done."""
@@ -99,7 +99,7 @@ def move(  # type: ignore[no-untyped-def]
                 legal_moves, play, to_move, outcome, simulate,
                 p, root_state, s, leaf, buf,
                 node, wins, edge_move, edge_child, sizes, path,
-                root, sims, policy, c, eps, expand_all, solver, report,
+                root, sims, policy, c, eps, expand_all, solver, report, logs,
             )  # fmt: skip
         else:
             report[DONE] = 0
@@ -123,7 +123,7 @@ def run(  # type: ignore[no-untyped-def]
     p, root_state, s, leaf, buf,
     node, wins, edge_move, edge_child, sizes, path,
     root, sims, policy, c, eps, expand_all, solver, report,
-    seed, flags, until, w0, w1, w2, w3, moves, visits, won, proven, line,
+    seed, flags, until, w0, w1, w2, w3, moves, visits, won, proven, line, logs,
 ):  # fmt: skip
     """:func:`move` with the kernel's functions given as addresses
     (:data:`arena.search.mcts.kernel.CALLED`, the simulation and ``decode``, two each: zeros
@@ -138,5 +138,5 @@ def run(  # type: ignore[no-untyped-def]
         p, root_state, s, leaf, buf,
         node, wins, edge_move, edge_child, sizes, path,
         root, sims, policy, c, eps, expand_all, solver, report,
-        seed, flags, until, w0, w1, w2, w3, moves, visits, won, proven, line,
+        seed, flags, until, w0, w1, w2, w3, moves, visits, won, proven, line, logs,
     )  # fmt: skip

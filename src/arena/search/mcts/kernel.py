@@ -2,7 +2,8 @@
 
 This is :class:`arena.search.mcts.agent.TreeSearch` rewritten the mctx way, as
 plain Python that numba compiles once for every game: the tree is a few
-arrays, the root position is copied and the moves replayed down the path, and
+arrays, the root position is copied and the moves replayed down the path (only
+when a simulation needs the position: to open or expand a node), and
 the game enters only through its kernel's functions (``legal_moves``, ``play``,
 ``to_move``, ``outcome`` and the simulation, ``playout`` or ``rollout``),
 received as first-class function arguments (:func:`arena.core.kernel.signatures`):
@@ -117,7 +118,29 @@ def prove(node, edge_child, x):  # type: ignore[no-untyped-def]
 def select_uct(node, wins, edge_child, x, c):  # type: ignore[no-untyped-def]
     """The edge of the unproven child maximising its UCB, ties broken at random; -1 if none."""
     total = node[x, VISITS]
-    log_total = np.log(total) if total > 1 else 0.0
+    return uct_choice(node, wins, edge_child, x, c, np.log(total) if total > 1 else 0.0)
+
+
+@njit(cache=True)
+def log_of(total, logs):  # type: ignore[no-untyped-def]
+    """``np.log(total)`` (0 for a total of 0 or 1), remembered in ``logs`` (0.0: not yet) for
+    totals below its length: a simulation takes the log of every node it passes, and a
+    search passes the same totals thousands of times (the same values: the same function of
+    the same argument, one at a time)."""
+    if total <= 1:
+        return 0.0
+    if total >= logs.shape[0]:
+        return np.log(total)
+    value = logs[total]
+    if value == 0.0:
+        value = np.log(total)
+        logs[total] = value
+    return value
+
+
+@njit(cache=True)
+def uct_choice(node, wins, edge_child, x, c, log_total):  # type: ignore[no-untyped-def]
+    """:func:`select_uct` with the log of ``x``'s visits given."""
     best, best_score, ties = -1, -1.0, 0
     first = node[x, FIRST]
     for e in range(first, first + node[x, TRIED]):
@@ -182,9 +205,10 @@ def search(  # type: ignore[no-untyped-def]
     legal_moves, play, to_move, outcome, simulate,
     p, root_state, s, leaf, buf,
     node, wins, edge_move, edge_child, sizes, path,
-    root, sims, policy, c, eps, expand_all, solver, report,
+    root, sims, policy, c, eps, expand_all, solver, report, logs,
 ):  # fmt: skip
-    """Up to ``sims`` simulations from ``root``; the counts go to ``report``.
+    """Up to ``sims`` simulations from ``root``; the counts go to ``report`` (``logs``: the
+    logs of visit counts, :func:`log_of`).
 
     A batch stops early when the root is proven (solver), when the arrays may
     not hold one more iteration (the caller grows them and calls again), when
@@ -196,6 +220,10 @@ def search(  # type: ignore[no-untyped-def]
         report[REASON] = PROVEN
         return 0
     max_moves = buf.shape[0]
+    # The moves down the path, played on ``s`` only when a position is needed (a node to
+    # open or expand): a simulation that ends on a finished game already in the tree (most
+    # of them once a small game's tree is grown) neither copies the root nor plays a move.
+    pending = np.empty(path.shape[0], np.int64)
     done = 0
     until, tick = report[UNTIL], 0
     while done < sims:
@@ -206,7 +234,6 @@ def search(  # type: ignore[no-untyped-def]
         if sizes[0] + max_moves + 1 > node.shape[0] or sizes[1] + max_moves > edge_move.shape[0]:
             report[REASON] = FULL
             break
-        s[:] = root_state
         x = root
         path[0] = root
         length = 1  # nodes on the path, the root included
@@ -218,6 +245,11 @@ def search(  # type: ignore[no-untyped-def]
                 done += 1
                 report[DEEPEST] = max(report[DEEPEST], length - 1)
                 break
+            if node[x, FIRST] < 0 or node[x, TRIED] < node[x, COUNT]:
+                # The position at ``x`` is needed: the root and the path's moves.
+                s[:] = root_state
+                for k in range(length - 1):
+                    play(p, s, pending[k])
             if node[x, FIRST] < 0:  # second visit: list the moves
                 n = legal_moves(p, s, buf)
                 first = sizes[1]
@@ -257,7 +289,7 @@ def search(  # type: ignore[no-untyped-def]
                 report[DEEPEST] = max(report[DEEPEST], length)
                 break
             if policy == UCT:
-                e = select_uct(node, wins, edge_child, x, c)
+                e = uct_choice(node, wins, edge_child, x, c, log_of(node[x, VISITS], logs))
             else:
                 e = select_egreedy(node, wins, edge_child, x, eps)
             if e < 0 or length + 2 > path.shape[0]:
@@ -266,7 +298,7 @@ def search(  # type: ignore[no-untyped-def]
                 stuck = True
                 break
             x = edge_child[e]
-            play(p, s, edge_move[e])
+            pending[length - 1] = edge_move[e]
             path[length] = x
             length += 1
         if stuck:
@@ -316,7 +348,7 @@ def run(  # type: ignore[no-untyped-def]
     functions,
     p, root_state, s, leaf, buf,
     node, wins, edge_move, edge_child, sizes, path,
-    root, sims, policy, c, eps, expand_all, solver, report,
+    root, sims, policy, c, eps, expand_all, solver, report, logs,
 ):  # fmt: skip
     """:func:`search` with the kernel's functions given as addresses (see
     :mod:`arena.search.mcts.kernel_functions`: :data:`CALLED` in that order); the time it
@@ -330,7 +362,7 @@ def run(  # type: ignore[no-untyped-def]
         kf.as_simulation(functions[8], functions[9]),
         p, root_state, s, leaf, buf,
         node, wins, edge_move, edge_child, sizes, path,
-        root, sims, policy, c, eps, expand_all, solver, report,
+        root, sims, policy, c, eps, expand_all, solver, report, logs,
     )  # fmt: skip
     report[SPENT] += now_ns() - started
     return done

@@ -62,14 +62,14 @@ def final_move(stats: RootStats, robust: bool, rng: random.Random) -> int:
     candidates = [i for i in range(len(moves)) if proven[i] != Proof.LOST and visits[i]]
     if not candidates:
         candidates = [i for i in range(len(moves)) if visits[i]] or list(range(len(moves)))
+    # The keys made in one pass (a draw each, in the candidates' order), then the first
+    # largest: what ``max`` with a key function gives, without a Python call per move.
+    draw = rng.random
     if robust:
-        best = max(candidates, key=lambda i: (visits[i], wins[i], rng.random()))
+        keys = [(visits[i], wins[i], draw()) for i in candidates]
     else:
-        best = max(
-            candidates,
-            key=lambda i: (wins[i] / visits[i] if visits[i] else -1, visits[i], rng.random()),
-        )
-    return moves[best]
+        keys = [(wins[i] / visits[i] if visits[i] else -1, visits[i], draw()) for i in candidates]
+    return moves[candidates[keys.index(max(keys))]]
 
 
 _PROOF_TEXT = {Proof.UNKNOWN: "", Proof.WON: "win", Proof.LOST: "loss", Proof.DRAWN: "draw"}
