@@ -474,13 +474,8 @@ class FastSearch:
                     by_time = (stop - now) / max(now - began, 1e-4)
                     more = min(more, by_time) if budgeted else by_time
                 added = [now - then for now, then in zip(self.sizes.tolist(), sizes_then)]
-                try:
-                    self._grow(*self._room(added, more))
-                except MemoryError:  # no room for the estimate: the least growth, or stop
-                    try:
-                        self._grow(*self._room(added, 0.0))
-                    except MemoryError:
-                        break
+                if not self._grow_or_least(added, more):
+                    break
                 self.grow_rate = max(self.grow_rate, (clock() - now) / old)
             elif reason != mk.BUDGET:
                 break  # the root is proven, or nothing is left to sample
@@ -500,6 +495,18 @@ class FastSearch:
             self._entry(0, flags | (me.READ if reads else 0))
             self.kernel_seconds += int(report[mk.SPENT]) * 1e-9
         return total
+
+    def _grow_or_least(self, added: list[int], more: float) -> bool:
+        """Grow the full arrays for ``more`` times what the search ``added`` so far; with no
+        room for that, by the least; False when not even that fits (the search stops)."""
+        try:
+            self._grow(*self._room(added, more))
+        except MemoryError:
+            try:
+                self._grow(*self._room(added, 0.0))
+            except MemoryError:
+                return False
+        return True
 
     def _budget(self, left: int, flags: int, reads: bool) -> int:
         """A search of ``left`` simulations with no clock and nobody watching: one compiled
@@ -524,13 +531,8 @@ class FastSearch:
             now, old = time.perf_counter(), self._bytes()
             added = [now - then for now, then in zip(self.sizes.tolist(), sizes_then)]
             more = float(left) / max(total, 1)
-            try:
-                self._grow(*self._room(added, more))
-            except MemoryError:  # no room for the estimate: the least growth, or stop
-                try:
-                    self._grow(*self._room(added, 0.0))
-                except MemoryError:
-                    break  # (the call that filled them read the root)
+            if not self._grow_or_least(added, more):
+                break  # (the call that filled them read the root)
             self.grow_rate = max(self.grow_rate, (time.perf_counter() - now) / old)
             flags = me.START | (me.READ if reads else 0)
         self.read_report = found if reads else None
