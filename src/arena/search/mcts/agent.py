@@ -351,8 +351,7 @@ class MCTSAgent(Agent):
         rollouts, seconds = self.options.rollouts, self.options.time
         if limit.rollouts is not None:
             rollouts = min(limit.rollouts, rollouts or limit.rollouts)
-        # On a clock, the agent's own share of it.
-        allotted = limit.time if limit.clock is None else move_time(limit, state)
+        allotted = move_time(limit, state)  # on a clock, the agent's own share of it
         if allotted is not None:
             seconds = min(allotted, seconds or allotted)
         if rollouts is None and seconds is None:
