@@ -248,6 +248,46 @@ def test_init_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[
         load_agent(f"py:{tmp_path}/needs.py:Raises")
 
 
+MARKS = """\
+import os
+
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), f"ran-in-{os.getpid()}"), "w"):
+    pass  # module code: it runs wherever the file is imported
+
+
+class Mine:
+    def __init__(self, depth: int = 1):
+        pass
+
+    def choose(self, state, limit):
+        return sorted(state.legal_moves())[0]
+"""
+
+
+@pytest.mark.parametrize(
+    ("placement", "here"), [([], False), (["--isolate"], False), (["--in-process"], True)]
+)
+def test_a_students_module_code_runs_in_arenas_process_only_when_asked(
+    tmp_path: Path, placement: list[str], here: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Checking the agent before the games must not import it here: with --sandbox that
+    # ran the student's module code outside the sandbox.
+    (tmp_path / "mine.py").write_text(MARKS)
+    spec = f"py:{tmp_path}/mine.py:Mine"
+    assert main(["match", "connect4", spec, "random", "--games", "1", "--quiet", *placement]) == 0
+    ran = {int(f.name.removeprefix("ran-in-")) for f in tmp_path.glob("ran-in-*")}
+    assert (os.getpid() in ran) == here and ran, ran
+    # A bad parameter or class is still refused before any game, in one line.
+    for bad, told in [
+        (f"{spec}:width=2", "unknown parameter 'width'"),
+        (spec[:-4] + "Min", "no class 'Min'"),
+    ]:
+        assert main(["match", "connect4", bad, "random", "--games", "1", *placement]) == 2
+        err = capsys.readouterr().err
+        assert told in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert not pids_running(f"{tmp_path}/mine.py")
+
+
 def test_a_subclass_of_arena_agent_needs_no_name(tmp_path: Path) -> None:
     (tmp_path / "sub.py").write_text(
         textwrap.dedent("""

@@ -43,7 +43,8 @@ from typing import Any
 
 from arena.core.agent import Agent, choose_problem
 from arena.core.crash import crash_text
-from arena.core.errors import SpecError
+from arena.core.errors import AgentFailure, SpecError
+from arena.core.game import Game
 from arena.core.spec import Param, split_pairs
 from arena.remote.command import CommandAgent
 from arena.remote.sandbox import Sandbox
@@ -153,6 +154,27 @@ def own_process(spec: str, limits: bool = False, sandbox: Sandbox | None = None)
     agent.title = spec.strip()
     agent.spec = spec.strip()
     return agent
+
+
+def check_loads(agent: CommandAgent, game: Game) -> None:
+    """Start ``agent`` (an :func:`own_process` agent) once for ``game`` and end it: its file
+    imported and its class built where it will play (its own process, the sandbox), never
+    in arena's, so a bad file or parameter fails up front in one line, and the module code
+    of a student's file (hostile, perhaps) never runs outside the sandbox."""
+    try:
+        agent.reset(game, 0)
+    except AgentFailure as failure:
+        told = agent.process.forfeit_told() if agent.process is not None else None
+        served = agent.stderr_log(2048).strip().splitlines()[-1:]
+        if told is None and served and served[0].startswith(SERVED_ERROR):
+            raise SpecError(served[0][len(SERVED_ERROR) :]) from None
+        raise SpecError(f"{agent.label}: {told[1] if told else failure.detail}") from None
+    finally:
+        agent.close()
+
+
+SERVED_ERROR = "arena serve: error: "
+"""How :mod:`arena.agents.served` reports a file or class it cannot load."""
 
 
 @contextlib.contextmanager

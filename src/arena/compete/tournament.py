@@ -15,10 +15,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.agents.pyclass import check_loads
 from arena.agents.registry import agent_class, agent_names, load_agent, prefixed
 from arena.compete.openings import Openings
 from arena.compete.plan import Plan, PlannedGame, Rounds, spec_of
-from arena.compete.runner import Job, Watch, run_pool, run_ray, run_serial
+from arena.compete.runner import Job, Watch, placed, prefixed_py, run_pool, run_ray, run_serial
 from arena.compete.schedule import plan
 from arena.compete.store import ResultsDB
 from arena.compete.timecontrol import TimeControl
@@ -28,6 +29,7 @@ from arena.core.limit import DEFAULT_GRACE
 from arena.core.spec import split_spec, with_params
 from arena.formats.record import GameRecord
 from arena.games import load_game
+from arena.remote.command import CommandAgent
 from arena.remote.sandbox import Sandbox, require
 from arena.stats.sprt import SPRT
 from arena.stats.tally import Tally
@@ -195,14 +197,21 @@ def check_size(settings: Settings, asked: str = "", planned: Plan | Rounds | Non
 
 def validate(settings: Settings, planned: Plan | Rounds | None = None) -> None:
     """Load every agent once up front, so bad input fails before any game starts
-    (the game, the clock and the openings are parsed already)."""
+    (the game, the clock and the openings are parsed already). A ``py:`` class that plays
+    in a process of its own is loaded there (in the sandbox, if any), never in arena's."""
     if len(settings.agents) < 2:
         raise ArenaError("at least two agents are needed")
     check_size(settings, planned=planned)
     if settings.sandbox is not None:
         require()  # one line now, not a failure in every game
     for name in settings.agents:
-        load_agent(settings.spec(name))
+        spec = settings.spec(name)
+        if not prefixed_py(spec):
+            load_agent(spec)
+            continue
+        agent = placed(spec, settings.isolate, settings.in_process, settings.sandbox)
+        if isinstance(agent, CommandAgent):  # else loaded here, as it will play (--in-process)
+            check_loads(agent, settings.game)
 
 
 @dataclass
