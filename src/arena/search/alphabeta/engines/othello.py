@@ -76,11 +76,11 @@ EXACT_SHARE = 0.5
 """The share of a move's time the exact endgame may take (and what decides whether
 a solve is tried: the empty cells must be within reach of this share)."""
 NEXT_SHARE = 0.6
+"""A new depth starts only while no more than this share of the move's time is used."""
 EXACT_EMPTIES, EXACT_SECONDS, EXACT_GROWTH = 18, 2.0, 3.0
 """A solve of EXACT_EMPTIES empty cells takes about EXACT_SECONDS; one fewer, a third."""
 SOLVER_RATE = 2e6
 """The most endgame nodes per second the solver's budgets may assume (see ``exact_move``)."""
-"""A new depth starts only while this share of the move's time is left unused."""
 TABLE_BITS = 21
 """``2**TABLE_BITS`` rows of 24 bytes in the transposition table (48 MB)."""
 PROBCUT = 1.5
