@@ -243,6 +243,41 @@ def test_no_helper_searches_after_a_move_or_a_stop(game_spec: str) -> None:
     assert helpers_idle(agent, game)
 
 
+def test_connect_four_helpers_deepen_while_the_solver_tries(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Half an early move goes to the exact solver on one thread: the helpers search
+    meanwhile (they sat idle, the second core unused, before), their deeper iteration is
+    the answer, and a stop during the solve ends every thread."""
+    game = arena.load_game("connect4")
+    agent = arena.load_agent("ids:threads=2")
+    start_game(agent, game)
+    engine = agent.engine(game)  # type: ignore[attr-defined]
+    seen: list[bool] = []
+
+    def solver_that_fails(state: State, pos: int, mask: int, seconds: float) -> None:
+        seen.append(engine.smp.active and not all(f.done() for f in engine.smp.running))
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline and not engine.halt.is_set():
+            time.sleep(0.005)  # the solve's share of the move, not finished
+        return None
+
+    monkeypatch.setattr(engine, "exact", solver_that_fails)
+    state = game.initial_state()
+    move = agent.choose(state, arena.Limit(time=0.4))
+    assert seen == [True] and move in state.legal_moves()
+    assert engine.smp.done[0] is not None and engine.smp.done[0][0] >= 6  # the helper's depth
+    assert helpers_idle(agent, game)
+    later = game.play_moves(game.parse_moves("1177"))  # the solver is tried again 4 plies on
+    thread = threading.Thread(target=lambda: agent.choose(later, arena.Limit(time=60.0)))
+    thread.start()
+    time.sleep(0.3)
+    agent.stop()  # during the solve's 30 s
+    thread.join(10)
+    assert not thread.is_alive() and len(seen) == 2
+    assert helpers_idle(agent, game)
+
+
 def test_a_row_two_writers_interleaved_is_no_match() -> None:
     """The shared tables check an entry by XOR of all its words: a row holding one
     writer's key and another's data (the words of two stores interleaved) matches neither

@@ -56,7 +56,14 @@ from numba import njit
 
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
-from arena.search.alphabeta.engines.driver import BOUND_TEXT, Iteration, LazySMP, RootSearch, deepen
+from arena.search.alphabeta.engines.driver import (
+    BOUND_TEXT,
+    Iteration,
+    LazySMP,
+    RootSearch,
+    deepen,
+    final,
+)
 from arena.search.alphabeta.engines.table_values import (
     EXACT,
     LOWER,
@@ -67,8 +74,8 @@ from arena.search.alphabeta.engines.table_values import (
     to_table,
 )
 from arena.search.clock import compiled as compiled_clock
-from arena.search.clock.compiled_deadline import expired, now_ns
-from arena.search.clock.deadline import quiet_gc
+from arena.search.clock.compiled_deadline import deadline_ns, expired, now_ns
+from arena.search.clock.deadline import Deadline, quiet_gc
 from arena.search.report import value_rows
 from arena.search.values import PROVEN_NOTE, WIN
 from arena.solvers.bits import lowest_index, popcount
@@ -670,19 +677,32 @@ class Connect4Engine:
         pos, mask = self.bitboards(state)
         legal = state.legal_moves()
         empty = self.cells - state.ply
+        depth = min(maxdepth, empty)
+        smp = self.smp
         if seconds is not None and self.try_exact(state.ply, empty, seconds):
-            found = self.exact(state, pos, mask, SOLVE_SHARE * seconds)
+            if smp is not None:  # the helpers deepen while this thread tries the solve
+                for helper in smp.ready():
+                    helper.set_root(pos, mask)
+                smp.begin(depth, deadline_ns(Deadline(seconds, start).end), final)
+            try:
+                found = self.exact(state, pos, mask, SOLVE_SHARE * seconds)
+            except BaseException:
+                if smp is not None:
+                    smp.finish(time.perf_counter())
+                raise
             if found is not None:
+                if smp is not None:
+                    smp.finish(time.perf_counter())
                 return found
             self.failed_at = state.ply
         search = self.search
         search.set_root(pos, mask)
-        for helper in self.smp.ready() if self.smp is not None else ():
-            helper.set_root(pos, mask)
+        if smp is not None and not smp.active:
+            for helper in smp.ready():
+                helper.set_root(pos, mask)
         if self.halt.is_set():  # stopped during the solve: the depths stop at once too
             search.stop()
-        depth = min(maxdepth, empty)
-        return deepen(state, search, seconds, depth, agent, legal[0], start=start, smp=self.smp)
+        return deepen(state, search, seconds, depth, agent, legal[0], start=start, smp=smp)
 
 
 _SOLVERS: dict[tuple[int, int, int], Connect4Solver] = {}
