@@ -41,6 +41,7 @@ import numpy as np
 from numba import njit
 
 from arena.core.kernel import ONGOING
+from arena.core.stack import borrowed, int64_scratch
 from arena.search.clock.compiled import now_ns
 from arena.search.mcts import kernel_functions as kf
 
@@ -219,11 +220,28 @@ def search(  # type: ignore[no-untyped-def]
     if solver and prove(node, edge_child, root) != UNKNOWN:
         report[REASON] = PROVEN
         return 0
+    # Views without reference counts (``core/stack.py``): each call below (UCT's choice, the
+    # kernel's ``play``) would otherwise take and drop a reference to each array it is
+    # given, two atomic operations per array per call.
+    p, root_state, s, leaf, buf = (
+        borrowed(p),
+        borrowed(root_state),
+        borrowed(s),
+        borrowed(leaf),
+        borrowed(buf),
+    )
+    node, wins, edge_move, edge_child = (
+        borrowed(node),
+        borrowed(wins),
+        borrowed(edge_move),
+        borrowed(edge_child),
+    )
+    sizes, path, report, logs = borrowed(sizes), borrowed(path), borrowed(report), borrowed(logs)
     max_moves = buf.shape[0]
     # The moves down the path, played on ``s`` only when a position is needed (a node to
     # open or expand): a simulation that ends on a finished game already in the tree (most
     # of them once a small game's tree is grown) neither copies the root nor plays a move.
-    pending = np.empty(path.shape[0], np.int64)
+    pending = int64_scratch(path.shape[0])
     done = 0
     until, tick = report[UNTIL], 0
     while done < sims:
