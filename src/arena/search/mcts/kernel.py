@@ -122,7 +122,7 @@ def select_uct(node, wins, edge_child, x, c):  # type: ignore[no-untyped-def]
     return uct_choice(node, wins, edge_child, x, c, np.log(total) if total > 1 else 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def log_of(total, logs):  # type: ignore[no-untyped-def]
     """``np.log(total)`` (0 for a total of 0 or 1), remembered in ``logs`` (0.0: not yet) for
     totals below its length: a simulation takes the log of every node it passes, and a
@@ -139,7 +139,7 @@ def log_of(total, logs):  # type: ignore[no-untyped-def]
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def uct_choice(node, wins, edge_child, x, c, log_total):  # type: ignore[no-untyped-def]
     """:func:`select_uct` with the log of ``x``'s visits given."""
     best, best_score, ties = -1, -1.0, 0
