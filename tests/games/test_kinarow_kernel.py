@@ -52,6 +52,7 @@ RANDOM_GAMES = [
     ("gomoku:size=9,overline=nowin", 1000),
     ("gomoku:size=5,k=3,overline=nowin", 2000),
     ("gomoku:size=6,k=4,overline=win", 1500),
+    ("gomoku:size=5,k=5,overline=nowin", 1000),  # line masks under overline=nowin
 ]
 
 
@@ -216,6 +217,30 @@ def test_decode_writes_the_position_encode_writes(spec: str, words: bool) -> Non
                 break
             state = state.play(rng.choice(state.legal_moves()))
     assert checked > 200
+
+
+@pytest.mark.parametrize(
+    ("spec", "masked"),
+    [
+        ("tictactoe", True),
+        ("tictactoe:m=4,n=4,k=3", True),
+        ("gomoku:size=6,k=4,overline=win", True),  # 36 cells
+        ("gomoku:size=5,k=5,overline=nowin", True),  # no line longer than k
+        ("gomoku:size=5,k=3,overline=nowin", False),  # a line of 5 holds a window of 3
+        ("gomoku:size=9", False),  # 81 cells: more than a word
+        ("connect4:rows=7,cols=8", False),  # gravity
+    ],
+)
+def test_small_boards_find_lines_by_masks(spec: str, masked: bool) -> None:
+    """Boards whose stones fit in a word (and where a full window of k is exactly a win)
+    test a move for a line with masks; every random game above agrees with the rules."""
+    game, kernel = load_kernel(spec)
+    assert (kernel.params[kinarow.P_MASKS] != 0) == masked
+    if spec == "tictactoe":  # the first player's anti-diagonal, cells 2 4 6, found on 6
+        p, s = kernel.params, kernel.encode(game.initial_state())
+        for move in [4, 0, 2, 1, 6]:
+            kernel.functions["play"](p, s, move)
+        assert kernel.functions["outcome"](p, s) == 1
 
 
 def test_connect4_uses_bitboards_where_they_fit() -> None:

@@ -11,11 +11,19 @@ drops to is ``height[col]``, and a column is legal while it is not full.
 
 ``p`` (parameters): gravity (1 for Connect Four), rows, cols, k, exact
 (overline=nowin), mailbox width, cells, the offset of the mailbox in ``s``, the
-mailbox size, near (Gomoku's rollout samples near the stones), then each
-cell's square, then each cell's bit in the rules' bitboards (for ``decode``).
+mailbox size, near (Gomoku's rollout samples near the stones), where the line
+masks start (0: none), then each cell's square, then each cell's bit in the rules'
+bitboards (for ``decode``), then the line masks.
 ``s`` (position): to move, ply, outcome, the column heights
-(Connect Four), then the mailbox (0 empty, 1 and 2 the players' stones, 3 the
-border).
+(Connect Four), each player's stones as a word (bit ``cell``, where the board has
+line masks), then the mailbox (0 empty, 1 and 2 the players' stones, 3 the border).
+
+Small boards without gravity (at most 63 cells, and no line longer than ``k`` under
+overline=nowin: Tic-tac-toe) test for a line by their *line masks* instead: each cell's
+windows of ``k`` cells, as bits, and a move wins when the mover's word covers one of
+the windows through its cell. Walking the runs outward takes a branch at every step,
+and where each run stops is a coin toss the processor mispredicts; a few masks are
+tested in a row with branches that are almost never taken.
 
 ``rollout`` takes an immediate win, else blocks one of the opponent's
 immediate wins at random, else plays at random — in Gomoku among the empty
@@ -55,9 +63,10 @@ from arena.core.stack import int64_scratch
 from arena.games.kinarow.rules import KInARowGame, KInARowState
 
 # Parameter array ``p``, then the square of every cell (from ``P_TABLE``).
-(P_GRAVITY, P_ROWS, P_COLS, P_K, P_EXACT, P_WIDTH, P_CELLS, P_BOARD, P_SQUARES, P_NEAR, P_TABLE) = (
-    range(11)
-)
+(
+    P_GRAVITY, P_ROWS, P_COLS, P_K, P_EXACT, P_WIDTH, P_CELLS, P_BOARD, P_SQUARES, P_NEAR,
+    P_MASKS, P_TABLE,
+) = range(12)  # fmt: skip
 # Position array ``s``: header, then heights (``cols``), then the mailbox.
 S_TO_MOVE, S_PLY, S_OUTCOME, S_HEIGHT = range(4)
 EMPTY, BORDER = 0, 3
@@ -129,15 +138,38 @@ def legal_moves(p, s, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def covers_line(p, bits, cell):  # type: ignore[no-untyped-def]
+    """Whether the stones ``bits`` (a player's word) fill a window of ``k`` cells through
+    ``cell`` (boards with line masks: ``p[P_MASKS]``)."""
+    at = p[P_MASKS]
+    for i in range(p[at + cell], p[at + cell + 1]):
+        mask = p[i]
+        if bits & mask == mask:
+            return True
+    return False
+
+
+@njit(cache=True)
 def play(p, s, move):  # type: ignore[no-untyped-def]
     square = target(p, s, move)
     if p[P_GRAVITY]:
         s[S_HEIGHT + move] += 1
     mover = s[S_TO_MOVE]
-    s[p[P_BOARD] + square] = mover + 1
+    board = p[P_BOARD]
+    s[board + square] = mover + 1
     s[S_PLY] += 1
+    masked = p[P_MASKS] != 0
+    word = board - 2 + mover  # the mover's stones as bits, where the board has line masks
+    if masked:  # (no gravity: the move is the cell)
+        s[word] |= 1 << move
     # A line needs k stones of the mover, so skip the test before 2k - 1 plies.
-    if s[S_PLY] >= 2 * p[P_K] - 1 and wins_at(p, s, square, mover + 1):
+    if s[S_PLY] < 2 * p[P_K] - 1:
+        won = False
+    elif masked:
+        won = covers_line(p, s[word], move)
+    else:
+        won = wins_at(p, s, square, mover + 1)
+    if won:
         s[S_OUTCOME] = 1 - 2 * mover
     elif s[S_PLY] == p[P_CELLS]:
         s[S_OUTCOME] = 0
@@ -174,6 +206,8 @@ def decode(p, s, black, white, turn, outcome):  # type: ignore[no-untyped-def]
         s[board + p[P_TABLE + cell]] = stone
         if stone != EMPTY and p[P_GRAVITY]:
             s[S_HEIGHT + cell % cols] += 1
+        if stone != EMPTY and p[P_MASKS]:
+            s[board - 3 + stone] |= 1 << cell
     s[S_TO_MOVE] = turn & 1
     s[S_PLY] = turn >> 1
     s[S_OUTCOME] = outcome
@@ -496,18 +530,59 @@ class BitReader:
         return np.unpackbits(raw, bitorder="little")[self.index].astype(np.int64)
 
 
+MOST_MASKED = 63
+"""The most cells a board with line masks has (a player's stones fit in one int64)."""
+
+
+def line_masks(rows: int, cols: int, k: int, exact: bool, gravity: bool) -> list[list[int]] | None:
+    """Each cell's windows of ``k`` cells in a row (any direction) as bit masks (bit
+    ``row * cols + col``), where a window filled is exactly a win: boards without gravity
+    of at most :data:`MOST_MASKED` cells, under overline=nowin only where no line is longer
+    than ``k``. None for the others.
+
+    >>> masks = line_masks(3, 3, 3, False, False)
+    >>> [len(m) for m in masks]  # corners: a row, a column, a diagonal; the centre: four
+    [3, 2, 3, 2, 4, 2, 3, 2, 3]
+    >>> masks[0] == [0b111, 0b1001001, 0b100010001]
+    True
+    """
+    if gravity or rows * cols > MOST_MASKED or (exact and max(rows, cols) > k):
+        return None
+    through: list[list[int]] = [[] for _ in range(rows * cols)]
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r in range(rows):
+            for c in range(cols):
+                cells = [(r + i * dr, c + i * dc) for i in range(k)]
+                if all(0 <= y < rows and 0 <= x < cols for y, x in cells):
+                    mask = sum(1 << (y * cols + x) for y, x in cells)
+                    for y, x in cells:
+                        through[y * cols + x].append(mask)
+    return through
+
+
 def kernel(game: KInARowGame, gravity: bool, near: bool = False) -> Kernel:
     """The kernel of a k-in-a-row game (``gravity`` for Connect Four; ``near``: the
     rollout samples near the stones, as Gomoku's heuristic ``candidates``)."""
     rows, cols = game.rows, game.cols
     width = cols + 2
     squares = (rows + 2) * width
-    offset = S_HEIGHT + cols
+    offset = S_HEIGHT + cols + 2  # the heights, the players' words, then the mailbox
     table = [(cell // cols + 1) * width + cell % cols + 1 for cell in range(rows * cols)]
     head = [int(gravity), rows, cols, game.k, int(game.exact), width, rows * cols, offset, squares]
     head.append(int(near))
     reader = BitReader(game.lines.cell_bit)
-    params = np.array(head + table + reader.index.tolist(), np.int64)
+    through = line_masks(rows, cols, game.k, game.exact, gravity)
+    tail: list[int] = []
+    if through is not None:
+        # Where each cell's masks start in ``p`` (one more for the end), then the masks.
+        at = P_TABLE + 2 * rows * cols
+        first = at + rows * cols + 1
+        starts = [first + sum(len(m) for m in through[:cell]) for cell in range(rows * cols + 1)]
+        tail = starts + [mask for masks in through for mask in masks]
+    head.append(at if through is not None else 0)
+    params = np.array(head + table + reader.index.tolist() + tail, np.int64)
+    # A stone's cell by the index of its bit in the rules' board (for the players' words).
+    cell_of_bit = {b: c for c, b in enumerate(reader.index.tolist())}
     squares_of_cells = offset + np.array(table, np.int64)
     col_of_cell = np.arange(rows * cols) % cols
     empty = np.full(offset + squares, BORDER, np.int64)
@@ -516,6 +591,15 @@ def kernel(game: KInARowGame, gravity: bool, near: bool = False) -> Kernel:
     # A stone's entry in ``s`` and its column by the index of its bit in the rules' board.
     entry_of_bit = {b: int(squares_of_cells[c]) for c, b in enumerate(reader.index.tolist())}
     col_of_bit = {b: c % cols for c, b in enumerate(reader.index.tolist())}
+
+    def word_of(bits: int) -> int:
+        """A player's stones, given as the rules' bitboard, as bits ``cell``."""
+        word = 0
+        while bits:
+            low = bits & -bits
+            word |= 1 << cell_of_bit[low.bit_length() - 1]
+            bits ^= low
+        return word
 
     def encode(state: KInARowState) -> np.ndarray:
         black, white = state.bits
@@ -538,7 +622,10 @@ def kernel(game: KInARowGame, gravity: bool, near: bool = False) -> Kernel:
             s[squares_of_cells] = black_cells + 2 * white_cells
             if gravity:
                 occupied = (black_cells | white_cells) != 0
-                s[S_HEIGHT:offset] = np.bincount(col_of_cell[occupied], minlength=cols)
+                s[S_HEIGHT : S_HEIGHT + cols] = np.bincount(col_of_cell[occupied], minlength=cols)
+        if through is not None:
+            s[offset - 2] = word_of(black)
+            s[offset - 1] = word_of(white)
         s[S_TO_MOVE] = state.to_move
         s[S_PLY] = state.ply
         s[S_OUTCOME] = state.returns()[0] if state.is_terminal() else ONGOING
