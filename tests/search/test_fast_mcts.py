@@ -8,10 +8,13 @@ import random
 import statistics
 import time
 
+import numpy as np
 import pytest
+from numba import njit
 
 import arena
 from arena.core.errors import SpecError
+from arena.core.stack import borrowed
 from arena.search.clock.deadline import Deadline
 from arena.search.mcts import kernel as mk
 from arena.search.mcts.agent import MCTSAgent
@@ -365,3 +368,21 @@ def test_a_reused_engine_allocates_no_arrays_a_move(spec: str) -> None:
         assert a.last_search.nodes == 200
         assert all(getattr(engine, n) is b for n, b in zip(names, before, strict=True))
         assert engine.root_s.tolist() == engine.kernel.encode(state).tolist()
+
+
+@njit
+def _fill_through_a_borrowed_view(a):  # type: ignore[no-untyped-def]
+    view = borrowed(a)
+    for i in range(view.shape[0]):
+        for j in range(view.shape[1]):
+            view[i, j] = 10 * i + j
+    return view.sum(), view.strides[0]
+
+
+def test_a_borrowed_view_is_the_array_it_borrows() -> None:
+    """The search's arrays pass down as views without reference counts
+    (``core/stack.py``): the same memory, shape and strides."""
+    a = np.zeros((3, 4), np.int64)
+    total, stride = _fill_through_a_borrowed_view(a)
+    assert a.tolist() == [[10 * i + j for j in range(4)] for i in range(3)]
+    assert (total, stride) == (a.sum(), a.strides[0])

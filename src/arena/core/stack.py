@@ -21,11 +21,12 @@ on return: an atomic increment and decrement of the array's count (``lock inc``,
 20 cycles each), two per array per call, which numba's pruning of reference counts
 leaves in place around loops and calls. A search calls small functions over the same
 arrays millions of times (UCT's choice over three arrays, a kernel's ``play`` over two):
-those atomics took a sixth of a Tic-tac-toe search of 3,000 simulations. :func:`borrowed` gives a view
-of an array with no reference count at all (numba's count of it is a null pointer, which
-its increment and decrement skip): pass it down to those calls instead. It must not
-outlive the array it borrows from, whose owner keeps it alive (the caller that passed
-it in), and is never returned or stored. Called from Python it is the array itself.
+those atomics took a sixth of a Tic-tac-toe search of 3,000 simulations. :func:`borrowed`
+gives a view of an array with no reference count at all (numba's count of it is a null
+pointer, which its increment and decrement skip): pass it down to those calls instead.
+It must not outlive the array it borrows from, whose owner keeps it alive (the caller
+that passed it in), and is never returned or stored. Called from Python it is the array
+itself.
 
 >>> a = np.arange(3)
 >>> borrowed(a) is a
@@ -68,10 +69,12 @@ def _uncounted(typingctx: Any, array: Any) -> Any:
     """``array``'s data, shape and strides with no meminfo and no parent object."""
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        view = context.make_array(signature.args[0])(context, builder, args[0])
-        view.meminfo = cgutils.get_null_value(view.meminfo.type)
-        view.parent = cgutils.get_null_value(view.parent.type)
-        return view._getvalue()
+        model = context.data_model_manager[signature.args[0]]
+        view = args[0]
+        for name in ("meminfo", "parent"):
+            at = model.get_field_position(name)
+            view = builder.insert_value(view, cgutils.get_null_value(view.type.elements[at]), at)
+        return view
 
     return array(array), codegen
 
