@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from arena.core.kernel import ONGOING
+from arena.core.stack import borrowed
 from arena.search.clock.compiled import now_ns
 from arena.search.mcts import kernel_functions as kf
 from arena.search.mcts.kernel import (
@@ -194,6 +195,33 @@ def search(  # type: ignore[no-untyped-def]
     if solver and prove(node, edge_child, root) != UNKNOWN:
         report[REASON] = PROVEN
         return 0
+    # Views without reference counts for the calls below (as ``kernel.search``'s).
+    p, root_state, s, leaf, buf = (
+        borrowed(p),
+        borrowed(root_state),
+        borrowed(s),
+        borrowed(leaf),
+        borrowed(buf),
+    )
+    node, wins, edge_move, edge_child = (
+        borrowed(node),
+        borrowed(wins),
+        borrowed(edge_move),
+        borrowed(edge_child),
+    )
+    amaf_n, amaf_w, sizes, path = (
+        borrowed(amaf_n),
+        borrowed(amaf_w),
+        borrowed(sizes),
+        borrowed(path),
+    )
+    moves, traced, marks, scores = (
+        borrowed(moves),
+        borrowed(traced),
+        borrowed(marks),
+        borrowed(scores),
+    )
+    report = borrowed(report)
     max_moves = buf.shape[0]
     done = 0
     until, tick = report[UNTIL], 0  # the batch clock, as in mcts_kernel.search

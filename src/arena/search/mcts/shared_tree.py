@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from arena.core.kernel import ONGOING
+from arena.core.stack import borrowed
 from arena.search.atomics import acquire, release
 from arena.search.clock.compiled import now_ns
 from arena.search.mcts import kernel_functions as kf
@@ -87,6 +88,23 @@ def search(  # type: ignore[no-untyped-def]
     the iteration under way; ``seed`` >= 0 seeds this thread's generator first."""
     if seed >= 0:
         np.random.seed(seed)
+    # Views without reference counts for the calls below (as ``kernel.search``'s): the
+    # threads share ``p`` and the tree, whose counts they would otherwise all update.
+    p, root_state, s, leaf, buf = (
+        borrowed(p),
+        borrowed(root_state),
+        borrowed(s),
+        borrowed(leaf),
+        borrowed(buf),
+    )
+    node, wins, edge_move, edge_child = (
+        borrowed(node),
+        borrowed(wins),
+        borrowed(edge_move),
+        borrowed(edge_child),
+    )
+    added, sizes, path = borrowed(added), borrowed(sizes), borrowed(path)
+    control, report = borrowed(control), borrowed(report)
     report[DONE] = 0
     report[REASON] = BUDGET
     max_moves = buf.shape[0]
