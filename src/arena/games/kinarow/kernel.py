@@ -67,7 +67,7 @@ from arena.games.kinarow.rules import KInARowGame, KInARowState
     P_GRAVITY, P_ROWS, P_COLS, P_K, P_EXACT, P_WIDTH, P_CELLS, P_BOARD, P_SQUARES, P_NEAR,
     P_MASKS, P_TABLE,
 ) = range(12)  # fmt: skip
-# Position array ``s``: header, then heights (``cols``), then the mailbox.
+# Position array ``s``: header, then heights (``cols``), the two players' words, the mailbox.
 S_TO_MOVE, S_PLY, S_OUTCOME, S_HEIGHT = range(4)
 EMPTY, BORDER = 0, 3
 
@@ -207,7 +207,7 @@ def decode(p, s, black, white, turn, outcome):  # type: ignore[no-untyped-def]
         if stone != EMPTY and p[P_GRAVITY]:
             s[S_HEIGHT + cell % cols] += 1
         if stone != EMPTY and p[P_MASKS]:
-            s[board - 3 + stone] |= 1 << cell
+            s[board - 3 + stone] |= 1 << cell  # the word of player stone - 1 (as ``play``)
     s[S_TO_MOVE] = turn & 1
     s[S_PLY] = turn >> 1
     s[S_OUTCOME] = outcome
