@@ -718,11 +718,22 @@ def deep(
     best = -65
     best_x = U(order[empties, 0, 0])
     a = alpha
+    # Children with SHALLOW empty cells or fewer go to the tail directly: through
+    # ``deep`` each paid a call that takes four arrays (eight atomic reference counts).
+    to_tail = empties - 1 <= SHALLOW
     for k in range(n):
         x = U(order[empties, k, 0])
         f = U(order[empties, k, 2])
         child_p, child_o = opp ^ f, me | f | x
-        if k == 0:
+        if to_tail:
+            v, nodes = tail(child_p, child_o, -beta if k == 0 else -a - 1, -a, board, gap)
+            v = -v
+            if k > 0 and a < v < beta:
+                v, more = tail(child_p, child_o, -beta, -v, board, gap)
+                v = -v
+                nodes += more
+            stats[NODES] += nodes
+        elif k == 0:
             v = -deep(
                 child_p,
                 child_o,
