@@ -223,6 +223,61 @@ def test_moves_and_flips_follow_the_rules() -> None:
             state = state.play(rng.choice(state.legal_moves()))
 
 
+def _walked_flips(me: int, opp: int, cell: int) -> int:
+    # The rules cell by cell: in each direction, a run of opp discs closed by mine.
+    out = 0
+    r0, c0 = divmod(cell, 8)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            run, r, c = 0, r0 + dr, c0 + dc
+            while (dr or dc) and 0 <= r < 8 and 0 <= c < 8 and opp >> (r * 8 + c) & 1:
+                run |= 1 << (r * 8 + c)
+                r, c = r + dr, c + dc
+            if 0 <= r < 8 and 0 <= c < 8 and me >> (r * 8 + c) & 1:
+                out |= run
+    return out
+
+
+def test_flips_equal_the_rules_on_crowded_boards() -> None:
+    # Branchless flips: runs of opp discs to the edge (no closing disc) flip nothing,
+    # with a disc of mine on a1 too (bit 0 stands in for "no blocker" going down).
+    from arena.solvers.othello.board import flips
+
+    rng = random.Random(3)
+    for _ in range(3000):
+        cells = rng.sample(range(64), 64)
+        x, rest = cells[0], cells[1:]
+        share = rng.random()
+        opp = sum(1 << c for c in rest if rng.random() < share)
+        me = sum(1 << c for c in rest if not opp >> c & 1 and rng.random() < 0.5)
+        if rng.random() < 0.5 and x != 0 and not opp & 1:
+            me |= 1
+        got = int(flips(np.uint64(me), np.uint64(opp), np.uint64(1 << x)))
+        assert got == _walked_flips(me, opp, x), (hex(me), hex(opp), x)
+
+
+def test_unowned_arrays_share_the_data_and_leave_the_count() -> None:
+    import sys
+
+    from numba import njit
+
+    from arena.solvers.bits import unowned
+
+    @njit
+    def bump(a: np.ndarray) -> None:
+        b = unowned(a)
+        b[1] += 5
+
+    a = np.zeros(3, dtype=np.int64)
+    bump(a)  # compiled on the first call
+    count = sys.getrefcount(a)
+    for _ in range(3):
+        bump(a)
+    after = sys.getrefcount(a)  # the array's owner (numba's count of it) untouched
+    assert a.tolist() == [0, 20, 0]
+    assert after == count
+
+
 @pytest.mark.parametrize("empties", [1, 2, 3, 4, 5, 6])
 def test_the_last_empty_cells_equal_the_generic_solver(empties: int) -> None:
     # end_few's unrolled code (1-4 empty cells) and the tail above it, passes and

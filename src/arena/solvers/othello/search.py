@@ -61,7 +61,7 @@ import numpy as np
 from numba import njit
 
 from arena.search.clock.compiled import now_ns
-from arena.solvers.bits import lowest_index, popcount, prefetch
+from arena.solvers.bits import lowest_index, popcount, prefetch, unowned
 from arena.solvers.othello.board import ONE, ZERO, U, final_score, flips, moves
 from arena.solvers.othello.stability import stable
 from arena.solvers.othello.symmetry import canonical
@@ -822,4 +822,19 @@ def probe(
 ) -> int:
     """A root search in ``(alpha, beta)``."""
     stats[ABORTED] = 0
-    return deep(me, opp, alpha, beta, board, corner_cells, geo, gap, sym_from, table, order, stats)
+    # The arrays go down the recursion without their reference counts (:func:`unowned`):
+    # the caller holds them for the whole search.
+    return deep(
+        me,
+        opp,
+        alpha,
+        beta,
+        board,
+        corner_cells,
+        unowned(geo),
+        gap,
+        sym_from,
+        unowned(table),
+        unowned(order),
+        unowned(stats),
+    )
