@@ -119,6 +119,18 @@ def flips(me: np.uint64, opp: np.uint64, x: np.uint64) -> np.uint64:
     return f
 
 
+NOT_A = U(0xFEFEFEFEFEFEFEFE)
+NOT_H = U(0x7F7F7F7F7F7F7F7F)
+
+
+@njit(cache=True, inline="always")
+def near(discs: np.uint64) -> np.uint64:
+    """The cells next to ``discs`` (in any of the eight directions), ``discs`` included:
+    a move must flip a neighbour, so no other cell can be one."""
+    row = discs | ((discs << ONE) & NOT_A) | ((discs >> ONE) & NOT_H)
+    return row | (row << U(8)) | (row >> U(8))
+
+
 @njit(cache=True)
 def final_score(me: np.uint64, opp: np.uint64, board: np.uint64) -> int:
     """The disc difference for me at the end, the empty cells going to the winner."""

@@ -62,7 +62,7 @@ from numba import njit
 
 from arena.search.clock.compiled import now_ns
 from arena.solvers.bits import lowest_index, popcount, prefetch, unowned
-from arena.solvers.othello.board import ONE, ZERO, U, final_score, flips, moves
+from arena.solvers.othello.board import ONE, ZERO, U, final_score, flips, moves, near
 from arena.solvers.othello.stability import stable
 from arena.solvers.othello.symmetry import canonical
 
@@ -456,9 +456,11 @@ def tail(
     # as values they made FFO #40 15% slower.
     odd = _odd_cells(empty, gap)
     classes = CLASSES_8 if gap == 0 else CLASSES_6 if gap == 2 else CLASSES_4
+    # Only cells next to an opponent's disc can flip one.
+    cells = empty & near(opp)
     for half in (odd, ~odd):
         for cls in classes:
-            m = empty & half & cls
+            m = cells & half & cls
             while m:
                 x = m & (ZERO - m)
                 m ^= x
