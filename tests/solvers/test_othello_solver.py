@@ -256,6 +256,28 @@ def test_flips_equal_the_rules_on_crowded_boards() -> None:
         assert got == _walked_flips(me, opp, x), (hex(me), hex(opp), x)
 
 
+def test_the_last_move_counted_by_lines_equals_its_flips() -> None:
+    # One empty cell on a full 8x8 board: the count from the four lines through it
+    # (search.last_one's shortcut) against the flips themselves, for both players.
+    from arena.solvers.othello.board import final_score, flips
+
+    rng = random.Random(5)
+    full = np.uint64(board_mask(8))
+    for _ in range(3000):
+        x = rng.randrange(64)
+        share = rng.choice([0.05, 0.5, 0.95])
+        me = sum(1 << c for c in range(64) if c != x and rng.random() < share)
+        opp = int(full) & ~me & ~(1 << x)
+        p, o, cell = np.uint64(me), np.uint64(opp), np.uint64(1 << x)
+        if f := int(flips(p, o, cell)):
+            want = 2 * bin(me | f).count("1") + 2 - 64
+        elif f := int(flips(o, p, cell)):
+            want = 64 - 2 - 2 * bin(opp | f).count("1")
+        else:
+            want = final_score(p, o, full)
+        assert search.last_one(p, o, cell, full) == want, (hex(me), x)
+
+
 def test_unowned_arrays_share_the_data_and_leave_the_count() -> None:
     import sys
 
