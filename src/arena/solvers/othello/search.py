@@ -742,7 +742,8 @@ def deep(
     best_x = U(order[empties, 0, 0])
     a = alpha
     # Children with SHALLOW empty cells or fewer go to the tail directly: through
-    # ``deep`` each paid a call that takes four arrays (eight atomic reference counts).
+    # ``deep`` each paid one more call, the budget's and the clock's checks and (before
+    # :func:`probe` passed the arrays unowned) eight atomic reference counts.
     to_tail = empties - 1 <= SHALLOW
     for k in range(n):
         x = U(order[empties, k, 0])
