@@ -278,28 +278,6 @@ def test_the_last_move_counted_by_lines_equals_its_flips() -> None:
         assert search.last_one(p, o, cell, full) == want, (hex(me), x)
 
 
-def test_unowned_arrays_share_the_data_and_leave_the_count() -> None:
-    import sys
-
-    from numba import njit
-
-    from arena.solvers.bits import unowned
-
-    @njit
-    def bump(a: np.ndarray) -> None:
-        b = unowned(a)
-        b[1] += 5
-
-    a = np.zeros(3, dtype=np.int64)
-    bump(a)  # compiled on the first call
-    count = sys.getrefcount(a)
-    for _ in range(3):
-        bump(a)
-    after = sys.getrefcount(a)  # the array's owner (numba's count of it) untouched
-    assert a.tolist() == [0, 20, 0]
-    assert after == count
-
-
 @pytest.mark.parametrize("empties", [1, 2, 3, 4, 5, 6])
 def test_the_last_empty_cells_equal_the_generic_solver(empties: int) -> None:
     # end_few's unrolled code (1-4 empty cells) and the tail above it, passes and

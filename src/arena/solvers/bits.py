@@ -84,34 +84,3 @@ def prefetch(typingctx: Any, array: Any, index: Any) -> Any:
         return context.get_dummy_value()
 
     return types.none(array, index), codegen
-
-
-@intrinsic
-def unowned(typingctx: Any, array: Any) -> Any:
-    """The same array (same data, shape and type) without its reference count: a
-    recursive search that passes its arrays down pays no atomic count per call.
-
-    Compiled code counts the references of every array it passes to a call that
-    stays a call: two atomic operations per array per call (numba's pruning of
-    them gives up on a function with many exits), about 9% of the Othello
-    solver's time with four arrays. The caller must keep the array alive for as
-    long as the unowned one is used (a search called from Python does: its
-    arguments outlive it).
-    """
-    if not isinstance(array, types.Array):
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        from numba.core import cgutils
-
-        # The array's struct with null owner fields (the meminfo, which holds the count,
-        # and the Python object it came from).
-        model = context.data_model_manager[signature.args[0]]
-        value = args[0]
-        for field in ("meminfo", "parent"):
-            at = model.get_field_position(field)
-            null = cgutils.get_null_value(value.type.elements[at])
-            value = builder.insert_value(value, null, at)
-        return value
-
-    return array(array), codegen
