@@ -115,6 +115,41 @@ def test_reasons_for_folders_that_do_not_play(
     assert not s.ok and reason in s.reason, s.reason
 
 
+def test_a_spec_names_only_files_of_its_own_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A student writes arena.toml: a file outside their folder that it names would be
+    # shown in the sandbox (a cmd: line's first file is the program's folder), so their
+    # code read the teacher's files or another student's, and printed them in its stderr.
+    secret = tmp_path / "teacher" / "key.txt"
+    secret.parent.mkdir()
+    secret.write_text("the answers")
+    bob = tmp_path / "class" / "bob"
+    bob.mkdir(parents=True)
+    (bob / "bot.py").write_text(
+        "class Bot:\n    def choose(self, state, limit):\n        return 0\n"
+    )
+    alice = tmp_path / "class" / "alice"
+    alice.mkdir()
+    (alice / "bot.py").write_text("print('ready')\n")
+    (alice / "link.py").symlink_to(bob / "bot.py")
+    monkeypatch.chdir(tmp_path)  # relative words are read from arena's working directory
+    leaks = [
+        (f"cmd:python -c 'print(open(\"key.txt\").read())' {secret}", str(secret)),
+        ("cmd:python -c 'print(1)' teacher/key.txt", "teacher/key.txt"),
+        ("py:../bob/bot.py:Bot", "bob/bot.py"),
+        ("py:link.py:Bot", "link.py"),
+        ("gtp:memory=64:python ../bob/bot.py", "bob/bot.py"),
+    ]
+    for spec, named in leaks:
+        (alice / "arena-spec.txt").write_text(spec + "\n")
+        s = classify(alice, "connect4")
+        assert not s.ok and "outside the folder" in s.reason and named in s.reason, s
+    # Its own files are made absolute, in a command line too: it plays from anywhere.
+    (alice / "arena-spec.txt").write_text("cmd:python bot.py --fast\n")
+    assert classify(alice, "connect4").spec == f"cmd:python {alice / 'bot.py'} --fast"
+
+
 def test_zips_are_unpacked_one_folder_per_student_and_a_bad_one_is_listed(
     tmp_path: Path,
 ) -> None:

@@ -30,8 +30,10 @@ Tests: tests/compete/test_league.py
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import re
+import shlex
 import shutil
 import tomllib
 import zipfile
@@ -42,6 +44,7 @@ from pathlib import Path
 from arena.agents.pyclass import py_file
 from arena.agents.registry import load_agent
 from arena.core.errors import ArenaError
+from arena.remote.sandbox import SYSTEM_DIRS
 
 MAX_BYTES = 50 * 1024 * 1024
 """The largest file a submission may hold (``--max-file-size``): a 200 MB file is not an
@@ -191,27 +194,104 @@ def _explicit(folder: Path) -> tuple[str, str] | None:
         spec = table.get("spec") if isinstance(table, dict) else None
         if not isinstance(spec, str) or not spec.strip():
             raise ArenaError('arena.toml names no spec (spec = "py:bot.py:Bot")')
-        return absolute_paths(spec.strip(), folder), "arena.toml"
+        return _confined(absolute_paths(spec.strip(), folder), folder, "arena.toml")
     text_file = folder / "arena-spec.txt"
     if text_file.is_file():
         lines = [ln.strip() for ln in text_file.read_text(errors="replace").splitlines()]
         spec = next((ln for ln in lines if ln and not ln.startswith("#")), "")
         if not spec:
             raise ArenaError("arena-spec.txt names no spec")
-        return absolute_paths(spec, folder), "arena-spec.txt"
+        return _confined(absolute_paths(spec, folder), folder, "arena-spec.txt")
     return None
 
 
+def _confined(spec: str, folder: Path, how: str) -> tuple[str, str]:
+    """``spec`` and ``how``, unless the spec names a file outside ``folder``: the student
+    wrote it, and a sandbox shows the folder of the file a program names (a ``cmd:`` line's
+    first file), so a spec naming the teacher's or another student's file would show that
+    folder to the student's code."""
+    outside = outside_file(spec, folder)
+    if outside is not None:
+        raise ArenaError(
+            f"{how} names {outside!r}, outside the folder: a submission's spec names only "
+            "its own files"
+        )
+    return spec, how
+
+
+def outside_file(spec: str, folder: Path) -> str | None:
+    """The first word of ``spec`` that names a file outside ``folder`` (links followed,
+    relative words from the working directory, as when the spec plays), other than the
+    system's programs (``/usr``...); None when there is none.
+
+    >>> import tempfile; d = Path(tempfile.mkdtemp()); _ = (d / "bot.py").write_text("")
+    >>> outside_file(f"cmd:python {d / 'bot.py'} --fast", d) is None
+    True
+    >>> outside_file(f"cmd:/usr/bin/env python3 {d}/../{d.name}/bot.py", d) is None
+    True
+    >>> outside_file(f"cmd:python {d / 'bot.py'} /etc/passwd", d)
+    '/etc/passwd'
+    """
+    home = folder.resolve()
+    for word in _words(spec):
+        path = Path(word).expanduser()
+        try:
+            if not path.is_file():
+                continue
+            real = path.resolve()
+        except (OSError, RuntimeError, ValueError):  # a loop of links, a name too long
+            continue
+        if not any(real.is_relative_to(inside) for inside in (home, *SYSTEM_DIRS)):
+            return word
+    return None
+
+
+def _words(spec: str) -> list[str]:
+    """Every piece of ``spec`` that may be a path: its ``:`` parts, their ``,`` and ``=``
+    pieces, its words as the shell splits them and as separators do."""
+    words = set(spec.split(":"))
+    for part in spec.split(":"):
+        for piece in part.split(","):
+            words.update(piece.split("="))
+    with contextlib.suppress(ValueError):  # unbalanced quotes: the spec's own error later
+        words.update(shlex.split(spec))
+    words.update(re.split(r"[\s:,=\"'()\[\];]+", spec))
+    return sorted(w for w in words if w.strip())
+
+
 def absolute_paths(spec: str, folder: Path) -> str:
-    """``spec`` with each ``:``-separated part that names a file in ``folder`` made
-    absolute, so it plays from any working directory.
+    """``spec`` with each path that names a file in ``folder`` made absolute, so it plays
+    from any working directory: a ``:``-separated part, the value of a ``key=value``
+    option, a word of a program's command line.
 
     >>> import tempfile; d = Path(tempfile.mkdtemp()); _ = (d / "bot.py").write_text("")
     >>> absolute_paths("py:bot.py:Bot", d) == f"py:{d / 'bot.py'}:Bot"
     True
+    >>> absolute_paths("az:net=bot.py,sims=9", d) == f"az:net={d / 'bot.py'},sims=9"
+    True
+    >>> absolute_paths("cmd:python bot.py --fast", d) == f"cmd:python {d / 'bot.py'} --fast"
+    True
     """
-    parts = spec.split(":")
-    return ":".join(str(folder / p) if p and (folder / p).is_file() else p for p in parts)
+    if spec.lower().startswith(COMMAND_LINES):
+        try:
+            words = shlex.split(spec)
+        except ValueError:  # unbalanced quotes: the spec's own error when it is loaded
+            return spec
+        return shlex.join(str(folder / w) if (folder / w).is_file() else w for w in words)
+
+    def absolute(piece: str) -> str:
+        key, equals, value = piece.rpartition("=")
+        if value and (folder / value).is_file():
+            return f"{key}{equals}{folder / value}"
+        return piece
+
+    return ":".join(
+        ",".join(absolute(piece) for piece in part.split(",")) for part in spec.split(":")
+    )
+
+
+COMMAND_LINES = ("cmd:", "gtp:", "pbrain:")
+"""Prefixes of specs whose rest is a command line (options first: ``cmd:memory=512:...``)."""
 
 
 def _framework(folder: Path, files: list[Path], game: str) -> tuple[str, str]:
