@@ -288,6 +288,26 @@ def test_a_students_module_code_runs_in_arenas_process_only_when_asked(
     assert not pids_running(f"{tmp_path}/mine.py")
 
 
+def test_a_path_that_is_not_utf8_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A folder named in another encoding (Latin-1 'café'): the spec travels as text (the
+    # served agent's 'ready' line, the seeds, the database), and failed there with a
+    # traceback, or a crash of every game.
+    folder = tmp_path / os.fsdecode(b"caf\xe9")
+    folder.mkdir()
+    (folder / "mine.py").write_text(MARKS)
+    for spec in (f"py:{folder}/mine.py:Mine", f"cmd:python {folder}/mine.py"):
+        with pytest.raises(SpecError, match="not UTF-8 text"):
+            load_agent(spec)
+        for placement in ([], ["--in-process"]):
+            assert main(["match", "connect4", spec, "random", "--games", "1", *placement]) == 2
+            err = capsys.readouterr().err
+            assert "not UTF-8 text" in err and "Traceback" not in err, err
+            assert len(err.strip().splitlines()) == 1, err
+    assert not list(folder.glob("ran-in-*"))
+
+
 def test_a_subclass_of_arena_agent_needs_no_name(tmp_path: Path) -> None:
     (tmp_path / "sub.py").write_text(
         textwrap.dedent("""

@@ -150,6 +150,25 @@ def test_a_spec_names_only_files_of_its_own_folder(
     assert classify(alice, "connect4").spec == f"cmd:python {alice / 'bot.py'} --fast"
 
 
+def test_a_name_that_is_not_utf8_is_refused_and_the_others_play(tmp_path: Path) -> None:
+    # A folder or file named in another encoding (Latin-1 'josé'): the league stopped with
+    # a traceback (the name goes into seeds and the database as text).
+    klass = small_class(tmp_path, "grace")
+    shutil.copytree(CLASS / "grace", klass / os.fsdecode(b"jos\xe9"))
+    file_named = klass / "file named"
+    file_named.mkdir()
+    shutil.copy(CLASS / "grace" / "random_agent.py", file_named / os.fsdecode(b"m\xe9.py"))
+    found = {s.name: s for s in discover(klass, "connect4")}
+    assert set(found) == {"grace", "jos\ufffd", "file named"}
+    assert found["grace"].ok
+    for name in ("jos\ufffd", "file named"):
+        assert not found[name].ok and "not UTF-8 text" in found[name].reason, found[name]
+    done = cli(str(klass), "--game", GAME, "--move-time", "0.05", "--reference", "random",
+               "--db", str(tmp_path / "l.db"), "--quiet", "--no-sandbox")  # fmt: skip
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "jos\ufffd: its name 'jos\\udce9' is not UTF-8 text" in done.stdout
+
+
 def test_zips_are_unpacked_one_folder_per_student_and_a_bad_one_is_listed(
     tmp_path: Path,
 ) -> None:

@@ -45,7 +45,7 @@ from arena.core.agent import Agent, choose_problem
 from arena.core.crash import crash_text
 from arena.core.errors import AgentFailure, SpecError
 from arena.core.game import Game
-from arena.core.spec import Param, split_pairs
+from arena.core.spec import Param, split_pairs, utf8_text
 from arena.remote.command import CommandAgent
 from arena.remote.sandbox import Sandbox
 
@@ -72,7 +72,7 @@ def split_py_spec(spec: str) -> tuple[str, str, str]:
 
 def py_file(spec: str) -> Path:
     """The file a ``py:`` spec names, made absolute (a SpecError when it is missing)."""
-    path_text = split_py_spec(spec)[0]
+    path_text = split_py_spec(utf8_text(spec))[0]
     path = Path(path_text).expanduser()
     if not path.is_file():
         raise SpecError(f"{spec!r}: no such file {path_text}")

@@ -26,7 +26,7 @@ from typing import Any
 
 from arena.core.agent import Agent
 from arena.core.errors import SpecError, excerpt
-from arena.core.spec import split_spec
+from arena.core.spec import split_spec, utf8_text
 
 _WHERE = {
     "random": "arena.agents.random_agent:RandomAgent",
@@ -93,7 +93,7 @@ def load_agent(spec: str | Agent) -> Agent:
     """The agent a spec string names: ``name[:key=value,...]``, ``py:…``, ``cmd:…`` or ``gtp:…``."""
     if isinstance(spec, Agent):
         return spec
-    text = spec.strip()
+    text = utf8_text(spec.strip())
     for prefix, where in _PREFIXED.items():
         if text[: len(prefix)].lower() == prefix:
             return _resolve(where)(text)  # type: ignore[no-any-return]

@@ -44,6 +44,7 @@ from pathlib import Path
 from arena.agents.pyclass import py_file
 from arena.agents.registry import load_agent
 from arena.core.errors import ArenaError
+from arena.core.spec import utf8_text
 from arena.remote.sandbox import SYSTEM_DIRS
 
 MAX_BYTES = 50 * 1024 * 1024
@@ -131,6 +132,11 @@ def discover(folder: str | Path, game: str, max_bytes: int = MAX_BYTES) -> list[
 def classify(folder: Path, game: str, max_bytes: int = MAX_BYTES) -> Submission:
     """One student's folder: its spec for ``game``, or the reason it has none."""
     name = folder.name
+    try:
+        utf8_text(name)
+    except ArenaError as exc:  # the name is the player's, in every table and the database
+        shown = os.fsencode(name).decode("utf-8", "replace")
+        return Submission(shown, str(folder), reason=f"its name {exc}")
     try:
         files = list(_files(folder))
     except OSError as exc:

@@ -32,6 +32,7 @@ __all__ = [
     "format_spec",
     "split_pairs",
     "split_spec",
+    "utf8_text",
     "with_params",
 ]
 
@@ -50,6 +51,28 @@ def file_path(raw: object) -> str:
 
 
 file_path.__name__ = "FILE"
+
+
+def utf8_text(spec: str) -> str:
+    """``spec``, unless it holds bytes that are not UTF-8 (a file or folder name in another
+    encoding, which Python keeps as lone surrogates): a spec travels as text, in protocol
+    lines, records and the results database, so it would fail there with a traceback.
+
+    >>> utf8_text("py:ada/agent.py:A")
+    'py:ada/agent.py:A'
+    >>> utf8_text("py:caf\\udce9/agent.py:A")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    arena.core.errors.SpecError: 'py:caf\\udce9/agent.py:A' is not UTF-8 text (...): rename it
+    """
+    try:
+        spec.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = excerpt(spec.encode("utf-8", "backslashreplace").decode("utf-8"))
+        raise SpecError(
+            f"'{shown}' is not UTF-8 text (a file or folder name in another encoding): rename it"
+        ) from None
+    return spec
 
 
 @dataclass(frozen=True)
