@@ -308,6 +308,19 @@ def test_a_path_that_is_not_utf8_is_one_line(
     assert not list(folder.glob("ran-in-*"))
 
 
+def test_an_error_a_students_file_raises_is_shown_as_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Its message went to the terminal as it was: ESC sequences cleared the screen there,
+    # or set the clipboard.
+    (tmp_path / "loud.py").write_text('raise RuntimeError("\\x1b[2J\\x1b]52;c;cm0gLXJm\\x07 x")\n')
+    for placement in ([], ["--in-process"]):
+        spec = f"py:{tmp_path}/loud.py:Loud"
+        assert main(["match", "connect4", spec, "random", "--games", "1", *placement]) == 2
+        err = capsys.readouterr().err
+        assert "RuntimeError: \\x1b[2J\\x1b]52;c;" in err and "\x1b" not in err, err
+
+
 def test_a_subclass_of_arena_agent_needs_no_name(tmp_path: Path) -> None:
     (tmp_path / "sub.py").write_text(
         textwrap.dedent("""

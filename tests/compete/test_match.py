@@ -329,3 +329,18 @@ def test_the_move_that_forfeits_counts_in_every_time_column() -> None:
     assert [seat for seat, _ in crashed.timed_moves()] == [0, 1]
     normal = play_game(C4, [Scripted(), Scripted()], TimeControl.parse("rollouts=1"))
     assert normal.last_seconds is None and "last_seconds" not in normal.to_json()
+
+
+ESCAPES = "\x1b[2J\x1b]52;c;cm0gLXJmIH4K\x07\x1b[1A\r"
+"""Clear the screen, put `rm -rf ~` in the clipboard, move up a line: what a hostile agent
+writes to redraw the standings on the terminal of whoever runs the match."""
+
+
+def test_an_agents_words_reach_the_record_as_text_not_terminal_control(tmp_path) -> None:
+    program = tmp_path / "loud.py"
+    program.write_text(f"import sys\nsys.stderr.write({ESCAPES!r} + 'gone\\n')\nsys.exit(1)\n")
+    for hostile in (Scripted(error=RuntimeError(ESCAPES + "boom")), f"cmd:python {program}"):
+        record = play_game(C4, [hostile, Scripted()], TimeControl.parse("move:5"))
+        assert record.reason == "crash" and "\\x1b]52;c;" in record.detail + record.stderr
+        shown = record.detail + record.stderr + record.to_json()
+        assert not any(c in shown for c in "\x1b\x07\r"), record.detail

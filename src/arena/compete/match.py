@@ -35,7 +35,7 @@ from arena.core.agent import (
     start_game,
 )
 from arena.core.crash import crash_text
-from arena.core.errors import AgentFailure, SpecError
+from arena.core.errors import AgentFailure, SpecError, printable
 from arena.core.game import Game, State, returns_of_margin
 from arena.core.limit import DEFAULT_GRACE
 from arena.formats.record import FORFEITS, GameRecord, stderr_tail
@@ -120,11 +120,13 @@ def _play(
     def forfeit(
         mover: int, reason: str, detail: str, spent: float | None = None, stderr: str = ""
     ) -> GameRecord:
-        record.reason, record.loser, record.detail = reason, mover, detail
+        # The agent's words (its stderr, its exception, its answer) as text, never as
+        # control sequences for the terminals that show the record.
+        record.reason, record.loser, record.detail = reason, mover, printable(detail)
         if spent is not None:  # the answer that lost: its time counts like any move's
             record.last_seconds = round(spent, 6)
         if reason in FORFEITS:  # what the loser wrote last, for its author (bounded)
-            record.stderr = stderr_tail(stderr or stderr_log(players[mover]))
+            record.stderr = printable(stderr_tail(stderr or stderr_log(players[mover])))
         record.returns = (-1, 1) if mover == 0 else (1, -1)
         return record
 
@@ -237,9 +239,9 @@ def _told(record: GameRecord, players: list[Any]) -> GameRecord:
     """The names programs gave themselves and the notes agents kept, in the record."""
     names = tuple(getattr(p, "program_name", None) for p in players)
     if any(names):
-        record.names = names  # type: ignore[assignment]
+        record.names = tuple(n and printable(n) for n in names)  # type: ignore[assignment]
     for player in players:
-        record.notes.extend(getattr(player, "record_notes", ()))
+        record.notes.extend(printable(note) for note in getattr(player, "record_notes", ()))
     return record
 
 

@@ -34,7 +34,23 @@ def clipped(message: str, longest: int = 200) -> str:
     >>> clipped("move 3: '" + "z" * 1000 + "' is not a cell")
     "move 3: 'zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz... (1,002 characters) is not a cell"
     """
-    return re.sub(rf"\S{{{longest + 1},}}", lambda m: excerpt(m.group()), message)
+    return printable(re.sub(rf"\S{{{longest + 1},}}", lambda m: excerpt(m.group()), message))
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Control characters other than tab and newline: C0, DEL and C1."""
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters (but tab and newline) written as escapes: what
+    an agent wrote (its stderr, an exception's message, the name a program gives itself)
+    reaches the terminal of whoever runs arena, where ``ESC`` sequences would clear the
+    screen, redraw the standings or set the clipboard.
+
+    >>> printable("boom\\x1b[2J\\x1b]52;c;cm0gLXJm\\x07 at agent.py:3\\r")
+    'boom\\\\x1b[2J\\\\x1b]52;c;cm0gLXJm\\\\x07 at agent.py:3\\\\x0d'
+    """
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 class ArenaError(ValueError):
