@@ -259,11 +259,12 @@ def test_a_rubric_file_grades_with_its_points(capsys, tmp_path):
         ("game = 'nosuchgame'\nnever_late = true\n", "nosuchgame"),
         ("game = 'tictactoe'\nnever_late = true\nvisibility = 'public'\n", "visibility"),
         ("game = [\n", "not valid TOML"),
+        ("game = 'caf\xe9'\n", "not text (byte 11 is not UTF-8)"),  # Latin-1: a traceback before
     ],
 )
 def test_rubric_file_errors_are_one_line(capsys, tmp_path, text, message):
     rubric = tmp_path / "grade.toml"
-    rubric.write_text(text)
+    rubric.write_bytes(text.encode("latin-1"))
     code, _, err = grade(capsys, "--rubric", str(rubric), "random")
     assert code == 2
     assert message in err and str(rubric) in err

@@ -392,6 +392,14 @@ def test_bad_input_is_one_line(args: list[str], message: str) -> None:
     assert message in out.stderr and out.stderr.count("\n") == 1
 
 
+def test_an_openings_file_that_is_not_text_is_one_line(tmp_path: Path) -> None:
+    openings = tmp_path / "openings.txt"
+    openings.write_bytes(b"4 4\n\xff\xfe 3\n")  # a traceback before
+    out = cli("match", "connect4", "random", "greedy", "--openings", str(openings))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert f"{openings}: not text (byte 4 is not UTF-8)" in out.stderr
+
+
 @pytest.mark.parametrize("command", ["match", "tournament"])
 def test_show_search_prints_each_move_and_its_search(command: str) -> None:
     out = cli(

@@ -151,6 +151,8 @@ class Rubric:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise ArenaError(f"rubric {where}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise ArenaError(f"rubric {where}: not text (byte {exc.start} is not UTF-8)") from None
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

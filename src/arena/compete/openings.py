@@ -105,8 +105,14 @@ class Openings:
         path = Path(text)
         if not path.is_file():
             raise ArenaError(f"openings {excerpt(text)!r}: no such file (or use random:plies=N)")
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except UnicodeDecodeError as exc:
+            raise ArenaError(f"{path}: not text (byte {exc.start} is not UTF-8)") from None
+        except OSError as exc:
+            raise ArenaError(f"{path}: {exc.strerror or exc}") from None
         fixed = []
-        for number, line in enumerate(path.read_text().splitlines(), 1):
+        for number, line in enumerate(lines, 1):
             line = line.split("#", 1)[0].strip()
             if not line:
                 continue
