@@ -145,3 +145,25 @@ def test_hint_rows() -> None:
     assert solve._hint_row("20@73%  +36   0:00.100   5000  50000 c7", 20) is None
     assert solve._hint_row("   20  <+36   0:00.100   5000  50000 c7", 20) is None
     assert solve._hint_row("   19   +36   0:00.100   5000  50000 c7", 20) is None
+
+
+@pytest.mark.parametrize(
+    ("game", "text", "message"),
+    [
+        ("connect4", b"\xff\xfe\n", ": not text (byte 0 is not UTF-8)"),
+        ("connect4", b"4455 0\n9 0\n", ":2: '9' is not a column number 1..7"),  # hung the solver
+        ("connect4", b"4444444 0\n", ":1: illegal move 4: the column is full"),  # solved anyway
+        ("connect4", b"4\n", ":1: expected MOVES VALUE"),
+        ("connect4", b"44 x\n", ":1: the value 'x' is not a whole number"),
+        ("othello", b"xx yy\n", ":1: expected CELLS SIDE VALUE NAME"),
+        ("othello", FFO40.replace(" X ", " Z ").encode(), ":1: the cells must be followed by"),
+    ],
+)
+def test_a_bad_positions_file_is_one_line_naming_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, text: bytes, message: str
+) -> None:
+    positions = tmp_path / "positions.txt"
+    positions.write_bytes(text)
+    assert main(["bench", "solve", game, "--file", str(positions)]) == 2
+    err = capsys.readouterr().err
+    assert f"{positions}{message}" in err and err.count("\n") == 1, err

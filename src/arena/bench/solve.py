@@ -34,7 +34,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from arena.core.errors import ArenaError
+from arena.core.errors import ArenaError, excerpt
+from arena.core.game import Game
 from arena.formats.position import parse_position
 from arena.games import load_game
 
@@ -217,6 +218,46 @@ def run_edax_hint(
     return results
 
 
+def read_rows(source: Path, game: Game) -> list[list[str]]:
+    """The positions file's lines as fields, each checked before any is solved (a line
+    the solver cannot take would crash it or never end): Connect Four's ``MOVES VALUE``,
+    Othello's ``CELLS SIDE VALUE ... NAME``. A bad line is one error naming it."""
+    try:
+        text = source.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ArenaError(f"{source}: not text (byte {exc.start} is not UTF-8)") from None
+    except OSError as exc:
+        raise ArenaError(f"{source}: {exc.strerror or exc}") from None
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        fields = line.split()
+        if not fields:
+            continue
+        try:
+            _check_row(fields, game)
+        except ArenaError as exc:
+            raise ArenaError(f"{source}:{number}: {exc}") from None
+        rows.append(fields)
+    return rows
+
+
+def _check_row(fields: list[str], game: Game) -> None:
+    connect4 = game.name == "connect4"
+    expected_at = 1 if connect4 else 2
+    if len(fields) <= expected_at:
+        shape = "MOVES VALUE" if connect4 else "CELLS SIDE VALUE NAME"
+        raise ArenaError(f"expected {shape}, not {excerpt(' '.join(fields))!r}")
+    if not re.fullmatch(r"[+-]?\d{1,3}", fields[expected_at]):
+        raise ArenaError(f"the value {excerpt(fields[expected_at])!r} is not a whole number")
+    if not connect4:
+        parse_position(game, " ".join(fields[:2]))
+        return
+    if not fields[0].isdigit():
+        raise ArenaError(f"the moves {excerpt(fields[0])!r} are not column numbers")
+    if game.play_moves(game.parse_moves(" ".join(fields[0]))).is_terminal():
+        raise ArenaError(f"the game is over after {excerpt(fields[0])}")
+
+
 def run(
     game_name: str,
     path: str | None,
@@ -232,7 +273,7 @@ def run(
     if not source.exists():
         raise ArenaError(f"no positions file {source} (give one with --file)")
     game = load_game(game_name)
-    rows = [line.split() for line in source.read_text().splitlines() if line.strip()]
+    rows = read_rows(source, game)
     exe = None
     if game_name == "connect4":
         if positions is not None or edax is not None or every_move:
