@@ -201,6 +201,26 @@ def proof_of(mine):  # type: ignore[no-untyped-def]
     return WON if mine > 0 else LOST if mine < 0 else DRAWN
 
 
+@njit(cache=True, inline="always")
+def borrowed_tree(p, root_state, s, leaf, buf, node, wins, edge_move, edge_child):  # type: ignore[no-untyped-def]
+    """The searches' rules, positions and tree arrays as views without reference counts
+    (``core/stack.py`` ``borrowed``): each call a simulation makes (UCT's choice, the
+    kernel's ``play``) would otherwise take and drop a reference to each array it is
+    given, two atomic operations per array per call. Used by this search, MC-RAVE's and
+    the shared tree's threads."""
+    return (
+        borrowed(p),
+        borrowed(root_state),
+        borrowed(s),
+        borrowed(leaf),
+        borrowed(buf),
+        borrowed(node),
+        borrowed(wins),
+        borrowed(edge_move),
+        borrowed(edge_child),
+    )
+
+
 @njit(cache=True, nogil=True)
 def search(  # type: ignore[no-untyped-def]
     legal_moves, play, to_move, outcome, simulate,
@@ -220,21 +240,9 @@ def search(  # type: ignore[no-untyped-def]
     if solver and prove(node, edge_child, root) != UNKNOWN:
         report[REASON] = PROVEN
         return 0
-    # Views without reference counts (``core/stack.py``): each call below (UCT's choice, the
-    # kernel's ``play``) would otherwise take and drop a reference to each array it is
-    # given, two atomic operations per array per call.
-    p, root_state, s, leaf, buf = (
-        borrowed(p),
-        borrowed(root_state),
-        borrowed(s),
-        borrowed(leaf),
-        borrowed(buf),
-    )
-    node, wins, edge_move, edge_child = (
-        borrowed(node),
-        borrowed(wins),
-        borrowed(edge_move),
-        borrowed(edge_child),
+    # Views without reference counts for the calls below (``borrowed_tree``).
+    p, root_state, s, leaf, buf, node, wins, edge_move, edge_child = borrowed_tree(
+        p, root_state, s, leaf, buf, node, wins, edge_move, edge_child
     )
     sizes, path, report, logs = borrowed(sizes), borrowed(path), borrowed(report), borrowed(logs)
     max_moves = buf.shape[0]

@@ -61,6 +61,7 @@ from arena.search.mcts.kernel import (
     UNKNOWN,
     UNTIL,
     VISITS,
+    borrowed_tree,
     climb_proofs,
     credit,
     new_node,
@@ -196,18 +197,8 @@ def search(  # type: ignore[no-untyped-def]
         report[REASON] = PROVEN
         return 0
     # Views without reference counts for the calls below (as ``kernel.search``'s).
-    p, root_state, s, leaf, buf = (
-        borrowed(p),
-        borrowed(root_state),
-        borrowed(s),
-        borrowed(leaf),
-        borrowed(buf),
-    )
-    node, wins, edge_move, edge_child = (
-        borrowed(node),
-        borrowed(wins),
-        borrowed(edge_move),
-        borrowed(edge_child),
+    p, root_state, s, leaf, buf, node, wins, edge_move, edge_child = borrowed_tree(
+        p, root_state, s, leaf, buf, node, wins, edge_move, edge_child
     )
     amaf_n, amaf_w, sizes, path = (
         borrowed(amaf_n),

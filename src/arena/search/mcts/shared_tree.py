@@ -53,6 +53,7 @@ from arena.search.mcts.kernel import (
     UCT,
     UNKNOWN,
     VISITS,
+    borrowed_tree,
     climb_proofs,
     new_node,
     proof_of,
@@ -90,18 +91,8 @@ def search(  # type: ignore[no-untyped-def]
         np.random.seed(seed)
     # Views without reference counts for the calls below (as ``kernel.search``'s): the
     # threads share ``p`` and the tree, whose counts they would otherwise all update.
-    p, root_state, s, leaf, buf = (
-        borrowed(p),
-        borrowed(root_state),
-        borrowed(s),
-        borrowed(leaf),
-        borrowed(buf),
-    )
-    node, wins, edge_move, edge_child = (
-        borrowed(node),
-        borrowed(wins),
-        borrowed(edge_move),
-        borrowed(edge_child),
+    p, root_state, s, leaf, buf, node, wins, edge_move, edge_child = borrowed_tree(
+        p, root_state, s, leaf, buf, node, wins, edge_move, edge_child
     )
     added, sizes, path = borrowed(added), borrowed(sizes), borrowed(path)
     control, report = borrowed(control), borrowed(report)
