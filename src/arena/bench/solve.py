@@ -34,7 +34,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from arena.core.errors import ArenaError, excerpt
+from arena.core.errors import ArenaError, excerpt, read_text
 from arena.core.game import Game
 from arena.formats.position import parse_position
 from arena.games import load_game
@@ -222,12 +222,7 @@ def read_rows(source: Path, game: Game) -> list[list[str]]:
     """The positions file's lines as fields, each checked before any is solved (a line
     the solver cannot take would crash it or never end): Connect Four's ``MOVES VALUE``,
     Othello's ``CELLS SIDE VALUE ... NAME``. A bad line is one error naming it."""
-    try:
-        text = source.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ArenaError(f"{source}: not text (byte {exc.start} is not UTF-8)") from None
-    except OSError as exc:
-        raise ArenaError(f"{source}: {exc.strerror or exc}") from None
+    text = read_text(source)
     rows = []
     for number, line in enumerate(text.splitlines(), 1):
         fields = line.split()

@@ -32,7 +32,7 @@ from arena.compete.plan import unique_names
 from arena.compete.runner import Job, run_pool, run_ray, run_serial
 from arena.compete.timecontrol import Clock, TimeControl
 from arena.compete.tournament import Settings, jobs_for, validate
-from arena.core.errors import ArenaError, SpecError, excerpt
+from arena.core.errors import ArenaError, SpecError, excerpt, read_text
 from arena.core.game import Game
 from arena.core.limit import DEFAULT_GRACE
 from arena.core.words import plural
@@ -147,12 +147,7 @@ class Rubric:
         Every problem is one line naming the file and the key.
         """
         where = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ArenaError(f"rubric {where}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError as exc:
-            raise ArenaError(f"rubric {where}: not text (byte {exc.start} is not UTF-8)") from None
+        text = read_text(path, f"rubric {where}")
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

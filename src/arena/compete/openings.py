@@ -25,7 +25,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from arena.core.errors import ArenaError, SpecError, excerpt
+from arena.core.errors import ArenaError, SpecError, excerpt, read_text
 from arena.core.evaluation import SCALE
 from arena.core.game import Game
 from arena.core.spec import Param, bind_params, format_spec, split_spec
@@ -105,12 +105,7 @@ class Openings:
         path = Path(text)
         if not path.is_file():
             raise ArenaError(f"openings {excerpt(text)!r}: no such file (or use random:plies=N)")
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except UnicodeDecodeError as exc:
-            raise ArenaError(f"{path}: not text (byte {exc.start} is not UTF-8)") from None
-        except OSError as exc:
-            raise ArenaError(f"{path}: {exc.strerror or exc}") from None
+        lines = read_text(path).splitlines()
         fixed = []
         for number, line in enumerate(lines, 1):
             line = line.split("#", 1)[0].strip()

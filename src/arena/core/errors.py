@@ -6,6 +6,7 @@ Tests: tests/core/test_game_api.py, tests/cli/test_cli.py
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 EXCERPT = 40
@@ -80,6 +81,25 @@ class IllegalMove(ArenaError):
         self.move = move
         self.reason = reason
         super().__init__(f"illegal move {text if text is not None else move}: {reason}")
+
+
+def read_text(path: str | Path, name: str | None = None) -> str:
+    """The UTF-8 text of the file at ``path``, or an :class:`ArenaError` in one line that
+    starts with ``name`` (default: the path) and says what is wrong: missing, unreadable,
+    or not text (the first byte that is not UTF-8).
+
+    >>> read_text("/no/such/file", "rubric /no/such/file")
+    Traceback (most recent call last):
+    ...
+    arena.core.errors.ArenaError: rubric /no/such/file: No such file or directory
+    """
+    where = str(path) if name is None else name
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ArenaError(f"{where}: not text (byte {exc.start} is not UTF-8)") from None
+    except OSError as exc:
+        raise ArenaError(f"{where}: {exc.strerror or exc}") from None
 
 
 class AgentFailure(ArenaError):
