@@ -58,3 +58,29 @@ def test_a_cold_first_move_keeps_its_limit(agent: str, game: str) -> None:
     answer = json.loads(done.stdout.strip().splitlines()[-1])
     assert answer["legal"]
     assert answer["seconds"] < 0.5, f"{agent} on {game}: {answer['seconds']:.2f} s cold"
+
+
+ENDS_WHILE_BUILDING = """
+import pathlib, sys, time
+from arena.search.clock.background import Background
+def build():
+    time.sleep(0.5)
+    pathlib.Path(sys.argv[1]).write_text("built")
+    return "engine"
+assert Background().get("engine", build) is None
+"""
+
+
+def test_a_program_that_ends_while_an_engine_is_built_waits_for_it(tmp_path) -> None:
+    """A daemon build thread was cut off inside compiled code at the interpreter's end: the
+    process died of SIGSEGV after its last line (CI, ``az`` on Othello 6x6 cold)."""
+    marker = tmp_path / "built"
+    done = subprocess.run(
+        [sys.executable, "-c", ENDS_WHILE_BUILDING, str(marker)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert marker.read_text() == "built"

@@ -151,9 +151,11 @@ _loading: dict[str, threading.Thread] = {}
 
 def prepare_in_background(game: Game) -> None:
     """Build the solver of ``game`` in a thread (loading compiled code takes a
-    moment that must not be spent on a move's clock)."""
+    moment that must not be spent on a move's clock). Not a daemon: a program ending
+    meanwhile waits for it, since a daemon thread cut off inside compiled code at the
+    interpreter's end can crash the process (:mod:`arena.search.clock.background`)."""
     if game.spec not in _loading:
-        thread = threading.Thread(target=solver_for, args=(game,), daemon=True)
+        thread = threading.Thread(target=solver_for, args=(game,), daemon=False)
         _loading[game.spec] = thread
         thread.start()
 

@@ -5,11 +5,17 @@ Limit(time=0.05))`` with no ``reset(game)``) used to load the game's compiled co
 allocate its tables inside the limit: 0.2-7 s on a 0.05 s move (numba's disk cache
 loads on a loaded machine; a first compilation takes longer). A timed move that finds
 its compiled engine not ready asks :class:`Background` for it: the engine is built on a
-daemon thread (numba's loading and LLVM's linking spend much of their time outside the
-interpreter lock), the move is answered by the readable search within its limit, and
-the next move uses the engine once it is ready. ``reset(game)`` still builds it at once,
-off the clock; a search with no time limit (a budget of simulations or a depth) builds
-it at once too, so its moves stay reproducible.
+thread of its own (numba's loading and LLVM's linking spend much of their time outside
+the interpreter lock), the move is answered by the readable search within its limit, and
+the next move uses the engine once it is ready.
+
+The thread is not a daemon: a script that ends while an engine is being built waits for
+the build (seconds at most) before the interpreter shuts down. A daemon thread was cut off
+inside numba's compiled code as the interpreter tore itself down, and the process died of
+a segmentation fault after its last line had run (seen once in CI on ``az`` cold).
+
+``reset(game)`` still builds it at once, off the clock; a search with no time limit (a
+budget of simulations or a depth) builds it at once too, so its moves stay reproducible.
 
 >>> import time
 >>> slow = Background()
@@ -31,8 +37,8 @@ from typing import Any
 
 
 class Background:
-    """Values built once each on daemon threads, keyed; a failure is raised by the
-    :meth:`get` (or :meth:`wait`) after it."""
+    """Values built once each on threads of their own, keyed; a failure is raised by the
+    :meth:`get` (or :meth:`wait`) after it. The program's end waits for a build under way."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -51,7 +57,7 @@ class Background:
             thread = self._threads.get(key)
             if thread is None:
                 thread = threading.Thread(
-                    target=self._build, args=(key, build), name=f"build {key}", daemon=True
+                    target=self._build, args=(key, build), name=f"build {key}", daemon=False
                 )
                 self._threads[key] = thread
                 thread.start()
