@@ -55,9 +55,16 @@ def positions(game: Game, count: int, seed: int) -> list[State]:
     return out
 
 
+SPLIT = True
+"""``--no-split``: the threads share a node's moves only through the table (plain Lazy
+SMP), not also by leaving the moves another thread is searching for later (ABDADA)."""
+
+
 def engine(game: Game, threads: int, budget: int | None) -> object:
     built = engine_for(game, threads)
     assert built is not None, f"{game.spec} has no compiled engine"
+    if hasattr(built, "split"):
+        built.split = SPLIT
     search = getattr(built, "search", built)  # Gomoku, Connect Four: its RootSearch
     search.budget = budget
     for helper in getattr(built.smp, "helpers", ()) if built.smp is not None else ():
@@ -224,7 +231,14 @@ def main() -> None:
         help="match: one thread with twice the budget in place of two threads (the most "
         "a perfect speed-up could give)",
     )
+    parser.add_argument(
+        "--no-split",
+        action="store_true",
+        help="plain Lazy SMP: threads do not leave the moves another is searching for later",
+    )
     args = parser.parse_args()
+    global SPLIT
+    SPLIT = not args.no_split
     if SCHEDULES[args.schedule] is not None:
         driver.helper_depth = SCHEDULES[args.schedule]
     if args.what == "ttd":

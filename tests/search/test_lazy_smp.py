@@ -302,3 +302,62 @@ def test_a_row_two_writers_interleaved_is_no_match() -> None:
     assert entry_key(keys[1], values[1], meta[1]) == 12345
     values[1] = -7.25  # another writer's value
     assert entry_key(keys[1], values[1], meta[1]) != 12345
+
+
+def othello_fixed_depth(state: State, depth: int, busy_child: bool) -> tuple[int, int, int, int]:
+    """One thread's fixed-depth search with the sharing on (``stats[SPLIT]``), the second
+    move of the root's first reply marked busy by 'another thread' when asked: (value, move
+    index, nodes)."""
+    import numpy as np
+
+    from arena.search.alphabeta.engines import othello_search as search
+    from arena.search.alphabeta.engines.othello import OthelloEngine
+
+    engine = OthelloEngine(state.game, threads=2)
+    me, opp = engine.bits(state)
+    order = np.array([engine.bit_of(m) for m in state.legal_moves()], dtype=np.int64)
+    busy = search.new_busy()
+    if busy_child:  # every position two plies down marked: each node's later moves wait
+        for first in state.legal_moves():
+            after = state.play(first)
+            for second in after.legal_moves():
+                a, b = engine.bits(after.play(second))
+                key = int(search.busy_key(a, b))
+                busy[key >> (64 - search.BUSY_BITS)] = key
+    stats, scratch = search.new_stats(), search.new_scratch()
+    stats[search.DEADLINE] = 1 << 62
+    stats[search.NODE_CAP] = search.NO_CAP
+    stats[search.SPLIT] = 1
+    values = np.zeros(len(order), dtype=np.int64)
+    bounds = np.zeros(len(order), dtype=np.int64)
+    value = search.root(
+        me, opp, depth, -search.INF, search.INF, order, values, bounds, engine.board,
+        search.new_table(16), busy, stats, engine.masks, engine.weights, engine.squares, scratch,
+    )  # fmt: skip
+    marked = int(np.count_nonzero(busy))
+    return value, int(stats[search.ROOT_BEST]), int(stats[search.DEFERRED]), marked
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_othello_threads_share_a_nodes_later_moves_without_changing_its_value(seed: int) -> None:
+    """ABDADA: moves another thread is searching are left for last, which changes the
+    order (the nodes), never the value of a full-window search; and a search leaves no
+    mark of its own behind (a stale mark would send later searches' moves to the back)."""
+    state = near_the_end("othello", 40, seed)
+    plain = othello_fixed_depth(state, 6, busy_child=False)
+    shared = othello_fixed_depth(state, 6, busy_child=True)
+    assert plain[0] == shared[0]
+    assert plain[2] == 0 < shared[2]  # 'another thread's' moves were left for later
+    assert plain[3] == 0  # its own marks were all taken back
+
+
+def test_othello_two_threads_leave_no_mark_after_a_move_or_a_stop() -> None:
+    game = arena.load_game("othello")
+    agent = arena.load_agent("ids:exact=0,threads=2")
+    start_game(agent, game)
+    state = game.play_moves(game.parse_moves("d3 c5 f6 f5"))
+    agent.choose(state, arena.Limit(time=0.3))
+    engine = agent.engine(game)  # type: ignore[attr-defined]
+    assert not engine.busy.any()  # a move stopped by its clock took its marks back
+    agent.choose(state, arena.Limit(depth=7))
+    assert not engine.busy.any()

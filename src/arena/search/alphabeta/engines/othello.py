@@ -217,6 +217,8 @@ class OthelloEngine:
             self.weights = np.hstack([self.weights, pattern_table()])
         self.squares = search.square_values(size)
         self.table = search.new_table(table_bits)
+        self.busy = search.new_busy()
+        """The positions the threads are searching now (shared, see :mod:`.othello_search`)."""
         self.stats = search.new_stats()
         self.scratch = search.new_scratch()
         self.age = 0
@@ -234,6 +236,9 @@ class OthelloEngine:
         equal time on free cores (None: no budget, the clock alone)."""
         self.spent = 0
         """The main search's nodes this move (against :attr:`budget`)."""
+        self.split = True
+        """Threads share a node's later moves (ABDADA, :mod:`.othello_search`); False:
+        plain Lazy SMP, for measurements."""
         self.smp = (
             LazySMP([OthelloHelper(self) for _ in range(threads - 1)]) if threads > 1 else None
         )
@@ -253,6 +258,7 @@ class OthelloEngine:
     def reset(self) -> None:
         """Forget the table (a new game)."""
         self.table[:] = 0
+        self.busy[:] = 0
         self.age = 0
 
     def stop(self) -> None:
@@ -305,11 +311,12 @@ class OthelloEngine:
         )
         spent = self.spent if helper is None else helper.nodes
         stats[search.NODE_CAP] = search.NO_CAP if self.budget is None else self.budget - spent
+        stats[search.SPLIT] = int(self.smp is not None and self.split)
         if helper is not None and helper.halted:  # after the write: a racing stop() wins
             return 0, values, bounds
         value = search.root(
             me, opp, depth, -search.INF, search.INF, order, values, bounds, self.board,
-            self.table, stats, self.masks, self.weights, self.squares, scratch,
+            self.table, self.busy, stats, self.masks, self.weights, self.squares, scratch,
         )  # fmt: skip
         return value, values, bounds
 

@@ -22,6 +22,14 @@ the same values (with the UTILITY evaluation).
   one-ply search, the best predictor of the deeper one); closer to the
   horizon by the opponent's mobility after the move (fewest replies first,
   corners counting double) and a square's static worth.
+- **Threads share the work** (``stats[SPLIT]``, Lazy SMP's threads only): a node
+  with :data:`SPLIT_DEPTH` plies or more left marks itself in ``busy``, a small
+  table of the positions threads are searching now, and a node searching its moves
+  leaves any but the first whose position another thread has marked for after the
+  rest (Weill's ABDADA, 1996, in the simplified form of Kerrigan's "Simplified
+  ABDADA"): two threads at one depth then split a node's later moves between them
+  instead of searching the same ones, where plain Lazy SMP relies on the table alone.
+  One thread never marks nor defers, so its moves are the same as without it.
 - **Time**: ``stats[DEADLINE]`` is a monotonic time in nanoseconds
   (:mod:`~arena.search.clock.compiled_deadline`), read every :data:`CHECK_EVERY`
   nodes (and the node budget ``stats[NODE_CAP]``); past it the search unwinds without
@@ -53,8 +61,15 @@ ORDER_DEPTH = 3
 CHECK_EVERY = 255  # a mask: the clock is read when nodes & CHECK_EVERY == 0
 
 # stats: counters and settings of one search, shared with Python.
-NODES, DEADLINE, ABORTED, ROOT_BEST, AGE, KIND, MPC_MARGIN, NODE_CAP = range(8)
-STATS = 8
+NODES, DEADLINE, ABORTED, ROOT_BEST, AGE, KIND, MPC_MARGIN, NODE_CAP, SPLIT, DEFERRED = range(10)
+STATS = 10
+"""``stats[SPLIT]``: 1 when other threads search the same root (the ``busy`` table is
+used to share the work), 0 for one thread; ``stats[DEFERRED]`` counts the moves left
+for later because another thread was searching them."""
+SPLIT_DEPTH = 3
+"""Nodes with this many plies left or more take part in sharing (shallower ones cost
+less than the look-up: Kerrigan's threshold is about the same)."""
+BUSY_BITS = 15
 """``stats[NODE_CAP]``: the most nodes this search may visit (a budget per thread, with
 which a measurement stands for equal time on free cores; ``NO_CAP`` otherwise)."""
 NO_CAP = 1 << 62
@@ -100,6 +115,16 @@ def square_values(size: int) -> np.ndarray:
 def new_table(bits: int) -> np.ndarray:
     """An empty table of ``2**bits`` rows (24 bytes each)."""
     return np.zeros((1 << bits, 3), dtype=np.uint64)
+
+
+def new_busy() -> np.ndarray:
+    """An empty table of the positions being searched (shared by an engine's threads)."""
+    return np.zeros(1 << BUSY_BITS, dtype=np.uint64)
+
+
+@njit(cache=True, inline="always")
+def busy_key(me: np.uint64, opp: np.uint64) -> np.uint64:
+    return ((me ^ (opp * HASH2)) * HASH1) | ONE
 
 
 def new_stats() -> np.ndarray:
@@ -185,6 +210,7 @@ def pvs(
     ply: int,
     board: np.uint64,
     table: np.ndarray,
+    busy: np.ndarray,
     stats: np.ndarray,
     m: np.ndarray,
     w: np.ndarray,
@@ -208,7 +234,20 @@ def pvs(
         if depth <= 0:
             return evaluate(me, opp, mv, om, kind, m, w)
         return -pvs(
-            opp, me, depth - 1, -beta, -alpha, ply + 1, board, table, stats, m, w, squares, scratch
+            opp,
+            me,
+            depth - 1,
+            -beta,
+            -alpha,
+            ply + 1,
+            board,
+            table,
+            busy,
+            stats,
+            m,
+            w,
+            squares,
+            scratch,
         )
     if depth <= 0:
         return evaluate(me, opp, mv, moves(opp, me, board), kind, m, w)
@@ -243,7 +282,20 @@ def pvs(
         bound = ((beta + margin) * 100) // MPC_SLOPE
         if bound < PROVEN:
             v = pvs(
-                me, opp, shallow, bound - 1, bound, ply, board, table, stats, m, w, squares, scratch
+                me,
+                opp,
+                shallow,
+                bound - 1,
+                bound,
+                ply,
+                board,
+                table,
+                busy,
+                stats,
+                m,
+                w,
+                squares,
+                scratch,
             )
             if stats[ABORTED]:
                 return 0
@@ -252,7 +304,20 @@ def pvs(
         bound = ((alpha - margin) * 100) // MPC_SLOPE
         if bound > -PROVEN:
             v = pvs(
-                me, opp, shallow, bound, bound + 1, ply, board, table, stats, m, w, squares, scratch
+                me,
+                opp,
+                shallow,
+                bound,
+                bound + 1,
+                ply,
+                board,
+                table,
+                busy,
+                stats,
+                m,
+                w,
+                squares,
+                scratch,
             )
             if stats[ABORTED]:
                 return 0
@@ -289,18 +354,73 @@ def pvs(
     best = -INF
     best_move = xs[0]
     a = alpha
-    for k in range(n):
-        b = xs[k]
+    # Sharing (ABDADA): this node marks itself while it searches its moves, and leaves a
+    # move whose position another thread has marked for a second pass (its index kept
+    # in keys[], no longer needed once sorted).
+    split = stats[SPLIT] != 0 and depth >= SPLIT_DEPTH
+    share = split and depth - 1 >= SPLIT_DEPTH
+    mine = ZERO
+    slot = 0
+    if split:
+        mine = busy_key(me, opp)
+        slot = np.int64(mine >> U(64 - BUSY_BITS))
+        busy[slot] = mine
+    deferred = 0
+    k = 0
+    searched = 0
+    while True:
+        if k < n:
+            b = xs[k]
+            k += 1
+        elif k - n < deferred:
+            b = keys[k - n]
+            k += 1
+        else:
+            break
         x = ONE << U(b)
         f = flips(me, opp, x)
         cp, co = opp ^ f, me | f | x
-        if k == 0:
+        if share and searched > 0 and k <= n:
+            theirs = busy_key(cp, co)
+            if busy[np.int64(theirs >> U(64 - BUSY_BITS))] == theirs:
+                keys[deferred] = b
+                deferred += 1
+                stats[DEFERRED] += 1
+                continue
+        searched += 1
+        if searched == 1:
             v = -pvs(
-                cp, co, depth - 1, -beta, -a, ply + 1, board, table, stats, m, w, squares, scratch
+                cp,
+                co,
+                depth - 1,
+                -beta,
+                -a,
+                ply + 1,
+                board,
+                table,
+                busy,
+                stats,
+                m,
+                w,
+                squares,
+                scratch,
             )
         else:
             v = -pvs(
-                cp, co, depth - 1, -a - 1, -a, ply + 1, board, table, stats, m, w, squares, scratch
+                cp,
+                co,
+                depth - 1,
+                -a - 1,
+                -a,
+                ply + 1,
+                board,
+                table,
+                busy,
+                stats,
+                m,
+                w,
+                squares,
+                scratch,
             )
             if a < v < beta and not stats[ABORTED]:
                 v = -pvs(
@@ -312,6 +432,7 @@ def pvs(
                     ply + 1,
                     board,
                     table,
+                    busy,
                     stats,
                     m,
                     w,
@@ -319,6 +440,8 @@ def pvs(
                     scratch,
                 )
         if stats[ABORTED]:
+            if split and busy[slot] == mine:
+                busy[slot] = ZERO
             return 0
         if v > best:
             best = v
@@ -327,6 +450,8 @@ def pvs(
                 a = v
                 if a >= beta:
                     break
+    if split and busy[slot] == mine:
+        busy[slot] = ZERO
     flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
     store(table, me, opp, depth, best, flag, best_move, ply, age)
     return best
@@ -344,6 +469,7 @@ def root(
     bounds: np.ndarray,
     board: np.uint64,
     table: np.ndarray,
+    busy: np.ndarray,
     stats: np.ndarray,
     m: np.ndarray,
     w: np.ndarray,
@@ -371,10 +497,25 @@ def root(
         cp, co = opp ^ f, me | f | x
         bounds[k] = EXACT
         if k == 0:
-            v = -pvs(cp, co, depth - 1, -beta, -a, ply, board, table, stats, m, w, squares, scratch)
+            v = -pvs(
+                cp, co, depth - 1, -beta, -a, ply, board, table, busy, stats, m, w, squares, scratch
+            )
         else:
             v = -pvs(
-                cp, co, depth - 1, -a - 1, -a, ply, board, table, stats, m, w, squares, scratch
+                cp,
+                co,
+                depth - 1,
+                -a - 1,
+                -a,
+                ply,
+                board,
+                table,
+                busy,
+                stats,
+                m,
+                w,
+                squares,
+                scratch,
             )
             if v > a and not stats[ABORTED]:
                 stats[ROOT_BEST] = k  # better than the best so far, whatever the re-search says
@@ -388,6 +529,7 @@ def root(
                         ply,
                         board,
                         table,
+                        busy,
                         stats,
                         m,
                         w,
