@@ -63,8 +63,13 @@ SMP), not also by leaving the moves another thread is searching for later (ABDAD
 def engine(game: Game, threads: int, budget: int | None) -> object:
     built = engine_for(game, threads)
     assert built is not None, f"{game.spec} has no compiled engine"
-    if hasattr(built, "split"):
+    if hasattr(built, "split"):  # Othello
         built.split = SPLIT
+    searches = [getattr(built, "search", None)]
+    searches += list(getattr(built.smp, "helpers", ())) if built.smp is not None else []
+    for each in searches:
+        if hasattr(each, "split"):  # Gomoku's searches, the main one and its helpers'
+            each.split = SPLIT and threads > 1
     search = getattr(built, "search", built)  # Gomoku, Connect Four: its RootSearch
     search.budget = budget
     for helper in getattr(built.smp, "helpers", ()) if built.smp is not None else ():

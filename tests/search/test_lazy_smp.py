@@ -361,3 +361,49 @@ def test_othello_two_threads_leave_no_mark_after_a_move_or_a_stop() -> None:
     assert not engine.busy.any()  # a move stopped by its clock took its marks back
     agent.choose(state, arena.Limit(depth=7))
     assert not engine.busy.any()
+
+
+def gomoku_fixed_depth(state: State, depth: int, busy_child: bool) -> tuple[float, int, int]:
+    """Gomoku's search with the sharing on, on one thread, every position two plies down
+    near the stones marked by 'another thread' when asked: (value, moves deferred, marks
+    left in the table)."""
+    from arena.search.alphabeta.engines import gomoku
+    from arena.search.clock.compiled_deadline import NEVER
+
+    search = gomoku.GomokuSearch(state.game)
+    search.split = True
+    search.set_root(state)
+    if busy_child:
+        size = search.size
+        stones = [cell for cell in range(size * size) if state.stone(cell) is not None]  # type: ignore[attr-defined]
+        near = {
+            r * size + c
+            for cell in stones
+            for r in range(max(0, cell // size - 2), min(size, cell // size + 3))
+            for c in range(max(0, cell % size - 2), min(size, cell % size + 3))
+        } - set(stones)
+        p, root = search.player, int(search.c[gomoku.C_HASH])
+        for a in near:
+            for b in near - {a}:
+                key = (root ^ int(search.zobrist[p, a]) ^ int(search.zobrist[1 - p, b]) ^ p) | (
+                    gomoku.BUSY_MARK
+                )
+                search.busy[key & (search.busy.size - 1)] = key
+    marked_before = int((search.busy != 0).sum())
+    found = search.iterate(depth, NEVER)
+    assert found is not None
+    left = int((search.busy != 0).sum())
+    return found.value, int(search.stats[gomoku.DEFERRED]), left - marked_before
+
+
+def test_gomoku_threads_share_a_nodes_later_moves() -> None:
+    """As Othello's: 'another thread's' moves are left for later, and a search takes back
+    every mark of its own (the marks it found stay or are taken by the nodes that share
+    their position)."""
+    game = arena.load_game("gomoku")
+    state = game.play_moves(game.parse_moves("H8 H9 J8 G7 J10 K9"))
+    plain = gomoku_fixed_depth(state, 5, busy_child=False)
+    shared = gomoku_fixed_depth(state, 5, busy_child=True)
+    assert plain[1] == 0 < shared[1]
+    assert plain[2] == 0 and shared[2] <= 0
+    assert plain[0] == shared[0]

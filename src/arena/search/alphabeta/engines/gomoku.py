@@ -72,7 +72,16 @@ from arena.search.values import PROVEN_NOTE, WIN
 
 # stats: nodes, deadline (ns), aborted, horizon seen, VCF plies at the horizon, last look
 # at the clock, longest time between two looks (clock.expired).
-NODES, END, ABORTED, HORIZON, LEAF_VCF, LAST, LONGEST, NODE_CAP = range(8)
+# SPLIT: 1 when other threads search the same root (they share the work through
+# ``busy``); DEFERRED counts the moves left for later because another thread had them.
+NODES, END, ABORTED, HORIZON, LEAF_VCF, LAST, LONGEST, NODE_CAP, SPLIT, DEFERRED = range(10)
+STATS = 10
+SPLIT_DEPTH = 3
+"""Nodes with this many plies left or more share their moves between threads (ABDADA,
+see :func:`search`); shallower ones cost less than the look-up."""
+BUSY_BITS = 15
+BUSY_MARK = 1 << 62
+"""Set in a mark (zobrist keys stay below it), so no mark is 0, an empty slot."""
 NO_CAP = 1 << 62
 """``stats[NODE_CAP]`` when the search has no node budget (a budget per thread is how a
 measurement stands for equal time on free cores: ``GomokuSearch.budget``)."""
@@ -459,7 +468,8 @@ SEARCH_SIGNATURE = (
     "float64(int64[::1], int64[:, ::1], int64[:, ::1], int64[::1], int64[:, ::1], int64[::1],"
     " int64[:, ::1], float64[::1], float64[::1], float64[::1], int64[::1], int64[:, ::1],"
     " float64[::1], int64[::1], int64[::1], int64, int64, int64, float64, float64,"
-    " int64[::1], float64[::1], int64[::1], int64[:, ::1], float64[:, ::1], int64[::1])"
+    " int64[::1], float64[::1], int64[::1], int64[::1], int64[:, ::1], float64[:, ::1],"
+    " int64[::1])"
 )
 """Declared: a recursive function whose types numba infers does not load from its cache."""
 
@@ -489,11 +499,19 @@ def search(
     keys,
     values,
     meta,
+    busy,
     buf,
     sbuf,
     stats,
 ):  # type: ignore[no-untyped-def]
-    """Negamax value for player ``p`` to move, ``ply`` plies below the root."""
+    """Negamax value for player ``p`` to move, ``ply`` plies below the root.
+
+    Threads share a node's later moves (``stats[SPLIT]``, Lazy SMP's threads only): a
+    node with :data:`SPLIT_DEPTH` plies or more left marks itself in ``busy`` (the
+    positions threads are searching now), and leaves any move but the first whose
+    position another thread has marked for after the rest -- Weill's ABDADA (1996) in
+    the simplified form of Kerrigan's "Simplified ABDADA". Two threads at one depth then
+    split a node's moves instead of searching the same ones; one thread never marks."""
     stats[NODES] += 1
     if stats[NODES] & CHECK_EVERY == 0 and (
         expired(stats, END, LAST, LONGEST) or stats[NODES] >= stats[NODE_CAP]
@@ -558,8 +576,32 @@ def search(
     alpha_in = alpha
     best = -INF
     best_move = -1
-    for i in range(n):
-        cell = moves[i]
+    split = stats[SPLIT] != 0 and depth >= SPLIT_DEPTH and n > 1
+    share = split and child_depth >= SPLIT_DEPTH
+    mark = key | BUSY_MARK
+    bmask = busy.size - 1
+    if split:
+        busy[key & bmask] = mark
+    deferred = 0  # moves left for the second pass, kept in moves[] (already read)
+    i = 0
+    searched = 0
+    while True:
+        if i < n:
+            cell = moves[i]
+            i += 1
+        elif i - n < deferred:
+            cell = moves[i - n]
+            i += 1
+        else:
+            break
+        if share and searched > 0 and i <= n:
+            theirs = (key ^ zobrist[p, cell] ^ 1) | BUSY_MARK  # the child's key: q to move
+            if busy[theirs & bmask] == theirs:
+                moves[deferred] = cell
+                deferred += 1
+                stats[DEFERRED] += 1
+                continue
+        searched += 1
         place(
             g,
             w,
@@ -579,8 +621,8 @@ def search(
         )
         v = -search(
             g, w, through, count, near, count_near, zobrist, value, attack, defend, board, cnt,
-            sums, nearby, c, q, ply + 1, child_depth, -beta, -alpha, keys, values, meta, buf,
-            sbuf, stats,
+            sums, nearby, c, q, ply + 1, child_depth, -beta, -alpha, keys, values, meta, busy,
+            buf, sbuf, stats,
         )  # fmt: skip
         remove(
             g,
@@ -600,6 +642,8 @@ def search(
             p,
         )
         if stats[ABORTED]:
+            if split and busy[key & bmask] == mark:
+                busy[key & bmask] = 0
             return 0.0
         if v > best:
             best, best_move = v, cell
@@ -607,6 +651,8 @@ def search(
                 alpha = v
                 if alpha >= beta:
                     break
+    if split and busy[key & bmask] == mark:
+        busy[key & bmask] = 0
     if pruned and best <= -PROVEN:
         # Every move searched loses, but not every move was searched: no proof.
         best = -LOST_SOON
@@ -640,6 +686,7 @@ def search_root(
     keys,
     values,
     meta,
+    busy,
     buf,
     sbuf,
     stats,
@@ -685,7 +732,8 @@ def search_root(
         )
         v = -search(
             g, w, through, count, near, count_near, zobrist, value, attack, defend, board, cnt,
-            sums, nearby, c, q, 1, depth - 1, -INF, -alpha, keys, values, meta, buf, sbuf, stats,
+            sums, nearby, c, q, 1, depth - 1, -INF, -alpha, keys, values, meta, busy, buf, sbuf,
+            stats,
         )  # fmt: skip
         remove(
             g,
@@ -737,9 +785,13 @@ class GomokuSearch(RootSearch):
         self.keys = np.zeros(1 << TABLE_BITS, np.int64)
         self.values = np.zeros(1 << TABLE_BITS, float)
         self.meta = np.zeros(1 << TABLE_BITS, np.int64)
+        self.busy = np.zeros(1 << BUSY_BITS, np.int64)
+        """The positions the threads are searching now (shared by the helpers' copies)."""
+        self.split = False
+        """Set by the engine when threads search together (share a node's moves)."""
         self.buf = np.zeros((MAX_PLY + 2, cells), np.int64)
         self.sbuf = np.zeros((MAX_PLY + 2, cells), float)
-        self.stats = np.zeros(8, np.int64)
+        self.stats = np.zeros(STATS, np.int64)
         self.longest = 0
         self.out = np.zeros((cells, 3), float)
         self.player = 0
@@ -778,6 +830,7 @@ class GomokuSearch(RootSearch):
         self.keys[:] = 0
         self.values[:] = 0.0
         self.meta[:] = 0
+        self.busy[:] = 0
 
     def win_now(self) -> int | None:
         """A cell that completes the mover's line, if any."""
@@ -793,7 +846,7 @@ class GomokuSearch(RootSearch):
         p = self.player
         if self.c[C_FOURS + 1 - p] > 0 or self.c[C_FOURS + p] > 0:
             return None
-        self.stats[:] = (0, end_ns, 0, 0, 0, now_ns(), self.longest, NO_CAP)
+        self.stats[:] = (0, end_ns, 0, 0, 0, now_ns(), self.longest, NO_CAP, 0, 0)
         plies = vcf(*self.arrays(), p, fours, self.buf, 0, self.stats)
         self.nodes += int(self.stats[NODES])
         self.longest = int(self.stats[LONGEST])
@@ -802,15 +855,17 @@ class GomokuSearch(RootSearch):
     def iterate(self, depth: int, end_ns: int) -> Iteration | None:
         g, w, through, count, near, count_near = self.geo
         cap = NO_CAP if self.budget is None else self.budget - self.nodes
-        self.stats[:] = (0, end_ns, 0, 0, self.leaf_vcf, now_ns(), self.longest, cap)
+        self.stats[:] = (
+            0, end_ns, 0, 0, self.leaf_vcf, now_ns(), self.longest, cap, int(self.split), 0
+        )  # fmt: skip
         if self.halted:  # checked after the write: a stop() racing it still wins
             self.best_partial = None
             return None
         n = search_root(
             g, w, through, count, near, count_near, self.zobrist, self.value, self.attack,
             self.defend, self.board, self.cnt, self.sums, self.nearby, self.c, self.player,
-            depth, self.first, self.keys, self.values, self.meta, self.buf, self.sbuf,
-            self.stats, self.out,
+            depth, self.first, self.keys, self.values, self.meta, self.busy, self.buf,
+            self.sbuf, self.stats, self.out,
         )  # fmt: skip
         self.nodes += int(self.stats[NODES])
         self.longest = int(self.stats[LONGEST])
@@ -835,6 +890,7 @@ class GomokuEngine:
     ) -> None:
         self.game = game
         self.search = GomokuSearch(game, tempo, threat)
+        self.search.split = threads > 1
         self.smp = (
             LazySMP([self.search.helper() for _ in range(threads - 1)]) if threads > 1 else None
         )
