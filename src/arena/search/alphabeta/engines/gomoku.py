@@ -37,7 +37,7 @@ the deadline read from compiled code (:mod:`~arena.search.clock.compiled_deadlin
 >>> game.format_move(move) in ("G8", "M8"), info.root[0]["text"]  # White cannot block both
 (True, 'loss in 2')
 
-Tests: tests/search/test_engine_gomoku.py
+Tests: tests/search/test_engine_gomoku.py, tests/search/test_lazy_smp.py
 """
 
 from __future__ import annotations

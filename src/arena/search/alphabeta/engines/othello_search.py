@@ -36,7 +36,7 @@ the same values (with the UTILITY evaluation).
   storing anything and ``stats[ABORTED]`` is set. ``root``
   releases the GIL, so another thread may stop it by moving the deadline.
 
-Tests: tests/search/test_engine_othello.py
+Tests: tests/search/test_engine_othello.py, tests/search/test_lazy_smp.py
 """
 
 from __future__ import annotations
