@@ -256,6 +256,32 @@ def test_flips_equal_the_rules_on_crowded_boards() -> None:
         assert got == _walked_flips(me, opp, x), (hex(me), hex(opp), x)
 
 
+@pytest.mark.parametrize("size", [4, 6, 8])
+def test_moves_and_flips_by_lanes_equal_the_rules_on_any_board(size: int) -> None:
+    # The four-direction vector code (lanes.py) against the rules cell by cell, on
+    # random boards of every density and the smaller boards' walls (cells outside a
+    # board are never discs): every empty cell is a move exactly when it flips.
+    from arena.solvers.othello.board import flips, moves
+
+    rng = random.Random(size)
+    cells = [c for c in range(64) if board_mask(size) >> c & 1]
+    mask = np.uint64(board_mask(size))
+    for _ in range(1500):
+        share = rng.random()
+        taken = [c for c in cells if rng.random() < share]
+        me = sum(1 << c for c in taken if rng.random() < 0.5)
+        opp = sum(1 << c for c in taken) & ~me
+        want = 0
+        for x in cells:
+            if (me | opp) >> x & 1:
+                continue
+            walked = _walked_flips(me, opp, x)
+            want |= (walked != 0) << x
+            got = int(flips(np.uint64(me), np.uint64(opp), np.uint64(1 << x)))
+            assert got == walked, (size, hex(me), hex(opp), x)
+        assert int(moves(np.uint64(me), np.uint64(opp), mask)) == want, (size, hex(me), hex(opp))
+
+
 def test_the_last_move_counted_by_lines_equals_its_flips() -> None:
     # One empty cell on a full 8x8 board: the count from the four lines through it
     # (search.last_one's shortcut) against the flips themselves, for both players.
