@@ -7,8 +7,10 @@
 """
 
 from arena.core.numba_dir import use_versioned_cache
+from arena.core.numba_errors import plain_error_messages
 
 use_versioned_cache()  # before any module of the package imports numba
+plain_error_messages()  # likewise: numba's coloured errors swap sys.stdout from any thread
 
 from arena.agents import load_agent  # noqa: E402
 from arena.core.agent import Agent, SearchInfo  # noqa: E402
