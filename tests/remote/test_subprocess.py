@@ -19,6 +19,8 @@ from arena.compete.timecontrol import TimeControl
 from arena.core.errors import SpecError
 from arena.formats.record import STDERR_CHARS, GameRecord
 from arena.games import load_game
+from arena.remote.command import SERVED_STARTUP, isolated
+from arena.search.mcts.warmup import FIRST_USE_SECONDS
 
 PY = shlex.quote(sys.executable)
 
@@ -310,8 +312,6 @@ def test_isolate_puts_a_hard_deadline_on_python_agents(tmp_path: Path) -> None:
             """
         )
     )
-    from arena.remote.command import isolated
-
     started = time.perf_counter()
     record = play_game(
         C4, [isolated(f"py:{slow}:Sleeper"), "random:seed=1"], TimeControl.parse("move:0.3")
@@ -325,9 +325,18 @@ def test_isolated_builtin_agents_play_the_same_games(tmp_path: Path) -> None:
             "--budget", "depth=9", "--seed", "4", "--quiet"]  # fmt: skip
     assert main([*args, "--records", str(tmp_path / "plain")]) == 0
     assert main([*args, "--records", str(tmp_path / "isolated"), "--isolate"]) == 0
-    plain, isolated = read_records(tmp_path / "plain"), read_records(tmp_path / "isolated")
-    assert [g["moves"] for g in isolated] == [g["moves"] for g in plain]
-    assert [g["players"] for g in isolated] == [g["players"] for g in plain]
+    plain, alone = read_records(tmp_path / "plain"), read_records(tmp_path / "isolated")
+    assert [g["moves"] for g in alone] == [g["moves"] for g in plain]
+    assert [g["players"] for g in alone] == [g["players"] for g in plain]
+
+
+def test_an_isolated_builtin_agent_has_the_time_of_a_first_compilation_to_start() -> None:
+    # A built-in agent loads its compiled code before its 'ready', which on first use
+    # compiles for 14-30 s on 2 cores: with the cmd: default of 10 s, `arena match connect4
+    # mcts random --isolate` on a cold numba cache lost every game on time before its first
+    # move ("no 'ready' within 10.000 s"), and so did `--isolate random` on a busy machine.
+    assert load_agent(isolated("mcts")).config["startup"] >= 2 * max(FIRST_USE_SECONDS.values())
+    assert load_agent(isolated("random")).config["startup"] == SERVED_STARTUP
 
 
 @pytest.mark.parametrize(

@@ -46,14 +46,10 @@ from arena.core.crash import crash_text
 from arena.core.errors import AgentFailure, SpecError
 from arena.core.game import Game
 from arena.core.spec import Param, split_pairs, utf8_text
-from arena.remote.command import CommandAgent
+from arena.remote.command import SERVED_STARTUP, CommandAgent
 from arena.remote.sandbox import Sandbox
 
 PREFIX = "py:"
-
-STARTUP = 60.0
-"""Seconds a ``py:`` agent's own process may take to import the file and say it is ready:
-an in-process load has no bound, and a file importing a large library may need many."""
 
 _lock = threading.Lock()
 _folders: set[Path] = set()
@@ -146,7 +142,7 @@ def own_process(spec: str, limits: bool = False, sandbox: Sandbox | None = None)
     path = py_file(spec)
     _, name, params = split_py_spec(spec)
     served = f"{PREFIX}{path}:{name}" + (f":{params}" if params else "")
-    options = f"startup={STARTUP:g}" + ("" if limits or sandbox else ",memory=0")
+    options = f"startup={SERVED_STARTUP:g}" + ("" if limits or sandbox else ",memory=0")
     command = shlex.join([sys.executable, "-m", "arena.agents.served", served])
     agent = CommandAgent(f"cmd:{options}:{command}")
     agent.cwd = str(path.parent)

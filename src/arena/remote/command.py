@@ -32,6 +32,13 @@ from arena.remote.protocol import ProtocolError, format_hello, format_turn, pars
 MAX_CHATTER = 100
 """Lines a program may print before its 'ready' (banners, a module's prints)."""
 
+SERVED_STARTUP = 60.0
+"""Seconds a process serving one of arena's agents (``--isolate``'s ``arena serve AGENT``,
+a ``py:`` file's own process) may take to say it is ready, off the clock: a student's file
+may import a large library, and a built-in agent loads its compiled code before its
+'ready', which on first use compiles for 14-30 s on 2 cores (more on a busy machine). The
+``cmd:`` default of 10 s forfeited every game of ``--isolate mcts`` on a cold cache."""
+
 
 class CommandAgent(ExternalAgent):
     prefix = "cmd"
@@ -94,7 +101,8 @@ def serve_argv(spec: str) -> str:
 
 def isolated(spec: str) -> str:
     """The spec of an agent run in its own process under the ``cmd:`` rules (``--isolate``):
-    ``arena serve SPEC`` with this Python. Programs already are their own process."""
+    ``arena serve SPEC`` with this Python, given :data:`SERVED_STARTUP` to start. Programs
+    already are their own process."""
     if spec.strip().lower().startswith(PROGRAM_PREFIXES):
         return spec
-    return "cmd:" + serve_argv(spec)
+    return f"cmd:startup={SERVED_STARTUP:g}:" + serve_argv(spec)
