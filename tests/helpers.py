@@ -1,10 +1,12 @@
-"""Shared test helpers: walking games along random move sequences."""
+"""Shared test helpers: walking games along random move sequences; a stopwatch of a thread's own
+time (less its waits for a CPU), for time bounds that hold on a loaded machine."""
 
 from __future__ import annotations
 
 import os
 import random
 import shutil
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -117,3 +119,27 @@ def running(folder: Path) -> list[str]:
         if str(folder) in line and "State:\tZ" not in status:
             found.append(line)
     return found
+
+
+def cpu_wait() -> float:
+    """Seconds this thread has spent ready to run but waiting for a CPU (the second field of
+    Linux's ``/proc/thread-self/schedstat``); 0.0 where the system does not say."""
+    try:
+        with open("/proc/thread-self/schedstat") as stats:
+            return int(stats.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+class Stopwatch:
+    """The wall seconds since it was made, less those this thread waited meanwhile for a CPU
+    it was ready to use: what a search on this thread took, whatever else the machine runs.
+    A bound of a move's limit plus the referee's grace then holds on a loaded machine (the
+    helpers' CPU share, both test workers compiling), and still fails a search that works
+    past its deadline: that work is the thread's own, not waiting."""
+
+    def __init__(self) -> None:
+        self.wall, self.waited = time.perf_counter(), cpu_wait()
+
+    def seconds(self) -> float:
+        return time.perf_counter() - self.wall - (cpu_wait() - self.waited)
