@@ -37,6 +37,7 @@ INTEGERS = (
     ("batch", "selfplay.batch", 1),
 )
 SEED = ("seed", "seed")
+RESCORE = (("rescore_nodes", "rescore.nodes", 1), ("rescore_from", "rescore.min_ply", 0))
 FLOATS = (("lr", "optimiser.learning_rate"), ("l2", "optimiser.l2"))
 
 
@@ -76,6 +77,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lr", type=float, help="Adam's learning rate")
     p.add_argument("--l2", type=float, help="weight of the L2 penalty on the weights")
     p.add_argument("--seed", type=int, help="seed of the run (the same seed, the same run)")
+    p.add_argument(
+        "--rescore", choices=("none", "solver"),
+        help="value targets: none (the game's result, AlphaZero's) or solver (each "
+        "self-play position the exact solver settles within --rescore-nodes gets its exact "
+        "value, win/draw/loss; connect4 only). May be switched on at a resume",
+    )  # fmt: skip
+    p.add_argument("--rescore-nodes", type=int, metavar="N",
+                   help="the solver's budget a position, in nodes (default 1000000)")  # fmt: skip
+    p.add_argument("--rescore-from", type=int, metavar="PLY",
+                   help="rescore only positions from this ply on (default 0)")  # fmt: skip
     p.add_argument("--eval-games", type=int, metavar="N",
                    help="games of each evaluation match (0: none; default 20)")  # fmt: skip
     p.add_argument("--eval-every", type=int, metavar="N", help="steps between evaluations (5)")
@@ -97,6 +108,15 @@ def settings_from(args: argparse.Namespace, base: Settings) -> tuple[Settings, d
             given[path] = value
     if args.seed is not None:
         given["seed"] = args.seed
+    for dest, path, low in RESCORE:
+        value = getattr(args, dest)
+        if value is not None:
+            if value < low:
+                flag = "--" + dest.replace("_", "-")
+                raise ArenaError(f"{flag} must be a whole number >= {low}, not {value}")
+            given[path] = value
+    if args.rescore is not None:
+        given["rescore.method"] = args.rescore
     for dest, path in FLOATS:
         value = getattr(args, dest)
         if value is not None:
@@ -162,12 +182,15 @@ def run(args: argparse.Namespace) -> int:
         if stored.game != game.spec:
             raise ArenaError(f"{out} holds a run of {stored.game}, not {game.spec}")
         for path, value in given.items():
-            if get_path(stored, path) != value:
+            if path.startswith("rescore."):  # may change at a resume
+                stored = set_path(stored, path, value)
+            elif get_path(stored, path) != value:
                 raise ArenaError(
                     f"{out} holds a run with {path}={json.dumps(get_path(stored, path))}, "
                     f"not {value}: resume it without that option, or use another --out"
                 )
         settings = stored
+    import_module("arena.learn.rescore").check(game, settings.rescore)
     bar = GameBar() if sys.stdout.isatty() else None
     trainer = learn.Trainer(
         out, settings, plan_from(args, plan), echo=bar.echo if bar else echo,

@@ -49,6 +49,7 @@ import numpy as np
 from arena.core.errors import SpecError
 from arena.core.game import Game
 from arena.games import load_game
+from arena.learn.rescore import Rescore, Rescorer
 from arena.search.az import puct
 from arena.search.az.network import Network
 from arena.search.az.planes import encode, encoding
@@ -81,6 +82,8 @@ class Records:
     planes: np.ndarray
     policy: np.ndarray
     value: np.ndarray
+    settled: int = 0
+    """How many of the value targets are the exact solver's (:mod:`arena.learn.rescore`)."""
 
     def __len__(self) -> int:
         return int(self.value.shape[0])
@@ -91,15 +94,17 @@ def play_game(
     evaluate: puct.Evaluator | CompiledPUCT,
     options: SelfPlay,
     rng: np.random.Generator,
+    rescorer: Rescorer | None = None,
 ) -> Records:
     """One self-play game from the initial position: its records, in the order played
     (searched by the compiled PUCT when ``evaluate`` is one, else by the readable search
-    with that evaluator: the same game either way)."""
+    with that evaluator: the same game either way). With a ``rescorer``, the value
+    targets of the positions it settles are their exact values."""
     enc = encoding(game)
     state = game.initial_state()
     engine = evaluate if isinstance(evaluate, CompiledPUCT) else None
     tree = engine.new_tree(state) if engine else puct.Tree(state)
-    planes, policies, movers = [], [], []
+    planes, policies, movers, states = [], [], [], []
     while not state.is_terminal():
         kept = engine.reroot(tree, state) if engine else puct.reroot(tree, state)  # type: ignore[arg-type]
         if not kept:
@@ -118,23 +123,34 @@ def play_game(
         planes.append(encode(state).astype(np.uint8))
         policies.append(target)
         movers.append(state.to_move)
+        states.append(state)
         temperature = 1.0 if state.ply < options.temperature_moves else 0.0
         state = state.play(puct.choose_move(tree, temperature, rng))
     returns = state.returns()
     values = np.array([np.sign(returns[m]) for m in movers], np.float32)
-    return Records(np.stack(planes), np.stack(policies), values)
+    settled = 0
+    if rescorer is not None:
+        values, settled = rescorer.values(states, values)
+    return Records(np.stack(planes), np.stack(policies), values, settled)
 
 
 def play_games(
-    spec: str, net: Network, options: SelfPlay, seeds: Sequence[int | Sequence[int]]
+    spec: str,
+    net: Network,
+    options: SelfPlay,
+    seeds: Sequence[int | Sequence[int]],
+    rescore: Rescore | None = None,
 ) -> list[Records]:
     """One self-play game of ``net`` per seed, each from ``np.random.default_rng(seed)``:
     what a worker process plays (so a game's moves depend on its seed, not on which
-    worker played it)."""
+    worker played it); with ``rescore`` on, the solver's values as targets."""
     game = load_game(spec)
     search: puct.Evaluator | CompiledPUCT
     search = CompiledPUCT(net, game) if game_kernel(game) else puct.net_evaluator(net)
-    return [play_game(game, search, options, np.random.default_rng(seed)) for seed in seeds]
+    rescorer = Rescorer(game, rescore) if rescore is not None and rescore.on else None
+    return [
+        play_game(game, search, options, np.random.default_rng(seed), rescorer) for seed in seeds
+    ]
 
 
 class ReplayBuffer:

@@ -52,6 +52,7 @@ from arena.learn import checkpoint as ckpt
 from arena.learn.augment import symmetries, transform
 from arena.learn.evaluate import Result, match
 from arena.learn.figure import figure
+from arena.learn.rescore import Rescore
 from arena.learn.model import Architecture, Model, Optimiser, build, export, init_params
 from arena.learn.selfplay import Records, ReplayBuffer, SelfPlay, play_games
 from arena.search.az.agent import AZAgent
@@ -73,6 +74,9 @@ class Settings:
     batches_per_step: int = 16
     batch_size: int = 128
     buffer_size: int = 50_000
+    rescore: Rescore = field(default_factory=Rescore)
+    """Value targets from the exact solver (:mod:`arena.learn.rescore`); may be switched
+    on or changed at a resume."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -86,6 +90,7 @@ class Settings:
                 arch=Architecture(**data["arch"]),
                 optimiser=Optimiser(**data["optimiser"]),
                 selfplay=SelfPlay(**data["selfplay"]),
+                rescore=Rescore(**data.get("rescore", {})),
                 **{k: data[k] for k in ("seed", "games_per_step", "batches_per_step",
                                         "batch_size", "buffer_size")},
             )  # fmt: skip
@@ -333,11 +338,11 @@ class Trainer:
         games: list[Records] = []
         if executor is None:
             for g in numbers:
-                games += play_games(s.game, net, s.selfplay, [[s.seed, 2, g]])
+                games += play_games(s.game, net, s.selfplay, [[s.seed, 2, g]], s.rescore)
                 self.on_game("self-play", len(games), len(numbers))
             return games
         futures = {
-            executor.submit(play_games, s.game, net, s.selfplay, [[s.seed, 2, g]]): g
+            executor.submit(play_games, s.game, net, s.selfplay, [[s.seed, 2, g]], s.rescore): g
             for g in numbers
         }
         played: dict[int, Records] = {}
@@ -362,6 +367,9 @@ class Trainer:
             "step": state.step, "games": state.buffer.games, "records": len(state.buffer),
             "games_per_s": round(len(games) / max(played, 1e-9), 3),
         }  # fmt: skip
+        if self.settings.rescore.on:
+            made = sum(len(r) for r in games)
+            row["rescored"] = round(sum(r.settled for r in games) / max(made, 1), 4)
         if losses is not None:
             row.update(zip(("loss", "policy_loss", "value_loss", "l2"), map(float, losses)))
         evaluated: tuple[Result, Result] | None = None
@@ -469,7 +477,10 @@ def describe(settings: Settings) -> str:
         f"{a.blocks} blocks of {a.filters} filters, {p.simulations} simulations a move, "
         f"{settings.games_per_step} games and {settings.batches_per_step} batches of "
         f"{settings.batch_size} a step, seed {settings.seed}"
-    )
+    ) + (
+        f", values rescored by the solver ({settings.rescore.nodes} nodes a position)"
+        if settings.rescore.on else ""
+    )  # fmt: skip
 
 
 def progress_line(row: dict[str, Any], steps: int, evaluated: Sequence[Result] | None) -> str:
@@ -485,6 +496,8 @@ def progress_line(row: dict[str, Any], steps: int, evaluated: Sequence[Result] |
         )
     else:
         text += "loss - (too few records to train)"
+    if "rescored" in row:
+        text += f"  solved {100 * row['rescored']:.0f}%"
     text += f"  {row['minutes']:.1f} min"
     if evaluated:
         versus, mcts = evaluated

@@ -42,6 +42,23 @@ def kind(game: Game) -> str:
     return "generic"
 
 
+def connect4_bitboard(state: State) -> tuple[int, int]:
+    """A Connect Four position as the compiled solver's ``(pos, mask)``: the stones of the
+    player to move, and all stones (column by column, ``rows + 1`` bits a column)."""
+    pos = mask = 0
+    rows, cols = state.game.rows, state.game.cols  # type: ignore[attr-defined]
+    for col in range(cols):
+        for row in range(rows):
+            owner = state.stone(row * cols + col)  # type: ignore[attr-defined]
+            if owner is None:
+                break
+            bit = 1 << (col * (rows + 1) + row)
+            mask |= bit
+            if owner == state.to_move:
+                pos |= bit
+    return pos, mask
+
+
 def solver_ready(game: Game) -> bool:
     """Whether :func:`solver_for` has built ``game``'s solver in this process (it answers
     at once)."""
@@ -66,17 +83,7 @@ def solver_for(game: Game) -> SolveFn:
             progress: Progress | None,
             stop: threading.Event | None = None,
         ) -> Solution:
-            pos = mask = 0
-            rows, cols = c4.rows, c4.cols
-            for col in range(cols):
-                for row in range(rows):
-                    owner = state.stone(row * cols + col)  # type: ignore[attr-defined]
-                    if owner is None:
-                        break
-                    bit = 1 << (col * (rows + 1) + row)
-                    mask |= bit
-                    if owner == state.to_move:
-                        pos |= bit
+            pos, mask = connect4_bitboard(state)
             return c4.solve_position(pos, mask, state.ply, seconds, stop)
 
     elif which == "othello":

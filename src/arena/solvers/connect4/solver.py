@@ -110,6 +110,30 @@ class Connect4Solver:
             return (self.cells + 1 - ply) // 2
         return -self.solve_position(pos ^ mask, mask | cell, ply + 1, seconds).score
 
+    def outcome(self, pos: int, mask: int, ply: int, nodes: int) -> int | None:
+        """The game's outcome with perfect play for the player to move (1 win, 0 draw,
+        -1 loss), or None if ``nodes`` nodes did not settle it.
+
+        One probe with the window (-1, 1) (a weak solve: which side wins, not how soon),
+        stopped after ``nodes`` nodes, never by the clock, so the answer depends only on
+        the position, the budget and the table's contents (:meth:`reset` first for an
+        answer that depends on nothing else).
+        """
+        done = self.status(pos, mask, ply)
+        if done is not None:
+            return int(np.sign(done))
+        if position.can_win_next(self.L, pos, mask):
+            return 1
+        with self.lock:
+            self.stats[:] = (0, nodes, 0, 0)
+            value = search.probe(
+                self.L, pos, mask, ply, -1, 1, self.table, self.shift,
+                self.mbuf, self.sbuf, self.frames, self.stats,
+            )  # fmt: skip
+            if self.stats[search.ABORTED]:
+                return None
+        return int(np.sign(value))
+
     def solve_position(
         self,
         pos: int,
