@@ -104,4 +104,3 @@ class Rescorer:
             values[i] = found
             settled += 1
         return values, settled
-

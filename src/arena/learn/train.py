@@ -52,8 +52,8 @@ from arena.learn import checkpoint as ckpt
 from arena.learn.augment import symmetries, transform
 from arena.learn.evaluate import Result, match
 from arena.learn.figure import figure
-from arena.learn.rescore import Rescore
 from arena.learn.model import Architecture, Model, Optimiser, build, export, init_params
+from arena.learn.rescore import Rescore
 from arena.learn.selfplay import Records, ReplayBuffer, SelfPlay, play_games
 from arena.search.az.agent import AZAgent
 from arena.search.az.network import Network
