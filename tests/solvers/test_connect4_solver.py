@@ -118,3 +118,16 @@ def test_wide_boards_use_the_prime_table_and_stay_exact() -> None:
             continue
         assert solver.solve(moves).score == reference_score(state), moves
         checked += 1
+
+
+def test_outcome_is_the_sign_of_the_score_or_none_past_its_budget() -> None:
+    # The shared positions whose scores are known: the weak solve agrees with their signs.
+    solver = Connect4Solver(table_bits=18)
+    for moves, score in POSITIONS[:12]:
+        solver.reset()
+        pos, mask, ply = solver.position([int(c) - 1 for c in moves])
+        assert solver.outcome(pos, mask, ply, 1 << 40) == (score > 0) - (score < 0)
+    solver.reset()
+    assert solver.outcome(0, 0, 0, 1000) is None  # the empty board: far past 1000 nodes
+    pos, mask, ply = solver.position([3, 3, 4, 4, 5, 5])
+    assert solver.outcome(pos, mask, ply, 1) == 1  # a win at once needs no search
