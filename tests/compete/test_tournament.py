@@ -707,7 +707,8 @@ def test_a_database_another_program_keeps_locked_is_one_line(
         waited = time.monotonic() - start
         assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
         assert f"{path} is locked by another program (waited 10 s)" in out.stderr
-        assert 10 <= waited < 25
+        # 10 s of waiting, then one line; the rest is a subprocess starting on a loaded machine.
+        assert 10 <= waited < 60
     finally:
         holder.execute("ROLLBACK")
         holder.close()
