@@ -99,7 +99,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def settings_from(args: argparse.Namespace, base: Settings) -> tuple[Settings, dict[str, Any]]:
     """``base`` with the options given; also the given options by their settings path."""
     given: dict[str, Any] = {}
-    for dest, path, low in INTEGERS:
+    for dest, path, low in (*INTEGERS, *RESCORE):
         value = getattr(args, dest)
         if value is not None:
             if value < low:
@@ -108,13 +108,6 @@ def settings_from(args: argparse.Namespace, base: Settings) -> tuple[Settings, d
             given[path] = value
     if args.seed is not None:
         given["seed"] = args.seed
-    for dest, path, low in RESCORE:
-        value = getattr(args, dest)
-        if value is not None:
-            if value < low:
-                flag = "--" + dest.replace("_", "-")
-                raise ArenaError(f"{flag} must be a whole number >= {low}, not {value}")
-            given[path] = value
     if args.rescore is not None:
         given["rescore.method"] = args.rescore
     for dest, path in FLOATS:
