@@ -788,7 +788,8 @@ class GomokuSearch(RootSearch):
         self.busy = np.zeros(1 << BUSY_BITS, np.int64)
         """The positions the threads are searching now (shared by the helpers' copies)."""
         self.split = False
-        """Set by the engine when threads search together (share a node's moves)."""
+        """Threads that search together share a node's moves (ABDADA, :func:`search`):
+        off by default (plain Lazy SMP); ``scripts/smp_probe.py`` turns it on."""
         self.buf = np.zeros((MAX_PLY + 2, cells), np.int64)
         self.sbuf = np.zeros((MAX_PLY + 2, cells), float)
         self.stats = np.zeros(STATS, np.int64)
@@ -890,7 +891,7 @@ class GomokuEngine:
     ) -> None:
         self.game = game
         self.search = GomokuSearch(game, tempo, threat)
-        self.search.split = threads > 1
+        self.search.split = False  # ABDADA off by default, as Othello's (docs/speed.md)
         self.smp = (
             LazySMP([self.search.helper() for _ in range(threads - 1)]) if threads > 1 else None
         )

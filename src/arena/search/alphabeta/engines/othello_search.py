@@ -234,21 +234,9 @@ def pvs(
         if depth <= 0:
             return evaluate(me, opp, mv, om, kind, m, w)
         return -pvs(
-            opp,
-            me,
-            depth - 1,
-            -beta,
-            -alpha,
-            ply + 1,
-            board,
-            table,
-            busy,
-            stats,
-            m,
-            w,
-            squares,
+            opp, me, depth - 1, -beta, -alpha, ply + 1, board, table, busy, stats, m, w, squares,
             scratch,
-        )
+        )  # fmt: skip
     if depth <= 0:
         return evaluate(me, opp, mv, moves(opp, me, board), kind, m, w)
     age = stats[AGE]
@@ -282,21 +270,9 @@ def pvs(
         bound = ((beta + margin) * 100) // MPC_SLOPE
         if bound < PROVEN:
             v = pvs(
-                me,
-                opp,
-                shallow,
-                bound - 1,
-                bound,
-                ply,
-                board,
-                table,
-                busy,
-                stats,
-                m,
-                w,
-                squares,
+                me, opp, shallow, bound - 1, bound, ply, board, table, busy, stats, m, w, squares,
                 scratch,
-            )
+            )  # fmt: skip
             if stats[ABORTED]:
                 return 0
             if v >= bound:
@@ -304,21 +280,9 @@ def pvs(
         bound = ((alpha - margin) * 100) // MPC_SLOPE
         if bound > -PROVEN:
             v = pvs(
-                me,
-                opp,
-                shallow,
-                bound,
-                bound + 1,
-                ply,
-                board,
-                table,
-                busy,
-                stats,
-                m,
-                w,
-                squares,
+                me, opp, shallow, bound, bound + 1, ply, board, table, busy, stats, m, w, squares,
                 scratch,
-            )
+            )  # fmt: skip
             if stats[ABORTED]:
                 return 0
             if v <= bound:
@@ -390,55 +354,19 @@ def pvs(
         searched += 1
         if searched == 1:
             v = -pvs(
-                cp,
-                co,
-                depth - 1,
-                -beta,
-                -a,
-                ply + 1,
-                board,
-                table,
-                busy,
-                stats,
-                m,
-                w,
-                squares,
+                cp, co, depth - 1, -beta, -a, ply + 1, board, table, busy, stats, m, w, squares,
                 scratch,
-            )
+            )  # fmt: skip
         else:
             v = -pvs(
-                cp,
-                co,
-                depth - 1,
-                -a - 1,
-                -a,
-                ply + 1,
-                board,
-                table,
-                busy,
-                stats,
-                m,
-                w,
-                squares,
+                cp, co, depth - 1, -a - 1, -a, ply + 1, board, table, busy, stats, m, w, squares,
                 scratch,
-            )
+            )  # fmt: skip
             if a < v < beta and not stats[ABORTED]:
                 v = -pvs(
-                    cp,
-                    co,
-                    depth - 1,
-                    -beta,
-                    -a,
-                    ply + 1,
-                    board,
-                    table,
-                    busy,
-                    stats,
-                    m,
-                    w,
-                    squares,
+                    cp, co, depth - 1, -beta, -a, ply + 1, board, table, busy, stats, m, w, squares,
                     scratch,
-                )
+                )  # fmt: skip
         if stats[ABORTED]:
             if split and busy[slot] == mine:
                 busy[slot] = ZERO
@@ -502,40 +430,16 @@ def root(
             )
         else:
             v = -pvs(
-                cp,
-                co,
-                depth - 1,
-                -a - 1,
-                -a,
-                ply,
-                board,
-                table,
-                busy,
-                stats,
-                m,
-                w,
-                squares,
+                cp, co, depth - 1, -a - 1, -a, ply, board, table, busy, stats, m, w, squares,
                 scratch,
-            )
+            )  # fmt: skip
             if v > a and not stats[ABORTED]:
                 stats[ROOT_BEST] = k  # better than the best so far, whatever the re-search says
                 if v < beta:
                     v = -pvs(
-                        cp,
-                        co,
-                        depth - 1,
-                        -beta,
-                        -a,
-                        ply,
-                        board,
-                        table,
-                        busy,
-                        stats,
-                        m,
-                        w,
-                        squares,
+                        cp, co, depth - 1, -beta, -a, ply, board, table, busy, stats, m, w, squares,
                         scratch,
-                    )
+                    )  # fmt: skip
             elif not stats[ABORTED]:
                 bounds[k] = UPPER
         if stats[ABORTED]:
