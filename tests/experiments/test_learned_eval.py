@@ -41,7 +41,9 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
         # overrun (the referee's forfeits are tested in tests/compete).
         assert 0 <= int(r["forfeits"]) <= 4
     timed = rows[-1]
-    assert float(timed["depth_net"]) >= 1 and float(timed["depth_heuristic"]) >= 1
+    # Depths measured in the timed row (a mean over the moves: a move a loaded machine
+    # paused past its 0.02 s completes no iteration, so a mean of 0.5 was seen in CI).
+    assert float(timed["depth_net"]) > 0 and float(timed["depth_heuristic"]) > 0
     # No temporary network left behind in the output.
     assert sorted(p.name for p in out.iterdir()) == [
         "learned-eval.csv",
