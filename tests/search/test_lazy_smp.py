@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -165,19 +166,24 @@ def test_the_default_threads_are_what_was_measured() -> None:
 class Scripted:
     """A search whose iterations are scripted: depth ``d`` completes (move ``move``) up
     to ``deepest``, deeper ones are cut short; ``wait`` holds a cut-short one back until
-    set (so the other thread gets ahead)."""
+    set (so the other thread gets ahead); from depth ``settles`` on, an iteration is
+    final (every line ended the game)."""
 
-    def __init__(self, move: int, deepest: int, wait: threading.Event | None = None) -> None:
-        self.move, self.deepest, self.wait = move, deepest, wait
+    def __init__(
+        self, move: int, deepest: int, wait: threading.Event | None = None, settles: int = 99
+    ) -> None:
+        self.move, self.deepest, self.wait, self.settles = move, deepest, wait, settles
         self.halted = False
         self.nodes = 0
         self.done = threading.Event()
+        self.started = threading.Event()
         self.depths: list[int] = []
 
     def iterate(self, depth: int, end_ns: int) -> object:
         from arena.search.alphabeta.engines.driver import Iteration
 
         self.depths.append(depth)
+        self.started.set()
         self.nodes += 1
         if depth > self.deepest or self.halted:
             if self.wait is not None:
@@ -185,7 +191,8 @@ class Scripted:
             return None
         if depth == self.deepest:
             self.done.set()
-        return Iteration(float(depth), self.move, [(self.move, float(depth), "=")], [], True)
+        horizon = depth < self.settles
+        return Iteration(float(depth), self.move, [(self.move, float(depth), "=")], [], horizon)
 
     def partial_best(self) -> None:
         return None
@@ -212,6 +219,51 @@ def test_the_deepest_completed_iteration_is_played() -> None:
         game.initial_state(), main, 5.0, 3, arena.load_agent("ids"), 0, smp=LazySMP([helper])
     )
     assert (move, info.depth) == (2, 3)
+
+
+def test_a_settled_result_is_never_replaced_by_a_deeper_estimate() -> None:
+    """The main search stops on a final result at depth 3 (a proof the helper put in the
+    table): the helper's deeper depth 5, an estimate, must not replace it. And a helper's
+    final result, even at a shallower depth, replaces the main search's estimate."""
+    from arena.search.alphabeta.engines.driver import LazySMP, deepen
+
+    game = arena.load_game("connect4")
+
+    class After(Scripted):
+        """The main search, whose depth ``at`` waits for event ``event``."""
+
+        def __init__(self, at: int, event: threading.Event, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.at, self.event = at, event
+
+        def iterate(self, depth: int, end_ns: int) -> object:
+            if depth == self.at:
+                self.event.wait(5)
+            return super().iterate(depth, end_ns)
+
+    helper = Scripted(move=6, deepest=5)
+    # The main search's proof at depth 3 comes after the helper's depth 5.
+    main = After(3, helper.done, move=2, deepest=3, settles=3)
+    smp = LazySMP([helper])
+    move, info = deepen(game.initial_state(), main, 5.0, 20, arena.load_agent("ids"), 0, smp=smp)
+    assert helper.done.is_set()  # the helper did complete its deeper estimate
+    assert (move, info.depth, info.value) == (2, 3, 3.0)
+    # A helper's deeper result that settles too: the same value, a longer line.
+    helper = Scripted(move=6, deepest=5, settles=5)
+    main = After(3, helper.done, move=2, deepest=3, settles=3)
+    move, info = deepen(
+        game.initial_state(), main, 5.0, 20, arena.load_agent("ids"), 0, smp=LazySMP([helper])
+    )
+    assert (move, info.depth) == (6, 5)
+    # The other way round: the helper settles at depth 2, the main search estimates at 3.
+    helper = Scripted(move=6, deepest=2, settles=2)
+    # The helper starts at depth 1 (the main search waits for it); the main search's
+    # depth 4 waits for the helper's end.
+    main = After(1, helper.started, move=2, deepest=3, wait=helper.done)
+    move, info = deepen(
+        game.initial_state(), main, 5.0, 4, arena.load_agent("ids"), 0, smp=LazySMP([helper])
+    )
+    assert (move, info.depth, info.value) == (6, 2, 2.0)
 
 
 def helpers_idle(agent: arena.Agent, game: arena.Game) -> bool:

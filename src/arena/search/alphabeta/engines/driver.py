@@ -188,6 +188,8 @@ class LazySMP:
         """Each helper's deepest completed iteration this move: ``(depth, result)``."""
         self.active = False
         """Between :meth:`begin` and :meth:`finish`."""
+        self.final: Callable[[Any], bool] = lambda found: False
+        """This move's test of a settled result (proven, or every line to the end)."""
 
     def ready(self) -> list[Any]:
         """The helpers, once every one has ended its last move's loop (to set their root)."""
@@ -205,6 +207,7 @@ class LazySMP:
         self.ready()
         self.active = True
         self.main_depth = 1
+        self.final = final
         for i, helper in enumerate(self.helpers):
             helper.halted = False
             self.done[i] = None
@@ -246,11 +249,25 @@ class LazySMP:
                 waiting.append(future)
         self.running = waiting
 
-    def deepest(self, depth: int) -> tuple[int, Any] | None:
-        """The deepest iteration a helper completed if deeper than ``depth`` (the main
-        search's), else None."""
-        found = [done for done in self.done if done is not None and done[0] > depth]
-        return max(found, key=lambda done: done[0]) if found else None
+    def deepest(self, depth: int, settled: bool = False) -> tuple[int, Any] | None:
+        """The helper iteration to play instead of the main search's (completed to
+        ``depth``; ``settled``: its result is final), else None.
+
+        A settled result is exact: only a deeper settled one replaces it (the same
+        value, a longer line), never a helper's deeper iteration that only estimates (a
+        thread's proof reaches the others through the table, so the main search can stop
+        on it while a helper finishes a heuristic depth past it). Against an estimate, a
+        helper's settled result comes first, at any depth; then the deepest helper
+        iteration past ``depth``.
+        """
+        done = [found for found in self.done if found is not None]
+        exact = [found for found in done if self.final(found[1])]
+        if settled:
+            exact = [found for found in exact if found[0] > depth]
+        if exact:
+            return max(exact, key=lambda found: found[0])
+        deeper = [found for found in done if found[0] > depth and not settled]
+        return max(deeper, key=lambda found: found[0]) if deeper else None
 
     @property
     def nodes(self) -> int:
@@ -281,6 +298,7 @@ def deepen(
     end = deadline_ns(deadline.end)
     move = fallback
     info = SearchInfo(depth=0, engine=engine, units=HEURISTIC_UNITS.note)
+    settled = False
     if smp is not None:
         smp.begin(maxdepth, end, final)
     try:
@@ -311,11 +329,12 @@ def deepen(
             ):
                 break
             if final(found):
+                settled = True
                 break
     finally:
         if smp is not None:
             smp.finish(deadline.end)
-    deeper = smp.deepest(info.depth) if smp is not None else None
+    deeper = smp.deepest(info.depth, settled) if smp is not None else None
     if deeper is not None:  # a helper completed a deeper iteration: its answer
         depth, found = deeper
         move = found.move

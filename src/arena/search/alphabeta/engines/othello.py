@@ -512,6 +512,7 @@ class OthelloEngine:
         nodes = self.spent = 0
         smp = self.smp
         last = empty_cells(state) + 2  # a depth past the end of every line
+        settled = False  # the main search's value is exact (a helper's estimate stays out)
         if smp is not None:
             for helper in smp.ready():
                 helper.set_root(me, opp, order)  # type: ignore[attr-defined]
@@ -560,6 +561,7 @@ class OthelloEngine:
                 ):
                     break
                 if self.final(value) or depth >= last:
+                    settled = True
                     break
                 if seconds is not None and elapsed > self.next_share * seconds:
                     break
@@ -568,7 +570,7 @@ class OthelloEngine:
         finally:
             if smp is not None:
                 smp.finish(deadline.end)
-        deeper = smp.deepest(info.depth) if smp is not None and multipv <= 1 else None
+        deeper = smp.deepest(info.depth, settled) if smp is not None and multipv <= 1 else None
         if deeper is not None:  # a helper completed a deeper iteration: its answer
             depth, found = deeper
             move = self.move_of(int(found.rows[0][0]))
