@@ -318,11 +318,12 @@ def test_az_reports_and_reuses_its_tree(c4_net):
     )
     replies = puct.children(tree, played)
     reply = int(replies[np.argmax(tree.visits[replies])])
-    kept = int(tree.visits[reply])
+    kept, reply_move = int(tree.visits[reply]), int(tree.move[reply])
     assert kept >= 1
-    after = state.play(move).play(int(tree.move[reply]))
+    after = state.play(move).play(reply_move)
     agent.choose(after, arena.Limit())
-    assert agent.tree is tree and tree.root == reply
+    # Kept, compacted: the reply's node is the root, at the front of the arrays.
+    assert agent.tree is tree and tree.root == 0 and int(tree.move[0]) == reply_move
     assert agent.last_search.nodes == 50 - kept  # the kept visits count toward the 50
     fresh = arena.load_agent(f"az:net={path},sims=50,seed=0,reuse=0")
     fresh.choose(after, arena.Limit())

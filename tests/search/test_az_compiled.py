@@ -4,6 +4,7 @@ noise, temperature and tree reuse, on every game with an encoding; the az agent'
 
 from __future__ import annotations
 
+import copy
 import random
 import time
 
@@ -90,11 +91,13 @@ def test_noise_temperature_and_reuse_agree_over_a_game(spec):
     rng_a, rng_b = np.random.default_rng(5), np.random.default_rng(5)
     kept = 0
     while not state.is_terminal() and state.ply < 16:
-        assert puct.reroot(readable, state) == engine.reroot(compiled, state)
-        if readable.root != compiled.root:  # not kept: both start afresh
+        found = puct.reroot(readable, state)
+        assert engine.reroot(compiled, state) == found
+        if found:
+            kept += 1
+            same_trees(readable, compiled)  # compacted alike
+        else:  # not kept: both start afresh
             readable, compiled = puct.Tree(state), engine.new_tree(state)
-        else:
-            kept += readable.root != 0
         puct.run(readable, evaluate, 40, 1.5, noise=(0.25, 0.3, rng_a), batch=4)
         engine.run(compiled, 40, 1.5, noise=(0.25, 0.3, rng_b), batch=4)
         same_trees(readable, compiled)
@@ -118,6 +121,75 @@ def test_a_full_tree_grows_and_a_terminal_root_is_counted():
     over = game.play_moves(game.parse_moves("a1 b1 a2 b2 a3"))
     done = engine.new_tree(over)
     assert engine.run(done, 5, 1.5) == (5, 0) and done.first[0] == -1
+
+
+def statistics(tree, root):
+    """Every node of ``root``'s subtree by its line of moves from there: its visits, value
+    sum, prior, network value and mover (bit for bit)."""
+    out, stack = {}, [((), root)]
+    while stack:
+        line, node = stack.pop()
+        out[line] = (
+            int(tree.visits[node]), tree.value_sum[node].tobytes(), tree.prior[node].tobytes(),
+            tree.raw_value[node].tobytes(), int(tree.mover[node]), int(tree.count[node]),
+        )  # fmt: skip
+        stack += [((*line, int(tree.move[k])), int(k)) for k in puct.children(tree, node)]
+    return out
+
+
+@pytest.mark.parametrize("spec", ["connect4", "othello:size=6"])
+def test_a_reroot_keeps_the_subtree_exactly_and_the_search_goes_on_as_without_compaction(spec):
+    """A kept tree is compacted to its new root's subtree: every node keeps its statistics,
+    and the next search makes the same tree as the same search over the arrays left as
+    they were (the root merely moved), only laid out afresh."""
+    game = arena.load_game(spec)
+    net = random_network(game, filters=4, blocks=0, seed=6)
+    engine = CompiledPUCT(net, game)
+    state = positions(game, 2, seed=3)[1]
+    tree = engine.new_tree(state)
+    engine.run(tree, 400, 1.5, batch=8)
+    kid = puct.children(tree, tree.root)[int(np.argmax(tree.visits[puct.children(tree, 0)]))]
+    grandchild = int(puct.children(tree, kid)[0])
+    target = state.play(int(tree.move[kid])).play(int(tree.move[grandchild]))
+    before = statistics(tree, grandchild)
+    assert len(before) > 10  # a subtree worth keeping
+    moved = copy.deepcopy(tree)  # the old reroot: the same arrays, the root moved
+    moved.root, moved.state, moved.position = grandchild, target, engine.kernel.encode(target)
+    assert engine.reroot(tree, target)
+    assert tree.root == 0 and tree.size == len(before) and statistics(tree, 0) == before
+    assert (tree.first[tree.size :] == -1).all() and (tree.visits[tree.size :] == 0).all()
+    readable = puct.Tree(state)
+    puct.run(readable, puct.net_evaluator(net), 400, 1.5, batch=8)
+    assert puct.reroot(readable, target)
+    assert statistics(readable, 0) == before and readable.states[0] == target
+    for node in range(1, readable.size):  # each position moved with its node
+        parent = readable.states[int(readable.parent[node])]
+        if readable.states[node] is not None:
+            assert readable.states[node] == parent.play(int(readable.move[node]))
+    engine.run(tree, 900, 1.5, batch=8)
+    engine.run(moved, 900, 1.5, batch=8)
+    assert statistics(tree, 0) == statistics(moved, moved.root)
+
+
+def test_a_tree_kept_over_a_game_holds_its_roots_subtree_alone(c4_net):
+    """Kept from move to move, the tree holds the subtree of the position reached, never
+    the searches of the moves before: its size is bounded by one move's simulations (it
+    grew with every move's search and was never compacted: 1.09 s moves at 1 s a move,
+    docs/az.md)."""
+    game, path = c4_net
+    sims = 150
+    agent = arena.load_agent(f"az:net={path},sims={sims},seed=3")
+    agent.reset(game)
+    state, kept = game.initial_state(), 0
+    bound = 1 + sims * len(state.legal_moves())  # each simulation expands one leaf at most
+    while not state.is_terminal() and state.ply < 24:  # az plays both sides: every move kept
+        before = agent.tree
+        state = state.play(agent.choose(state, arena.Limit()))
+        tree = agent.tree
+        kept += tree is before
+        assert tree.root == 0 and tree.size <= bound, (state.ply, tree.size)
+        assert tree.size == len(puct.subtree(tree.first, tree.count, tree.root))
+    assert kept > 15 and len(agent.tree.parent) <= 2 * bound
 
 
 @pytest.fixture(scope="module")

@@ -66,7 +66,9 @@ class Prepared:
 
 
 MAX_KEPT = 1 << 20
-"""Nodes a kept tree may hold before a move starts afresh (memory, not strength)."""
+"""Nodes a kept tree may hold before a move starts afresh (memory, not strength; a
+rerooted tree keeps its new root's subtree alone, so this binds only a subtree this
+large)."""
 
 PARAMS = (
     Param(

@@ -35,7 +35,7 @@ to move. :func:`net_evaluator` makes one of a network.
 >>> int(tree.visits[tree.root]), int(tree.visits[children(tree, tree.root)].sum())
 (10, 9)
 
-Tests: tests/search/test_az.py
+Tests: tests/search/test_az.py, tests/search/test_az_compiled.py (kept trees compacted)
 """
 
 from __future__ import annotations
@@ -87,11 +87,7 @@ class Tree:
         if needed <= capacity:
             return
         new = max(needed, 2 * capacity)
-        for name, fill in (
-            ("parent", -1), ("move", -1), ("mover", 0), ("first", -1),
-            ("count", 0), ("visits", 0), ("value_sum", 0.0), ("prior", 0.0),
-            ("raw_value", 0.0),
-        ):  # fmt: skip
+        for name, fill in NODE_FILLS:
             old = getattr(self, name)
             grown = np.full(new, fill, old.dtype)
             grown[:capacity] = old
@@ -311,7 +307,8 @@ def choose_move(tree: Tree, temperature: float, rng: np.random.Generator) -> int
 
 def reroot(tree: Tree, state: State) -> bool:
     """Make the node of ``state`` the root if it is a child or grandchild of the root that
-    the search has reached (tree reuse); False when it is not there."""
+    the search has reached (tree reuse), the tree compacted to its subtree
+    (:func:`compact`); False when it is not there."""
     frontier = [tree.root]
     for _ in range(2):
         frontier = [int(k) for node in frontier for k in children(tree, node)]
@@ -319,8 +316,65 @@ def reroot(tree: Tree, state: State) -> bool:
             if tree.states[node] is not None and tree.states[node] == state:
                 tree.root = node
                 tree.root_prior = None
+                size = tree.size
+                kept = compact(tree).tolist()
+                tree.states[: len(kept)] = [tree.states[k] for k in kept]
+                tree.states[len(kept) : size] = [None] * (size - len(kept))
                 return True
     return False
+
+
+NODE_FILLS = (
+    ("parent", -1), ("move", -1), ("mover", 0), ("first", -1), ("count", 0), ("visits", 0),
+    ("value_sum", 0.0), ("prior", 0.0), ("raw_value", 0.0),
+)  # fmt: skip
+"""The node arrays and the value of a node not yet made."""
+
+
+def subtree(first: np.ndarray, count: np.ndarray, root: int) -> np.ndarray:
+    """The nodes of ``root``'s subtree, breadth first: each node's children follow one
+    another in their order, as the arrays keep them.
+
+    >>> first, count = np.array([1, -1, 3, -1, -1]), np.array([2, 0, 2, 0, 0])
+    >>> subtree(first, count, 0).tolist(), subtree(first, count, 2).tolist()
+    ([0, 1, 2, 3, 4], [2, 3, 4])
+    """
+    level = np.array([root], np.int64)
+    levels = [level]
+    while True:
+        starts = first[level]
+        counts = count[level][starts >= 0]
+        starts = starts[starts >= 0]
+        if not len(starts):
+            return np.concatenate(levels)
+        # The children's runs one after another: run i's start, then +1, +2, ...
+        level = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
+        levels.append(level)
+
+
+def compact(tree: Tree) -> np.ndarray:
+    """Keep only the root's subtree, moved to the front of the arrays (the root at 0, each
+    node's children still one run in their order) and the rest made new, so a tree kept
+    from move to move holds what the next search can reach rather than every move's
+    search so far. Every node keeps its statistics, so a search sees the same tree (the
+    same visits, values and priors; only the indices change). Returns the kept nodes'
+    old indices in their new order (the readable tree moves its positions by them)."""
+    kept = subtree(tree.first, tree.count, tree.root)
+    n, size = len(kept), tree.size
+    index = np.full(size, -1, np.int64)
+    index[kept] = np.arange(n)
+    first = tree.first[kept]
+    parent = tree.parent[kept]
+    tree.first[:n] = np.where(first >= 0, index[np.maximum(first, 0)], -1)
+    tree.parent[:n] = np.where(parent >= 0, index[np.maximum(parent, 0)], -1)
+    tree.parent[0] = -1
+    for name, fill in NODE_FILLS:
+        array = getattr(tree, name)
+        if name not in ("first", "parent"):
+            array[:n] = array[kept]
+        array[n:size] = fill
+    tree.size, tree.root = n, 0
+    return kept
 
 
 def in_order_sum(values: np.ndarray) -> float:

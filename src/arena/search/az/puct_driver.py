@@ -19,6 +19,10 @@ draws it); a timed one checks its deadline in compiled code after every batch, a
 the GIL) ends it after the batch under way. With a listener the search returns every
 :data:`SLICE` seconds for a live report.
 
+A kept tree is compacted when it is rerooted (:func:`arena.search.az.puct.compact`): the
+arrays hold the new root's subtree alone, so they stay the size of a move's search
+instead of growing with every move of the game.
+
 >>> import arena
 >>> from arena.search.az.network import random_network
 >>> game = arena.load_game("tictactoe")
@@ -46,7 +50,7 @@ from arena.search.az import puct_kernel as pk
 from arena.search.az.kernel import prepare
 from arena.search.az.network import Network
 from arena.search.az.planes import encoding
-from arena.search.az.puct import add_noise
+from arena.search.az.puct import add_noise, compact
 from arena.search.clock.compiled_deadline import NEVER, deadline_ns
 from arena.search.clock.deadline import Deadline
 
@@ -228,9 +232,10 @@ class CompiledPUCT:
 
     def reroot(self, tree: CompiledTree, state: State) -> bool:
         """Make the node of ``state`` the root if it is a child or grandchild of the root
-        that the search has reached, as :func:`arena.search.az.puct.reroot`; False when it
-        is not there. The compiled code finds the nodes of the same board and player to
-        move; the positions are then compared in full."""
+        that the search has reached, the tree compacted to its subtree, as
+        :func:`arena.search.az.puct.reroot`; False when it is not there. The compiled
+        code finds the nodes of the same board and player to move; the positions are then
+        compared in full."""
         f = dict(zip(FUNCTIONS, self.functions, strict=True))
         p = self.kernel.params
         target = np.zeros_like(self.cells)
@@ -255,5 +260,6 @@ class CompiledPUCT:
                     f["play"](p, position, move)
                 tree.root, tree.state, tree.position = node, state, position
                 tree.root_prior = None
+                compact(tree)
                 return True
         return False
