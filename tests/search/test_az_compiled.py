@@ -17,7 +17,8 @@ from arena.search.az import puct_kernel as pk
 from arena.search.az.kernel_planes import write_planes
 from arena.search.az.network import random_network
 from arena.search.az.planes import encode, encoding
-from arena.search.az.puct_driver import CompiledPUCT, CompiledTree, game_kernel
+from arena.search.az.puct_driver import GROW_SECONDS, CompiledPUCT, CompiledTree, game_kernel
+from arena.search.clock.deadline import Deadline
 
 GAMES = (
     "tictactoe", "connect4", "othello", "othello:size=6", "gomoku:size=9", "go:size=5",
@@ -190,6 +191,23 @@ def test_a_tree_kept_over_a_game_holds_its_roots_subtree_alone(c4_net):
         assert tree.root == 0 and tree.size <= bound, (state.ply, tree.size)
         assert tree.size == len(puct.subtree(tree.first, tree.count, tree.root))
     assert kept > 15 and len(agent.tree.parent) <= 2 * bound
+
+
+def test_a_timed_search_stops_rather_than_grow_past_its_deadline():
+    """A grow of the arrays that cannot end before the deadline (here: every grow, at the
+    cost a node of room is taken to have) ends the search with the room it has, instead of
+    landing late; with the time, the tree grows as before."""
+    game = arena.load_game("tictactoe")
+    net = random_network(game, filters=4, blocks=0, seed=3)
+    engine = CompiledPUCT(net, game)
+    engine.grow_cost = 3600.0  # seconds a node: no grow fits in the minute below
+    tree = engine.new_tree(game.initial_state())
+    ran, _ = engine.run(tree, 3000, 1.5, deadline=Deadline(60.0), batch=8)
+    assert len(tree.parent) == 1024 and 100 < ran < 3000  # it searched, then stopped
+    assert int(tree.visits[tree.root]) == ran and tree.size <= 1024
+    engine.grow_cost = GROW_SECONDS
+    ran, _ = engine.run(tree, 3000, 1.5, deadline=Deadline(60.0), batch=8)
+    assert int(tree.visits[tree.root]) == 3000 and len(tree.parent) > 1024
 
 
 @pytest.fixture(scope="module")

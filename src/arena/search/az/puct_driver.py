@@ -21,7 +21,10 @@ the GIL) ends it after the batch under way. With a listener the search returns e
 
 A kept tree is compacted when it is rerooted (:func:`arena.search.az.puct.compact`): the
 arrays hold the new root's subtree alone, so they stay the size of a move's search
-instead of growing with every move of the game.
+instead of growing with every move of the game. When the compiled search runs out of
+room, the driver grows the arrays (a doubling copy) and calls again, unless the grow may
+not end before the deadline (:meth:`CompiledPUCT.can_grow`): the move then answers with
+the tree it has rather than late.
 
 >>> import arena
 >>> from arena.search.az.network import random_network
@@ -63,6 +66,16 @@ SLICE = 0.05
 MOST_SIMULATIONS = 1 << 62
 """The budget of a search bounded by time alone."""
 
+GROW_SECONDS = 4e-7
+"""Seconds a node of room is taken to cost when the tree's arrays grow (nine new arrays
+of the doubled length written, the old ones copied in) until a grow measures more: up to
+3.9e-7 measured (0.26 to 0.52 million nodes in 57-194 ms, 1 to 2 million in 0.49-0.81 s,
+on 2 cores at load 3.5, in a small share of them), much less on a quiet machine."""
+
+MEASURED_GROW = 1 << 16
+"""The fewest nodes a grow must reach to teach its cost (smaller ones sit in the
+caches and say little about the next, larger one)."""
+
 _FILLS = (
     ("parent", -1, np.int64), ("move", -1, np.int64), ("mover", 0, np.int8),
     ("first", -1, np.int64), ("count", 0, np.int64), ("visits", 0, np.int64),
@@ -103,11 +116,16 @@ class CompiledTree:
         self.root_prior: np.ndarray | None = None
         """The root children's priors with Dirichlet noise (None: without noise)."""
 
+    def capacity_for(self, needed: int) -> int:
+        """The arrays' length once they hold ``needed`` nodes (doubled when they grow)."""
+        capacity = len(self.parent)
+        return capacity if needed <= capacity else max(needed, 2 * capacity)
+
     def grow(self, needed: int) -> None:
         capacity = len(self.parent)
-        if needed <= capacity:
+        new = self.capacity_for(needed)
+        if new == capacity:
             return
-        new = max(needed, 2 * capacity)
         for name, fill, dtype in _FILLS:
             grown = np.full(new, fill, dtype)
             grown[:capacity] = getattr(self, name)
@@ -132,6 +150,9 @@ class CompiledPUCT:
         self.work: dict[int, tuple[np.ndarray, ...]] = {}
         self.s = np.zeros_like(kernel.encode(game.initial_state()))
         self.cells = np.zeros(self.encoding.rows * self.encoding.cols, np.int64)
+        self.grow_cost = GROW_SECONDS
+        """Seconds a node of room is expected to cost when the arrays grow
+        (:data:`GROW_SECONDS`, or more when the last large grow measured more)."""
 
     def new_tree(self, state: State) -> CompiledTree:
         """A tree of ``state`` alone."""
@@ -212,6 +233,8 @@ class CompiledPUCT:
             ran += self.step(tree, sims, c_puct, batch, False, clock, meta)
             status = meta[pk.STATUS]
             if status == pk.FULL:
+                if deadline is not None and not self.can_grow(tree, batch, deadline):
+                    break  # a grow that would end past the deadline: answer now
                 continue
             if status != pk.SLICED or (deadline is not None and deadline.end == -math.inf):
                 break
@@ -224,11 +247,33 @@ class CompiledPUCT:
         clock: np.ndarray, meta: np.ndarray,
     ) -> int:  # fmt: skip
         """One call with room for a batch (the tree grown first when it needs it)."""
-        tree.grow(tree.size + (batch + 1) * self.kernel.max_moves)
+        needed = self.room(tree, batch)
+        if tree.capacity_for(needed) > len(tree.parent):
+            began = time.perf_counter()
+            tree.grow(needed)
+            spent = time.perf_counter() - began
+            if len(tree.parent) >= MEASURED_GROW:
+                self.grow_cost = max(GROW_SECONDS, spent / len(tree.parent))
+            # A grow is judged before it begins (can_grow) or precedes the move's search:
+            # no stretch of search work for the deadline to keep in reserve after it.
+            clock[pk.LAST] = time.monotonic_ns()
         meta[pk.SIZE], meta[pk.ROOT] = tree.size, tree.root
         done = self.call(tree, sims, c_puct, batch, opening, clock, meta)
         tree.size = int(meta[pk.SIZE])
         return done
+
+    def room(self, tree: CompiledTree, batch: int) -> int:
+        """The nodes a call of batches of ``batch`` needs room for (the compiled search
+        stops, :data:`~arena.search.az.puct_kernel.FULL`, when one more may not fit)."""
+        return tree.size + (batch + 1) * self.kernel.max_moves
+
+    def can_grow(self, tree: CompiledTree, batch: int, deadline: Deadline) -> bool:
+        """Whether the arrays can grow for another batch before ``deadline`` ends, at the
+        cost a node of room is expected to take (:attr:`grow_cost`). A kept tree holds
+        only its root's subtree (:meth:`reroot`), so the arrays soon hold a move's search
+        and a grow is rare, but a late one cost a 1 s move up to 0.2 s (docs/az.md)."""
+        new = tree.capacity_for(self.room(tree, batch))
+        return time.perf_counter() + self.grow_cost * new < deadline.end
 
     def reroot(self, tree: CompiledTree, state: State) -> bool:
         """Make the node of ``state`` the root if it is a child or grandchild of the root
