@@ -23,9 +23,11 @@ free).
   differ valued by a deeper one-thread search (``--ref-depth``): which choice is better.
 - ``match``: ``threads=2`` against ``threads=1``, paired openings (random plies, each
   opening played with both colours), every move at the budget; prints the score.
-  ``--double``: one thread with twice the budget (or ``--seconds``) instead of two
-  threads, the score a perfect two-thread speed-up would reach (the ceiling of the
-  target).
+  ``--openings SPEC``: the openings of ``arena match --openings`` instead (e.g.
+  ``random:plies=4,judge=4,balance=0.005``); the last line counts the pairs in which each
+  colour won its own game. ``--double``: one thread with twice the budget (or
+  ``--seconds``) instead of two threads, the score a perfect two-thread speed-up would
+  reach (the ceiling of the target).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import random
 import time
 
 import arena
+from arena.compete.openings import Openings
 from arena.core.game import Game, State
 from arena.search.alphabeta.engines import driver, engine_for
 
@@ -170,14 +173,19 @@ def match(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     score = 0.0
     played = 0
+    book = Openings.parse(args.openings, game) if args.openings else None
+    splits = 0
     for pair in range(args.games // 2):
         opening = game.initial_state()
-        while True:
+        while book is None:
             opening = game.initial_state()
             for _ in range(args.plies):
                 opening = opening.play(rng.choice(opening.legal_moves()))
             if not opening.is_terminal():
                 break
+        if book is not None:
+            opening = game.play_moves(book.get(pair))
+        firsts = 0
         for two_first in (True, False):
             engines = {1: engine(game, 1, args.budget), 2: engine(game, 2, args.budget)}
             if args.smp_share is not None:  # Othello's rule of no new depth past this share
@@ -197,8 +205,11 @@ def match(args: argparse.Namespace) -> None:
             points = 1.0 if result > 0 else 0.5 if result == 0 else 0.0
             score += points
             played += 1
+            firsts += state.returns()[opening.to_move] > 0
             print(f"pair {pair} threads=2 {'first' if two_first else 'second'}: {points}")
+        splits += firsts in (0, 2)  # each colour won its own game: the opening decided
     print(f"threads=2 scored {score}/{played} = {100 * score / max(played, 1):.1f}%")
+    print(f"pairs where each colour won its own game: {splits} of {args.games // 2}")
 
 
 SCHEDULES = {
@@ -219,6 +230,12 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--plies", type=int, default=4, help="random plies of an opening")
+    parser.add_argument(
+        "--openings",
+        default=None,
+        help="match: openings as arena match takes them (random:plies=4,judge=4,...) "
+        "instead of --plies random plies",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--depth", type=int, default=10, help="ttd: the depth to complete")
     parser.add_argument("--ref-depth", type=int, default=12, help="quality: reference depth")

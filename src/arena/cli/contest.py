@@ -84,7 +84,10 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--openings",
         default=None,
         metavar="random:plies=N|FILE",
-        help="start from these positions, each played with both colours",
+        help="start from these positions, each played with both colours: "
+        "random:plies=N[,seed=S,balance=B,judge=D] draws N random moves the heuristic "
+        "(judge=D: a depth-D search) does not judge lopsided; FILE: one opening a line "
+        "(docs/matches.md)",
     )
     add_start_arguments(p)
     p.add_argument(
