@@ -16,7 +16,7 @@ from arena.core.errors import SpecError
 from arena.core.game import Game
 from arena.games import load_game
 
-GOMOKU_JUDGED = "random:plies=4,judge=6,balance=0.03"
+GOMOKU_JUDGED = "random:plies=4,judge=4,balance=0.005"
 """What docs/matches.md advises for Gomoku."""
 
 
@@ -47,21 +47,21 @@ def test_the_static_draw_is_unchanged(game: str, spec: str, first: list[str]) ->
 
 
 def test_on_gomoku_the_static_draw_keeps_openings_the_judge_rejects() -> None:
-    # After four scattered stones the heuristic sees an even game; six plies of search
+    # After four scattered stones the heuristic sees an even game; four plies of search
     # see the side to move ahead (docs/matches.md): the defect a judge is for.
     game = load_game("gomoku")
     static = Openings.parse("random:plies=4", game)
     judged = Openings.parse(GOMOKU_JUDGED, game)
     assert all(static.judged(i) <= static.balance for i in range(2))
-    judge = SearchJudge(game, 6)
-    rejected = [i for i in range(2) if judge.lopsided(game.play_moves(static.get(i))) > 0.03]
+    judge = SearchJudge(game, 4)
+    rejected = [i for i in range(2) if judge.lopsided(game.play_moves(static.get(i))) > 0.005]
     assert rejected, "the static openings all pass the judge: the test cannot fail"
     for i in rejected:
         assert judged.get(i) != static.get(i)
     # Every judged opening is balanced by that judge, searched afresh.
     for i in range(4):
-        assert judged.judged(i) <= 0.03
-        fresh = SearchJudge(game, 6).lopsided(game.play_moves(judged.get(i)))
+        assert judged.judged(i) <= 0.005
+        fresh = SearchJudge(game, 4).lopsided(game.play_moves(judged.get(i)))
         assert fresh == pytest.approx(judged.judged(i))
 
 

@@ -3,8 +3,8 @@
 ``random:plies=4`` draws openings of four random legal moves, keeping only
 those that are not over and that the game's heuristic does not already judge
 lopsided (within a tenth of its scale), so neither colour starts won.
-``random:plies=4,judge=6`` judges each candidate by a search instead: ``ids`` on one
-thread to depth 6 (:class:`SearchJudge`), a fixed depth and never a clock, so the
+``random:plies=4,judge=4`` judges each candidate by a search instead: ``ids`` on one
+thread to depth 4 (:class:`SearchJudge`), a fixed depth and never a clock, so the
 openings are the same on every machine and under any load. A static heuristic cannot
 see that a position is a win for the side to move a few moves on (freestyle Gomoku
 after four scattered stones, docs/matches.md); a search can.
@@ -65,11 +65,11 @@ _RANDOM_PARAMS = (
 DRAWS = 200
 """Candidates tried per opening before the most balanced one found is taken."""
 
-JUDGED = 16
+JUDGED = 32
 """Candidates a search judges per opening (each costs a search): when none of them is
-within the bound, the most balanced of them is taken. At ``judge=6,balance=0.03`` on
-Gomoku three candidates in four pass (68 judged for 50 openings, 12 s of one core), so
-the cap is rarely reached; Go 5x5 at ``judge=2`` finds none within 0.1 for some."""
+within the bound, the most balanced of them is taken. At ``judge=4,balance=0.005`` on
+Gomoku one candidate in five passes (235 judged for 50 openings, 3 s of one core), so
+the cap is rarely reached; on Go 5x5 at ``judge=2`` none is within 0.1 for some."""
 
 
 class SearchJudge:
