@@ -403,6 +403,45 @@ def test_othello_threads_share_a_nodes_later_moves_without_changing_its_value(se
     assert plain[3] == 0  # its own marks were all taken back
 
 
+def test_othello_root_leaves_a_move_another_thread_searches_for_later() -> None:
+    """The root shares too: its second move, marked busy by 'another thread', is searched
+    after the others (the threads take different root moves), and the value, the best
+    move and every root move's value stay those of the search in order."""
+    import numpy as np
+
+    from arena.search.alphabeta.engines import othello_search as search
+    from arena.search.alphabeta.engines.othello import OthelloEngine
+
+    state = near_the_end("othello", 40, 1)
+    engine = OthelloEngine(state.game, threads=2)
+    me, opp = engine.bits(state)
+    legal = state.legal_moves()
+    order = np.array([engine.bit_of(m) for m in legal], dtype=np.int64)
+    found = []
+    for marked in (False, True):
+        busy = search.new_busy()
+        if marked:
+            a, b = engine.bits(state.play(legal[1]))
+            key = int(search.busy_key(a, b))
+            busy[key >> (64 - search.BUSY_BITS)] = key
+        stats, scratch = search.new_stats(), search.new_scratch()
+        stats[search.DEADLINE] = 1 << 62
+        stats[search.NODE_CAP] = search.NO_CAP
+        stats[search.SPLIT] = 1
+        values = np.zeros(len(order), dtype=np.int64)
+        bounds = np.zeros(len(order), dtype=np.int64)
+        value = search.root(
+            me, opp, 6, -search.INF, search.INF, order, values, bounds, engine.board,
+            search.new_table(16), busy, stats, engine.masks, engine.weights, engine.squares,
+            scratch,
+        )  # fmt: skip
+        best = int(stats[search.ROOT_BEST])
+        found.append((value, best, values[best], int(stats[search.DEFERRED])))
+    assert len(legal) > 2
+    assert found[0][:3] == found[1][:3]
+    assert found[0][3] == 0 and found[1][3] == 1  # the marked root move waited
+
+
 def test_othello_two_threads_leave_no_mark_after_a_move_or_a_stop() -> None:
     game = arena.load_game("othello")
     agent = arena.load_agent("ids:exact=0,threads=2")

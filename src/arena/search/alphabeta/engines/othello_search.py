@@ -29,7 +29,8 @@ the same values (with the UTILITY evaluation).
   rest (Weill's ABDADA, 1996, in the simplified form of Kerrigan's "Simplified
   ABDADA"): two threads at one depth then split a node's later moves between them
   instead of searching the same ones, where plain Lazy SMP relies on the table alone.
-  One thread never marks nor defers, so its moves are the same as without it.
+  The root defers its later moves the same way, so the threads take different root
+  moves. One thread never marks nor defers, so its moves are the same as without it.
 - **Time**: ``stats[DEADLINE]`` is a monotonic time in nanoseconds
   (:mod:`~arena.search.clock.compiled_deadline`), read every :data:`CHECK_EVERY`
   nodes (and the node budget ``stats[NODE_CAP]``); past it the search unwinds without
@@ -418,11 +419,33 @@ def root(
     ply = np.int64(1)
     best = -INF
     a = alpha
-    for k in range(order.shape[0]):
+    n = order.shape[0]
+    # Sharing at the root too: a later root move another thread is searching now is left
+    # for after the others (its index kept in scratch[0], which no node uses), so two
+    # threads take different root moves instead of both entering one and splitting below.
+    share = stats[SPLIT] != 0 and depth - 1 >= SPLIT_DEPTH
+    waiting = scratch[0, :, 0]
+    deferred = 0
+    j = 0
+    while True:
+        if j < n:
+            k = j
+        elif j - n < deferred:
+            k = waiting[j - n]
+        else:
+            break
+        j += 1
         b = order[k]
         x = ONE << U(b)
         f = flips(me, opp, x)
         cp, co = opp ^ f, me | f | x
+        if share and k > 0 and j <= n:
+            theirs = busy_key(cp, co)
+            if busy[np.int64(theirs >> U(64 - BUSY_BITS))] == theirs:
+                waiting[deferred] = k
+                deferred += 1
+                stats[DEFERRED] += 1
+                continue
         bounds[k] = EXACT
         if k == 0:
             v = -pvs(
