@@ -248,6 +248,13 @@ def test_a_settled_result_is_never_replaced_by_a_deeper_estimate() -> None:
     move, info = deepen(game.initial_state(), main, 5.0, 20, arena.load_agent("ids"), 0, smp=smp)
     assert helper.done.is_set()  # the helper did complete its deeper estimate
     assert (move, info.depth, info.value) == (2, 3, 3.0)
+    # The same when a listener (an analysis window) asks to stop at the settled depth.
+    helper = Scripted(move=6, deepest=5)
+    main = After(3, helper.done, move=2, deepest=3, settles=3)
+    watching = arena.load_agent("ids")
+    watching.listener = lambda info: info.depth >= 3
+    move, info = deepen(game.initial_state(), main, 5.0, 20, watching, 0, smp=LazySMP([helper]))
+    assert (move, info.depth, info.value) == (2, 3, 3.0)
     # A helper's deeper result that settles too: the same value, a longer line.
     helper = Scripted(move=6, deepest=5, settles=5)
     main = After(3, helper.done, move=2, deepest=3, settles=3)

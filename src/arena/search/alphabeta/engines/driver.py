@@ -314,6 +314,7 @@ def deepen(
             move = found.move
             info.depth, info.value = depth, found.value
             info.root = rows_of(state, found, depth)
+            settled = final(found)  # (before a listener's stop, which may end the loop)
             if agent.listener is not None and agent.report(
                 partial(
                     SearchInfo,
@@ -328,8 +329,7 @@ def deepen(
                 force=True,
             ):
                 break
-            if final(found):
-                settled = True
+            if settled:
                 break
     finally:
         if smp is not None:

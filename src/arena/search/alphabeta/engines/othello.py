@@ -544,6 +544,8 @@ class OthelloEngine:
                 order = np.array([row[0] for row in rows], dtype=np.int64)
                 move = self.move_of(int(order[0]))
                 self.fill(state, info, depth, value, rows, move)
+                # Settled before a listener's stop may end the loop.
+                settled = self.final(value) or depth >= last
                 elapsed = deadline.elapsed()
                 if agent.listener is not None and agent.report(
                     partial(
@@ -559,8 +561,7 @@ class OthelloEngine:
                     force=True,
                 ):
                     break
-                if self.final(value) or depth >= last:
-                    settled = True
+                if settled:
                     break
                 if seconds is not None and elapsed > self.next_share * seconds:
                     break
