@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -363,10 +364,12 @@ def test_a_row_two_writers_interleaved_is_no_match() -> None:
     assert entry_key(keys[1], values[1], meta[1]) != 12345
 
 
-def othello_fixed_depth(state: State, depth: int, busy_child: bool) -> tuple[int, int, int, int]:
-    """One thread's fixed-depth search with the sharing on (``stats[SPLIT]``), the second
-    move of the root's first reply marked busy by 'another thread' when asked: (value, move
-    index, nodes)."""
+def othello_fixed_depth(
+    state: State, depth: int, busy_states: Sequence[State]
+) -> tuple[int, int, int, int, int]:
+    """One thread's fixed-depth search with the sharing on (``stats[SPLIT]``), the
+    positions ``busy_states`` marked busy by 'another thread': (value, best root move's
+    index, its value, moves deferred, marks left behind)."""
     import numpy as np
 
     from arena.search.alphabeta.engines import othello_search as search
@@ -376,13 +379,10 @@ def othello_fixed_depth(state: State, depth: int, busy_child: bool) -> tuple[int
     me, opp = engine.bits(state)
     order = np.array([engine.bit_of(m) for m in state.legal_moves()], dtype=np.int64)
     busy = search.new_busy()
-    if busy_child:  # every position two plies down marked: each node's later moves wait
-        for first in state.legal_moves():
-            after = state.play(first)
-            for second in after.legal_moves():
-                a, b = engine.bits(after.play(second))
-                key = int(search.busy_key(a, b))
-                busy[key >> (64 - search.BUSY_BITS)] = key
+    for marked in busy_states:
+        a, b = engine.bits(marked)
+        key = int(search.busy_key(a, b))
+        busy[key >> (64 - search.BUSY_BITS)] = key
     stats, scratch = search.new_stats(), search.new_scratch()
     stats[search.DEADLINE] = 1 << 62
     stats[search.NODE_CAP] = search.NO_CAP
@@ -393,8 +393,9 @@ def othello_fixed_depth(state: State, depth: int, busy_child: bool) -> tuple[int
         me, opp, depth, -search.INF, search.INF, order, values, bounds, engine.board,
         search.new_table(16), busy, stats, engine.masks, engine.weights, engine.squares, scratch,
     )  # fmt: skip
-    marked = int(np.count_nonzero(busy))
-    return value, int(stats[search.ROOT_BEST]), int(stats[search.DEFERRED]), marked
+    best = int(stats[search.ROOT_BEST])
+    marks = int(np.count_nonzero(busy)) - len(busy_states)
+    return value, best, int(values[best]), int(stats[search.DEFERRED]), marks
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -403,47 +404,26 @@ def test_othello_threads_share_a_nodes_later_moves_without_changing_its_value(se
     order (the nodes), never the value of a full-window search; and a search leaves no
     mark of its own behind (a stale mark would send later searches' moves to the back)."""
     state = near_the_end("othello", 40, seed)
-    plain = othello_fixed_depth(state, 6, busy_child=False)
-    shared = othello_fixed_depth(state, 6, busy_child=True)
+    # Every position two plies down marked: each node's later moves wait.
+    two_down = [
+        state.play(first).play(second)
+        for first in state.legal_moves()
+        for second in state.play(first).legal_moves()
+    ]
+    plain = othello_fixed_depth(state, 6, [])
+    shared = othello_fixed_depth(state, 6, two_down)
     assert plain[0] == shared[0]
-    assert plain[2] == 0 < shared[2]  # 'another thread's' moves were left for later
-    assert plain[3] == 0  # its own marks were all taken back
+    assert plain[3] == 0 < shared[3]  # 'another thread's' moves were left for later
+    assert plain[4] == 0  # its own marks were all taken back
 
 
 def test_othello_root_leaves_a_move_another_thread_searches_for_later() -> None:
     """The root shares too: its second move, marked busy by 'another thread', is searched
     after the others (the threads take different root moves), and the value, the best
     move and every root move's value stay those of the search in order."""
-    import numpy as np
-
-    from arena.search.alphabeta.engines import othello_search as search
-    from arena.search.alphabeta.engines.othello import OthelloEngine
-
     state = near_the_end("othello", 40, 1)
-    engine = OthelloEngine(state.game, threads=2)
-    me, opp = engine.bits(state)
     legal = state.legal_moves()
-    order = np.array([engine.bit_of(m) for m in legal], dtype=np.int64)
-    found = []
-    for marked in (False, True):
-        busy = search.new_busy()
-        if marked:
-            a, b = engine.bits(state.play(legal[1]))
-            key = int(search.busy_key(a, b))
-            busy[key >> (64 - search.BUSY_BITS)] = key
-        stats, scratch = search.new_stats(), search.new_scratch()
-        stats[search.DEADLINE] = 1 << 62
-        stats[search.NODE_CAP] = search.NO_CAP
-        stats[search.SPLIT] = 1
-        values = np.zeros(len(order), dtype=np.int64)
-        bounds = np.zeros(len(order), dtype=np.int64)
-        value = search.root(
-            me, opp, 6, -search.INF, search.INF, order, values, bounds, engine.board,
-            search.new_table(16), busy, stats, engine.masks, engine.weights, engine.squares,
-            scratch,
-        )  # fmt: skip
-        best = int(stats[search.ROOT_BEST])
-        found.append((value, best, values[best], int(stats[search.DEFERRED])))
+    found = [othello_fixed_depth(state, 6, marked) for marked in ([], [state.play(legal[1])])]
     assert len(legal) > 2
     assert found[0][:3] == found[1][:3]
     assert found[0][3] == 0 and found[1][3] == 1  # the marked root move waited

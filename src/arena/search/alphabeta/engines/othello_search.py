@@ -128,6 +128,14 @@ def busy_key(me: np.uint64, opp: np.uint64) -> np.uint64:
     return ((me ^ (opp * HASH2)) * HASH1) | ONE
 
 
+@njit(cache=True, inline="always")
+def is_busy(busy: np.ndarray, me: np.uint64, opp: np.uint64) -> bool:
+    """Whether another thread marked the position ``me, opp`` as under search (the
+    node and the root defer such a move)."""
+    key = busy_key(me, opp)
+    return busy[np.int64(key >> U(64 - BUSY_BITS))] == key
+
+
 def new_stats() -> np.ndarray:
     return np.zeros(STATS, dtype=np.int64)
 
@@ -345,13 +353,11 @@ def pvs(
         x = ONE << U(b)
         f = flips(me, opp, x)
         cp, co = opp ^ f, me | f | x
-        if share and searched > 0 and k <= n:
-            theirs = busy_key(cp, co)
-            if busy[np.int64(theirs >> U(64 - BUSY_BITS))] == theirs:
-                keys[deferred] = b
-                deferred += 1
-                stats[DEFERRED] += 1
-                continue
+        if share and searched > 0 and k <= n and is_busy(busy, cp, co):
+            keys[deferred] = b
+            deferred += 1
+            stats[DEFERRED] += 1
+            continue
         searched += 1
         if searched == 1:
             v = -pvs(
@@ -439,13 +445,11 @@ def root(
         x = ONE << U(b)
         f = flips(me, opp, x)
         cp, co = opp ^ f, me | f | x
-        if share and k > 0 and j <= n:
-            theirs = busy_key(cp, co)
-            if busy[np.int64(theirs >> U(64 - BUSY_BITS))] == theirs:
-                waiting[deferred] = k
-                deferred += 1
-                stats[DEFERRED] += 1
-                continue
+        if share and k > 0 and j <= n and is_busy(busy, cp, co):
+            waiting[deferred] = k
+            deferred += 1
+            stats[DEFERRED] += 1
+            continue
         bounds[k] = EXACT
         if k == 0:
             v = -pvs(
