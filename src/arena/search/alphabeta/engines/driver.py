@@ -262,11 +262,12 @@ class LazySMP:
         """
         done = [found for found in self.done if found is not None]
         exact = [found for found in done if self.final(found[1])]
-        if settled:
-            exact = [found for found in exact if found[0] > depth]
+        if settled:  # only a deeper proof replaces the main search's
+            deeper_exact = [found for found in exact if found[0] > depth]
+            return max(deeper_exact, key=lambda found: found[0]) if deeper_exact else None
         if exact:
             return max(exact, key=lambda found: found[0])
-        deeper = [found for found in done if found[0] > depth and not settled]
+        deeper = [found for found in done if found[0] > depth]
         return max(deeper, key=lambda found: found[0]) if deeper else None
 
     @property
