@@ -39,7 +39,7 @@ import time
 import arena
 from arena.compete.openings import Openings
 from arena.core.game import Game, State
-from arena.search.alphabeta.engines import driver, engine_for
+from arena.search.alphabeta.engines import driver, engine_for, gomoku
 
 PLIES = {"othello": (16, 26), "gomoku": (10, 20), "connect4": (8, 14)}
 
@@ -254,6 +254,18 @@ def main() -> None:
         "a perfect speed-up could give)",
     )
     parser.add_argument(
+        "--helper-beam",
+        type=int,
+        default=None,
+        help="Gomoku: moves a node of a helper thread searches (gomoku.HELPER_BEAM)",
+    )
+    parser.add_argument(
+        "--helper-vcf",
+        type=int,
+        default=None,
+        help="Gomoku: fours of a helper's VCF at the horizon (gomoku.HELPER_LEAF_PLIES)",
+    )
+    parser.add_argument(
         "--no-split",
         action="store_true",
         help="plain Lazy SMP: threads do not leave the moves another is searching for later",
@@ -261,6 +273,10 @@ def main() -> None:
     args = parser.parse_args()
     global SPLIT
     SPLIT = not args.no_split
+    if args.helper_beam is not None:
+        gomoku.HELPER_BEAM = args.helper_beam
+    if args.helper_vcf is not None:
+        gomoku.HELPER_LEAF_PLIES = args.helper_vcf
     if SCHEDULES[args.schedule] is not None:
         driver.helper_depth = SCHEDULES[args.schedule]
     if args.what == "ttd":

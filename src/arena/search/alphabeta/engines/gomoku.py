@@ -100,6 +100,13 @@ VCF_MAX_SECONDS = 2.0
 """Attacking fours the root's VCF search may chain."""
 LEAF_PLIES = 3
 """Attacking fours of the VCF search at the horizon."""
+HELPER_BEAM = BEAM
+"""Moves a node searches in Lazy SMP's helper threads (the main search: :data:`BEAM`).
+A helper with another beam searches other moves than the main one and stores what it
+finds in the shared table (docs/speed.md measures it)."""
+HELPER_LEAF_PLIES = LEAF_PLIES
+"""Attacking fours of the helpers' VCF search at the horizon (the main search:
+:data:`LEAF_PLIES`)."""
 TEMPO = 1.5
 THREAT = 300.0
 LOST_SOON = 950.0
@@ -802,6 +809,17 @@ class GomokuSearch(RootSearch):
         self.budget: int | None = None
         """Measurements: the most nodes each thread searches in a move (None: no budget)."""
 
+    def varied(self, beam: int, leaf_plies: int) -> GomokuSearch:
+        """A helper (:meth:`~arena.search.alphabeta.engines.driver.RootSearch.helper`)
+        that searches ``beam`` moves a node and ``leaf_plies`` fours at the horizon: its own
+        geometry row (the beam is ``g[G_BEAM]``), the same table; this search unchanged."""
+        twin = self.helper()
+        g = self.geo[0].copy()
+        g[G_BEAM] = beam
+        twin.geo = (g, *self.geo[1:])
+        twin.leaf_vcf = leaf_plies
+        return twin  # type: ignore[return-value]
+
     def arrays(self) -> tuple[np.ndarray, ...]:
         g, w, through, count, near, count_near = self.geo
         return (
@@ -893,7 +911,11 @@ class GomokuEngine:
         self.search = GomokuSearch(game, tempo, threat)
         self.search.split = False  # ABDADA off by default, as Othello's (docs/speed.md)
         self.smp = (
-            LazySMP([self.search.helper() for _ in range(threads - 1)]) if threads > 1 else None
+            LazySMP(
+                [self.search.varied(HELPER_BEAM, HELPER_LEAF_PLIES) for _ in range(threads - 1)]
+            )
+            if threads > 1
+            else None
         )
         """Lazy SMP's helpers (``ids:threads=N``): they deepen while the main thread
         searches for continuous fours at the root, and beside its deepening."""
