@@ -486,3 +486,41 @@ def test_gomoku_threads_share_a_nodes_later_moves() -> None:
     assert plain[1] == 0 < shared[1]
     assert plain[2] == 0 and shared[2] <= 0
     assert plain[0] == shared[0]
+
+
+def test_gomoku_helpers_may_search_another_beam_through_the_same_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A helper varied in its beam and horizon VCF (``GomokuSearch.varied``) searches
+    other moves than the main search, stores them in the shared table, and leaves the
+    main search's own settings alone; a helper varied to the main search's settings
+    searches node for node as it does."""
+    from arena.search.alphabeta.engines import gomoku
+    from arena.search.clock.compiled_deadline import NEVER
+
+    game = arena.load_game("gomoku")
+    state = game.play_moves(game.parse_moves("H8 H9 J8 G7 J10 K9"))
+    main = gomoku.GomokuSearch(game)
+    nodes = {}
+    for name, search in (
+        ("main", main),
+        ("same", main.varied(gomoku.BEAM, gomoku.LEAF_PLIES)),
+        ("wide", main.varied(gomoku.BEAM + 8, gomoku.LEAF_PLIES)),
+    ):
+        main.reset()  # the table is shared: each search starts from an empty one
+        search.set_root(state)
+        assert search.iterate(4, NEVER) is not None
+        nodes[name] = search.nodes
+        assert search.keys is main.keys and main.meta.any()
+    assert nodes["same"] == nodes["main"]
+    assert nodes["wide"] > nodes["main"]
+    assert main.geo[0][gomoku.G_BEAM] == gomoku.BEAM and main.leaf_vcf == gomoku.LEAF_PLIES
+    # The engine's helpers take the module's settings; its main search keeps its own.
+    monkeypatch.setattr(gomoku, "HELPER_BEAM", gomoku.BEAM + 4)
+    monkeypatch.setattr(gomoku, "HELPER_LEAF_PLIES", gomoku.LEAF_PLIES + 2)
+    engine = gomoku.make_engine(game, threads=2)
+    assert engine is not None and engine.smp is not None
+    helper = engine.smp.helpers[0]
+    assert helper.geo[0][gomoku.G_BEAM] == gomoku.BEAM + 4
+    assert helper.leaf_vcf == gomoku.LEAF_PLIES + 2
+    assert engine.search.geo[0][gomoku.G_BEAM] == gomoku.BEAM
