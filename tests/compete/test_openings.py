@@ -14,10 +14,12 @@ from arena.compete.store import ResultsDB
 from arena.compete.tournament import Settings, run
 from arena.core.errors import SpecError
 from arena.core.game import Game
+from arena.core.limit import Limit
 from arena.games import load_game
 
 GOMOKU_JUDGED = "random:plies=4,judge=4,balance=0.005"
-"""What docs/matches.md advises for Gomoku."""
+"""The first advice of docs/matches.md for Gomoku (cheap to draw; the advice for 0.5 s a
+move is now ``judge=6``: :func:`test_a_depth_4_judge_keeps_what_depth_6_sees_the_mover_lose`)."""
 
 
 def shown(game: Game, book: Openings, count: int) -> list[str]:
@@ -63,6 +65,18 @@ def test_on_gomoku_the_static_draw_keeps_openings_the_judge_rejects() -> None:
         assert judged.judged(i) <= 0.005
         fresh = SearchJudge(game, 4).lopsided(game.play_moves(judged.get(i)))
         assert fresh == pytest.approx(judged.judged(i))
+
+
+def test_a_depth_4_judge_keeps_what_depth_6_sees_the_mover_lose() -> None:
+    # Self-play of best at 0.5 s a move (docs/matches.md): the mover lost this opening.
+    # Depth 4 values it +0.002 (kept at balance=0.005), depth 6 -0.015 (rejected): an
+    # even depth of 4 gives the mover about a stone's tempo more than 0.5 s play finds.
+    game = load_game("gomoku")
+    state = game.play_moves(game.parse_moves("N13 E6 P1 K7"))
+    assert SearchJudge(game, 4).lopsided(state) <= 0.005 < SearchJudge(game, 6).lopsided(state)
+    judge = SearchJudge(game, 6)
+    judge.agent.choose(state, Limit(depth=6))
+    assert judge.agent.last_search is not None and judge.agent.last_search.value < 0
 
 
 def test_judged_openings_are_deterministic_for_a_seed() -> None:
