@@ -28,6 +28,10 @@ free).
   colour won its own game. ``--double``: one thread with twice the budget (or
   ``--seconds``) instead of two threads, the score a perfect two-thread speed-up would
   reach (the ceiling of the target).
+
+``--helper-beam N`` / ``--helper-vcf N`` (Gomoku): the helpers search N moves a node /
+N fours at the horizon instead of the main search's settings (``gomoku.HELPER_BEAM``,
+``gomoku.HELPER_LEAF_PLIES``), so that a helper's work differs from the main search's.
 """
 
 from __future__ import annotations
