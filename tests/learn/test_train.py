@@ -344,3 +344,95 @@ def test_a_run_directory_may_hold_commas_and_spaces(tmp_path):
     Trainer(out, tiny(), plan, echo=lambda _: None).run()
     row = json.loads((out / "log.jsonl").read_text())
     assert row["vs_accepted"]["opponent"] == "step 0" and row["vs_mcts"]["wins"] >= 0
+
+
+def test_a_run_from_a_network_starts_with_that_network(tmp_path):
+    """--init: the run's first network is the file's on random positions (before and
+    after its batch normalisations take the first step's statistics), and the run then
+    trains it."""
+    pytest.importorskip("jax")
+    game = arena.load_game("connect4")
+    source = tmp_path / "source"
+    first = tiny(game="connect4", arch=Architecture(filters=8, blocks=2, policy=2, hidden=16))
+    Trainer(source, first, Plan(steps=2, eval_games=0), echo=lambda _: None).run()
+    given = load(source / "latest.npz")
+    test = positions(game, 60, 9)
+    want = evaluate_batch(given.arrays(), test)
+    run = tmp_path / "run"
+    code = main(["train", "connect4", "--out", str(run), "--init", str(source / "latest.npz"),
+                 "--steps", "1", "--eval-games", "0", "--sims", "8", "--games-per-step", "4",
+                 "--batches-per-step", "2", "--batch-size", "16", "--seed", "5"])  # fmt: skip
+    assert code == 0
+    start = evaluate_batch(load(run / "nets" / "step-000000.npz").arrays(), test)
+    assert np.allclose(start[0], want[0], atol=1e-4) and np.allclose(start[1], want[1], atol=1e-4)
+    saved = ckpt.load(run / "checkpoint.npz")
+    assert saved.settings["init"] == str((source / "latest.npz").resolve())
+    assert saved.settings["arch"] == {"filters": 8, "blocks": 2, "policy": 2, "hidden": 16}
+    assert saved.progress["step"] == 1 and saved.progress["renormalise"] is False
+    after = evaluate_batch(load(run / "latest.npz").arrays(), test)
+    assert not np.allclose(after[1], want[1], atol=1e-3)  # it trained
+
+
+def test_renormalising_keeps_the_network_and_takes_the_positions_statistics():
+    pytest.importorskip("jax")
+    from arena.learn.model import from_network, renormalise
+    from arena.search.az.network import random_network
+
+    game = arena.load_game("connect4")
+    net = random_network(game, filters=8, blocks=2, hidden=16, seed=4)
+    params, stats = from_network(net)
+    test = positions(game, 60, 2)
+    want = evaluate_batch(net.arrays(), test)
+    assert all(np.allclose(a, b, atol=1e-5) for a, b in zip(evaluate_batch(
+        export(game, params, stats).arrays(), test), want))  # fmt: skip
+    x = positions(game, 128, 3).astype(np.float32)
+    params, stats = renormalise(params, stats, x)
+    got = evaluate_batch(export(game, params, stats).arrays(), test)
+    assert np.allclose(got[0], want[0], atol=1e-4) and np.allclose(got[1], want[1], atol=1e-4)
+    # A training step that learns nothing (rate 0) on the same positions normalises them
+    # with their own statistics, which the running averages already are: they stay.
+    model = build(Optimiser(learning_rate=0.0, momentum=0.5))
+    pi = np.full((len(x), 7), 1 / 7, np.float32)
+    _, moved, _, _ = model.step(params, stats, model.init_opt(params), x, pi, np.zeros(len(x)))
+    for key in stats:
+        assert np.allclose(np.asarray(moved[key]), stats[key], atol=1e-4), key
+    assert not np.allclose(stats["stem_var"], 1.0)
+
+
+def test_bad_init_files_get_one_line(tmp_path, capsys):
+    pytest.importorskip("jax")
+    from arena.search.az.network import random_network
+
+    out = str(tmp_path / "run")
+    (tmp_path / "junk.npz").write_text("junk")
+    random_network(arena.load_game("tictactoe"), filters=8, seed=1).save(tmp_path / "ttt.npz")
+    random_network(arena.load_game("connect4"), filters=8, seed=1).save(tmp_path / "c4.npz")
+    for argv, words in (
+        (["--init", str(tmp_path / "none.npz")], "none.npz: no such file"),
+        (["--init", str(tmp_path / "junk.npz")], "not a network file"),
+        (["--init", str(tmp_path / "ttt.npz")], "the network is for tictactoe, not connect4"),
+        (["--init", str(tmp_path / "c4.npz"), "--channels", "16"],
+         "the network has 1 blocks of 8 filters (2 policy planes, 32 value units), not "
+         "--channels 16"),
+    ):  # fmt: skip
+        code, err = run_cli(capsys, "train", "connect4", "--out", out, *argv)
+        assert code == 2 and err.count("\n") == 1 and words in err and "--init" in err, err
+    assert not (tmp_path / "run").exists()
+    with pytest.raises(ArenaError, match=r"the network has 1 blocks of 8 filters .*, the run 2"):
+        Trainer(out, tiny(game="connect4", init=str(tmp_path / "c4.npz"),
+                          arch=Architecture(filters=8, blocks=2)), Plan(steps=1)).run()  # fmt: skip
+
+
+def test_a_resume_keeps_the_network_the_run_started_from(tmp_path, capsys):
+    out = tmp_path / "run"
+    out.mkdir()
+    start = str((tmp_path / "a.npz").resolve())
+    ckpt.save(out / "checkpoint.npz",
+              ckpt.Checkpoint(tiny(init=start).to_json(), {"step": 1}, {}, {}))  # fmt: skip
+    code, err = run_cli(capsys, "train", "tictactoe", "--out", str(out), "--init", "b.npz")
+    assert code == 2 and f"init={json.dumps(start)}, not" in err and err.count("\n") == 1
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    ckpt.save(plain / "checkpoint.npz", ckpt.Checkpoint(tiny().to_json(), {"step": 1}, {}, {}))
+    code, err = run_cli(capsys, "train", "tictactoe", "--out", str(plain), "--init", start)
+    assert code == 2 and "init=null, not" in err

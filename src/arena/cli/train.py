@@ -78,6 +78,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--l2", type=float, help="weight of the L2 penalty on the weights")
     p.add_argument("--seed", type=int, help="seed of the run (the same seed, the same run)")
     p.add_argument(
+        "--init", metavar="NET.npz",
+        help="start a new run from this exported network (az's .npz, e.g. a run's "
+        "latest.npz) instead of a random one: its weights only, with a fresh optimiser and "
+        "an empty buffer; the network's sizes are the file's (--blocks/--channels must "
+        "agree). A resume keeps the run's start: the same --init or none",
+    )  # fmt: skip
+    p.add_argument(
         "--rescore", choices=("none", "solver"),
         help="value targets: none (the game's result, AlphaZero's) or solver (each "
         "self-play position the exact solver settles within --rescore-nodes gets its exact "
@@ -110,6 +117,8 @@ def settings_from(args: argparse.Namespace, base: Settings) -> tuple[Settings, d
         given["seed"] = args.seed
     if args.rescore is not None:
         given["rescore.method"] = args.rescore
+    if args.init is not None:
+        given["init"] = str(Path(args.init).resolve())
     for dest, path in FLOATS:
         value = getattr(args, dest)
         if value is not None:
@@ -183,6 +192,17 @@ def run(args: argparse.Namespace) -> int:
                     f"not {value}: resume it without that option, or use another --out"
                 )
         settings = stored
+    elif args.init is not None:
+        # A new run from a network: its sizes are the file's, unless the options differ.
+        net = learn.initial_network(settings.init, game)
+        has = learn.architecture_of_network(net)
+        for path in ("arch.blocks", "arch.filters"):
+            if path in given and get_path(has, path.split(".")[1]) != given[path]:
+                raise ArenaError(
+                    f"--init {args.init}: the network has {learn.sizes(has)}, not "
+                    f"{'--blocks' if path == 'arch.blocks' else '--channels'} {given[path]}"
+                )
+        settings = replace(settings, arch=has)
     import_module("arena.learn.rescore").check(game, settings.rescore)
     bar = GameBar() if sys.stdout.isatty() else None
     trainer = learn.Trainer(

@@ -104,6 +104,74 @@ def init_params(arch: Architecture, game: Game, rng: np.random.Generator) -> tup
     return params, stats
 
 
+def from_network(net: Network) -> tuple[Arrays, Arrays]:
+    """Parameters whose inference-mode network is ``net`` (the exported one): each
+    convolution's weights as they are, its batch normalisation the identity (the scale
+    that cancels the variance floor, the bias as the shift, mean 0, variance 1), the dense
+    layers as they are. :func:`export` gives ``net`` back to float precision;
+    :func:`renormalise` then fits the statistics to the positions it will train on."""
+    w = net.weights
+    params = {k: np.array(v, np.float32) for k, v in w.items() if not k.endswith("_b")}
+    for key in ("pol_fc_b", "val_fc1_b", "val_fc2_b"):
+        params[key] = np.array(w[key], np.float32)
+    stats = {}
+    for name in CONVOLUTIONS:
+        bias = np.asarray(w[f"{name}_b"], np.float32)
+        params[f"{name}_gamma"] = np.full(bias.shape, np.sqrt(1.0 + EPSILON), np.float32)
+        params[f"{name}_beta"] = bias.copy()
+        stats[f"{name}_mean"] = np.zeros(bias.shape, np.float32)
+        stats[f"{name}_var"] = np.ones(bias.shape, np.float32)
+    return params, stats
+
+
+def renormalise(params: Arrays, stats: Arrays, planes: np.ndarray) -> tuple[Arrays, Arrays]:
+    """The same inference-mode network with each batch normalisation's running statistics
+    those of ``planes`` (``(N, C, H, W)``): its scale and shift change so that every
+    convolution's output is what it was, so training on such positions (which normalises
+    with the batch's statistics) starts from the network it was given, not a distorted one.
+
+    A network made by :func:`from_network` has the statistics of no data (mean 0, variance
+    1); the first batches of training would otherwise see its layers normalised anew."""
+    p = {k: np.asarray(v, np.float64) for k, v in params.items()}
+    s = {k: np.asarray(v, np.float64) for k, v in stats.items()}
+    out_p = {k: np.array(v, np.float32) for k, v in params.items()}
+    out_s = {k: np.array(v, np.float32) for k, v in stats.items()}
+
+    def conv3x3(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+        _, _, h, wd = x.shape
+        padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+        out = np.zeros((x.shape[0], w.shape[0], h, wd))
+        for dy in range(3):
+            for dx in range(3):
+                out += np.einsum(
+                    "fc,nchw->nfhw", w[:, :, dy, dx], padded[:, :, dy : dy + h, dx : dx + wd]
+                )
+        return out
+
+    def norm(y: np.ndarray, name: str, index: tuple[int, ...] = ()) -> np.ndarray:
+        gamma, beta = p[f"{name}_gamma"][index], p[f"{name}_beta"][index]
+        mean, var = s[f"{name}_mean"][index], s[f"{name}_var"][index]
+        scale = gamma / np.sqrt(var + EPSILON)
+        new_mean, new_var = y.mean(axis=(0, 2, 3)), y.var(axis=(0, 2, 3))
+        new_gamma = scale * np.sqrt(new_var + EPSILON)
+        # gamma' (y - m') / sqrt(v' + eps) + beta' == scale (y - mean) + beta for every y:
+        out_p[f"{name}_gamma"][index] = new_gamma
+        out_p[f"{name}_beta"][index] = beta + scale * (new_mean - mean)
+        out_s[f"{name}_mean"][index] = new_mean
+        out_s[f"{name}_var"][index] = new_var
+        return y * scale[None, :, None, None] + (beta - mean * scale)[None, :, None, None]
+
+    x = np.asarray(planes, np.float64)
+    h = np.maximum(norm(conv3x3(x, p["stem_w"]), "stem"), 0.0)
+    for i in range(p["res_w"].shape[0]):
+        y = np.maximum(norm(conv3x3(h, p["res_w"][i, 0]), "res", (i, 0)), 0.0)
+        y = norm(conv3x3(y, p["res_w"][i, 1]), "res", (i, 1))
+        h = np.maximum(h + y, 0.0)
+    for name in ("pol", "val"):
+        norm(np.einsum("pf,nfhw->nphw", p[f"{name}_w"], h), name)
+    return out_p, out_s
+
+
 def architecture_of(params: Arrays) -> Architecture:
     """The sizes of a parameter dict."""
     return Architecture(

@@ -19,6 +19,12 @@ Each step of a run:
    least half against the accepted one becomes the accepted one. Its Elo is the accepted
    network's plus the match's difference (the first, random network is 0).
 
+A run may start from an exported network of the same game and sizes instead of a random
+one (``Settings.init``, ``arena train --init FILE``): its weights only, with a fresh
+optimiser and an empty buffer; before the first training batch its batch normalisations
+take the statistics of the first step's positions without changing what the network
+computes (:func:`arena.learn.model.renormalise`).
+
 A run started again in the same ``DIR`` goes on from its checkpoint: the same network,
 optimiser state, buffer, step and random generators, so a run killed at any moment and
 resumed plays and learns exactly what it would have without the kill. ``steps`` counts
@@ -45,18 +51,27 @@ from typing import Any
 import numpy as np
 
 from arena.core.agent import Agent
-from arena.core.errors import ArenaError
+from arena.core.errors import ArenaError, SpecError
 from arena.core.game import Game
 from arena.games import load_game
 from arena.learn import checkpoint as ckpt
 from arena.learn.augment import symmetries, transform
 from arena.learn.evaluate import Result, match
 from arena.learn.figure import figure
-from arena.learn.model import Architecture, Model, Optimiser, build, export, init_params
+from arena.learn.model import (
+    Architecture,
+    Model,
+    Optimiser,
+    build,
+    export,
+    from_network,
+    init_params,
+    renormalise,
+)
 from arena.learn.rescore import Rescore
 from arena.learn.selfplay import Records, ReplayBuffer, SelfPlay, play_games
 from arena.search.az.agent import AZAgent
-from arena.search.az.network import Network
+from arena.search.az.network import Network, load
 from arena.search.az.planes import encoding
 from arena.search.mcts.agent import MCTSAgent
 
@@ -77,6 +92,8 @@ class Settings:
     rescore: Rescore = field(default_factory=Rescore)
     """Value targets from the exact solver (:mod:`arena.learn.rescore`); may be switched
     on or changed at a resume."""
+    init: str | None = None
+    """The exported network (a path) the run's first network is, or None: random."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -91,6 +108,7 @@ class Settings:
                 optimiser=Optimiser(**data["optimiser"]),
                 selfplay=SelfPlay(**data["selfplay"]),
                 rescore=Rescore(**data.get("rescore", {})),
+                init=data.get("init"),
                 **{k: data[k] for k in ("seed", "games_per_step", "batches_per_step",
                                         "batch_size", "buffer_size")},
             )  # fmt: skip
@@ -158,6 +176,39 @@ def defaults(game: Game) -> tuple[Settings, Plan]:
     return Settings(game=game.spec, **given), Plan(steps=steps)
 
 
+def initial_network(path: str | Path, game: Game, arch: Architecture | None = None) -> Network:
+    """The network a run starts from (``--init``): it must be for ``game`` and, when
+    ``arch`` is given, of those sizes; anything else is a one-line :class:`ArenaError`."""
+    try:
+        net = load(path)
+        net.check(game)
+    except SpecError as exc:
+        text = str(exc)
+        for prefix in (f"az: net={Path(path)}: ", "az: "):
+            text = text.removeprefix(prefix)
+        raise ArenaError(f"--init {path}: {text}") from None
+    has = architecture_of_network(net)
+    if arch is not None and has != arch:
+        raise ArenaError(f"--init {path}: the network has {sizes(has)}, the run {sizes(arch)}")
+    return net
+
+
+def architecture_of_network(net: Network) -> Architecture:
+    """The sizes of an exported network."""
+    w = net.weights
+    return Architecture(
+        filters=net.filters, blocks=net.blocks, policy=int(w["pol_w"].shape[0]),
+        hidden=int(w["val_fc1_w"].shape[0]),
+    )  # fmt: skip
+
+
+def sizes(arch: Architecture) -> str:
+    return (
+        f"{arch.blocks} blocks of {arch.filters} filters ({arch.policy} policy planes, "
+        f"{arch.hidden} value units)"
+    )
+
+
 def saved_settings(path: str | Path) -> dict[str, Any]:
     """The settings a run's checkpoint holds (as JSON), or a one-line error."""
     return ckpt.load(path).settings
@@ -185,6 +236,9 @@ class State:
     seconds: float = 0.0
     accepted: dict[str, Any] = field(default_factory=dict)
     """The accepted network: ``{"net": path in DIR, "step": N, "elo": E}``."""
+    renormalise: bool = False
+    """A network from ``--init`` whose batch normalisations still wait for the statistics
+    of the positions it trains on (done before its first batch)."""
 
 
 class Trainer:
@@ -239,10 +293,13 @@ class Trainer:
 
     def fresh(self, model: Model) -> State:
         s = self.settings
-        params, stats = init_params(s.arch, self.game, np.random.default_rng([s.seed, 0]))
+        if s.init is None:
+            params, stats = init_params(s.arch, self.game, np.random.default_rng([s.seed, 0]))
+        else:
+            params, stats = from_network(initial_network(s.init, self.game, s.arch))
         state = State(
             params, stats, model.init_opt(params), ReplayBuffer(self.game, s.buffer_size),
-            np.random.default_rng([s.seed, 1]),
+            np.random.default_rng([s.seed, 1]), renormalise=s.init is not None,
         )  # fmt: skip
         self.save_net(export(self.game, params, stats), "nets/step-000000.npz")
         state.accepted = {"net": "nets/step-000000.npz", "step": 0, "elo": 0.0}
@@ -260,6 +317,7 @@ class Trainer:
             saved.params, saved.stats, model.unflatten(template, saved.opt), buffer, sampler,
             step=int(progress["step"]), seconds=float(progress["seconds"]),
             accepted=dict(progress["accepted"]),
+            renormalise=bool(progress.get("renormalise", False)),
         )  # fmt: skip
         # Log lines a kill left after the checkpoint are played again: drop them.
         rows = [r for r in self.log_rows() if r.get("step", 0) <= state.step]
@@ -279,6 +337,7 @@ class Trainer:
             "step": state.step, "games": state.buffer.games, "records": len(state.buffer),
             "seconds": state.seconds, "buffer": name,
             "sampler": state.sampler.bit_generator.state, "accepted": state.accepted,
+            "renormalise": state.renormalise,
         }  # fmt: skip
         params = {k: np.asarray(v) for k, v in state.params.items()}
         stats = {k: np.asarray(v) for k, v in state.stats.items()}
@@ -395,6 +454,10 @@ class Trainer:
             return None
         count = len(symmetries(self.game))
         totals = []
+        if state.renormalise:
+            latest = state.buffer.planes[-RENORMALISE_RECORDS:].astype(np.float32)
+            state.params, state.stats = renormalise(state.params, state.stats, latest)
+            state.renormalise = False
         params, stats, opt = state.params, state.stats, state.opt
         for _ in range(s.batches_per_step):
             batch = state.buffer.sample(s.batch_size, state.sampler)
@@ -447,6 +510,11 @@ class Trainer:
         os.replace(temporary, self.out / "training.svg")
 
 
+RENORMALISE_RECORDS = 4096
+"""At most this many of the buffer's latest records give an ``--init`` network's batch
+normalisations their statistics."""
+
+
 def make_executor(jobs: int) -> Executor | None:
     """Worker processes for self-play (``spawn``: JAX's threads do not survive a fork),
     each ending itself when the run's process is gone (killed with SIGKILL, say)."""
@@ -477,7 +545,7 @@ def describe(settings: Settings) -> str:
         f"{a.blocks} blocks of {a.filters} filters, {p.simulations} simulations a move, "
         f"{settings.games_per_step} games and {settings.batches_per_step} batches of "
         f"{settings.batch_size} a step, seed {settings.seed}"
-    ) + (
+    ) + (f", from {settings.init}" if settings.init else "") + (
         f", values rescored by the solver ({settings.rescore.nodes} nodes a position)"
         if settings.rescore.on else ""
     )  # fmt: skip
