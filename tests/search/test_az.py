@@ -338,3 +338,57 @@ def test_az_answers_stop_promptly(c4_net):
     start = time.perf_counter()
     move = agent.choose(game.initial_state(), arena.Limit())
     assert move in range(7) and time.perf_counter() - start < 5.0
+
+
+def test_solve_plays_proven_wins_and_avoids_proven_losses(c4_net):
+    """solve=N: on midgame positions the solver settles, az never plays a move that loses
+    when one does not, and plays a win when there is one; without it the same (weak)
+    network does both wrong on some of these positions, so the test can fail."""
+    from arena.solvers.connect4.solver import Connect4Solver
+    from arena.solvers.solve import connect4_bitboard
+
+    game, path = c4_net
+    judge = Connect4Solver(game.rows, game.cols, game.k, table_bits=20)
+
+    def outcomes(state):
+        found = {}
+        for move in state.legal_moves():
+            child = state.play(move)
+            if child.is_terminal():
+                found[move] = 0 if child.winner() is None else 1
+            else:
+                found[move] = -judge.outcome(*connect4_bitboard(child), child.ply, 1 << 40)
+        return found
+
+    rng = random.Random(5)
+    plain = arena.load_agent(f"az:net={path},sims=16")
+    solving = arena.load_agent(f"az:net={path},sims=16,solve=200000")
+    plain_errors = checked = 0
+    while checked < 30:
+        state = game.initial_state()
+        for _ in range(rng.randrange(18, 28)):
+            if state.is_terminal():
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        if state.is_terminal():
+            continue
+        exact = outcomes(state)
+        best = max(exact.values())
+        if min(exact.values()) == best:
+            continue  # every move as good: nothing to get wrong
+        checked += 1
+        for agent in (plain, solving):
+            agent.reset(game)
+        assert exact[solving.choose(state, arena.Limit())] == best
+        plain_errors += exact[plain.choose(state, arena.Limit())] < best
+    assert plain_errors >= 3
+
+
+def test_solve_needs_connect4_and_root_puct(c4_net):
+    _, path = c4_net
+    agent = arena.load_agent(f"az:net={path},solve=1000")
+    with pytest.raises(SpecError, match="solve= needs Connect Four's solver"):
+        agent.reset(arena.load_game("tictactoe"))
+    agent = arena.load_agent(f"az:net={path},solve=1000,root=gumbel")
+    with pytest.raises(SpecError, match="root=gumbel"):
+        agent.reset(arena.load_game("connect4"))

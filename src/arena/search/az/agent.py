@@ -32,6 +32,8 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
 
 import numpy as np
 
@@ -46,6 +48,7 @@ from arena.search.az.puct_driver import CompiledPUCT, CompiledTree, game_kernel
 from arena.search.clock.background import Background
 from arena.search.clock.deadline import Deadline, quiet_gc
 from arena.search.clock.time_management import move_time
+from arena.solvers.solve import connect4_bitboard, kind
 
 DEFAULT_SIMULATIONS = 200
 """Simulations a move when neither ``sims=``, ``time=`` nor the match bounds it."""
@@ -53,6 +56,25 @@ DEFAULT_SIMULATIONS = 200
 DEFAULT_BATCH = 8
 """Leaves per network call: measured (docs/az.md, ``arena bench az``), batches of 8 make
 Connect Four's simulations about twice as fast as one leaf at a time."""
+
+
+SOLVER_TABLE_BITS = 20
+"""``solve=``: the solver's table, 2**20 entries (8 MB), kept through a game."""
+
+
+def proven_choice(tree: puct.Tree | CompiledTree, settled: dict[int, int], move: int) -> int:
+    """The move to play once the solver has settled some root moves: the most visited of
+    the proven wins if there is one; else ``move`` unless it is a proven loss and some
+    move is not, then the most visited of those."""
+    moves, visits = puct.visit_counts(tree)  # type: ignore[arg-type]
+    order = sorted(range(len(moves)), key=lambda i: -int(visits[i]))  # stable: first of equals
+    wins = [moves[i] for i in order if settled.get(moves[i]) == 1]
+    if wins:
+        return wins[0]
+    if settled.get(move) != -1:
+        return move
+    others = [moves[i] for i in order if settled.get(moves[i], 0) != -1]
+    return others[0] if others else move
 
 
 @dataclass(frozen=True)
@@ -109,6 +131,12 @@ PARAMS = (
     Param(
         "seed", int, None, "random seed (noise, Gumbel draws, temperature)", default_text="fresh"
     ),
+    Param(
+        "solve", int, 0,
+        "Connect Four, root=puct: nodes of the exact solver for each root move before the "
+        "search; a proven win is played, proven losses are not (0: off)",
+        low=0,
+    ),
 )  # fmt: skip
 
 
@@ -141,6 +169,10 @@ class AZAgent(Agent):
         self._last: SearchInfo | None = None
         self._building = Background()
         """Compiled searches asked for by a timed move before they were ready."""
+        self.solver: Any = None
+        """Connect Four's solver for ``solve=`` (its table kept through a game)."""
+        self.settled: dict[int, int] = {}
+        """The last move's root moves the solver settled: 1 won, 0 drawn, -1 lost."""
 
     def network_for(self, game: Game) -> Network:
         """The network that plays ``game``, checked against it (a one-line SpecError): the
@@ -154,6 +186,7 @@ class AZAgent(Agent):
     def prepare(self, game: Game) -> puct.Evaluator:
         """The evaluator for ``game``, checking the network fits it (a one-line SpecError);
         compiles the forward pass (or loads it from numba's cache) on first use."""
+        self.prepare_solver(game)
         if self.evaluate is not None and self.game_spec == game.spec:
             return self.evaluate
         network = self.network_for(game)
@@ -208,8 +241,45 @@ class AZAgent(Agent):
         self.compiled, self.tree = None, None
         return puct.readable_evaluator(network)
 
+    def prepare_solver(self, game: Game) -> None:
+        """``solve=N``: Connect Four's compiled solver (loaded off the clock at ``reset``),
+        or a one-line SpecError for another game or ``root=gumbel``."""
+        if not self.config["solve"]:
+            return
+        if kind(game) != "connect4" or self.config["root"] != "puct":
+            raise SpecError(
+                f"az: solve= needs Connect Four's solver and root=puct, not {game.spec} "
+                f"with root={self.config['root']}"
+            )
+        if self.solver is None or (self.solver.rows, self.solver.cols, self.solver.k) != (
+            game.rows, game.cols, game.k  # type: ignore[attr-defined]
+        ):  # fmt: skip
+            module: Any = import_module("arena.solvers.connect4.solver")  # numba: on use
+            self.solver = module.Connect4Solver(
+                game.rows, game.cols, game.k, table_bits=SOLVER_TABLE_BITS  # type: ignore[attr-defined]
+            )  # fmt: skip
+
+    def settle(self, state: State) -> dict[int, int]:
+        """Each root move the solver settles within ``solve=`` nodes: 1 if it wins, 0 if
+        it draws, -1 if it loses (for the player to move, with perfect play after it);
+        a move that wins at once is 1 without a search."""
+        self.prepare_solver(state.game)
+        found: dict[int, int] = {}
+        for move in state.legal_moves():
+            child = state.play(move)
+            if child.is_terminal():
+                found[move] = 0 if child.winner() is None else 1
+                continue
+            pos, mask = connect4_bitboard(child)
+            outcome = self.solver.outcome(pos, mask, child.ply, self.config["solve"])
+            if outcome is not None:
+                found[move] = -outcome
+        return found
+
     def reset(self, game: Game | None = None) -> None:
         self.tree = None
+        if self.solver is not None:
+            self.solver.reset()
         if game is not None:
             self.prepare(game)
 
@@ -270,6 +340,8 @@ class AZAgent(Agent):
                 self.gumbel_root = search
                 move = search.best_move(tree) if search else puct.choose_move(tree, 0, self.rng)
         else:
+            # solve=N: the root's moves the solver settles, on this move's clock.
+            self.settled = self.settle(state) if self.config["solve"] else {}
             engine = self.compiled
             tree = self.tree
             kept = (
@@ -295,6 +367,8 @@ class AZAgent(Agent):
                 else:
                     ran, depth = puct.run(tree, evaluate, sims, c, deadline, noise, batch, progress)  # type: ignore[arg-type]
                 move = puct.choose_move(tree, self.config["temperature"], self.rng)  # type: ignore[arg-type]
+            if self.settled:
+                move = proven_choice(tree, self.settled, move)  # type: ignore[arg-type]
         elapsed = time.perf_counter() - start
         if ran > 0 and elapsed > 0:
             self.rate = ran / elapsed
