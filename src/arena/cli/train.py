@@ -82,7 +82,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="start a new run from this exported network (az's .npz, e.g. a run's "
         "latest.npz) instead of a random one: its weights only, with a fresh optimiser and "
         "an empty buffer; the network's sizes are the file's (--blocks/--channels must "
-        "agree). A resume keeps the run's start: the same --init or none",
+        "agree); give it a smaller --lr than it was trained with (e.g. 5e-4). A resume keeps "
+        "the run's start: the same --init or none",
     )  # fmt: skip
     p.add_argument(
         "--rescore", choices=("none", "solver"),
