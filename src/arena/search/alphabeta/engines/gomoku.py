@@ -56,8 +56,8 @@ from arena.search.alphabeta.engines.driver import (
     LazySMP,
     RootSearch,
     deepen,
-    final,
 )
+from arena.search.alphabeta.engines.gomoku_threats import Found, ThreatSearch
 from arena.search.alphabeta.engines.table_values import (
     EXACT,
     LOWER,
@@ -65,8 +65,8 @@ from arena.search.alphabeta.engines.table_values import (
     entry_key,
     store_entry,
 )
-from arena.search.clock.compiled_deadline import NEVER, deadline_ns, expired, now_ns
-from arena.search.clock.deadline import Deadline, quiet_gc
+from arena.search.clock.compiled_deadline import NEVER, expired, now_ns
+from arena.search.clock.deadline import quiet_gc
 from arena.search.report import value_rows
 from arena.search.values import PROVEN_NOTE, WIN
 
@@ -107,6 +107,14 @@ finds in the shared table (docs/speed.md measures it)."""
 HELPER_LEAF_PLIES = LEAF_PLIES
 """Attacking fours of the helpers' VCF search at the horizon (the main search:
 :data:`LEAF_PLIES`)."""
+THREAT_THREES = 3
+"""Threes along a line of the threat search's VCT (:mod:`.gomoku_threats`) that the
+threat thread of ``threads=2`` runs at the root (its VCF first)."""
+THREAT_PLIES = 99
+"""The plies a win by threats is reported in: it comes sooner (the search does not count
+them)."""
+THREAT_SHARE = 0.5
+"""The share of the move's time the threat thread may take before it deepens too."""
 TEMPO = 1.5
 THREAT = 300.0
 LOST_SOON = 950.0
@@ -808,6 +816,13 @@ class GomokuSearch(RootSearch):
         self.leaf_vcf = LEAF_PLIES
         self.budget: int | None = None
         """Measurements: the most nodes each thread searches in a move (None: no budget)."""
+        self.threats: ThreatSearch | None = None
+        """A helper thread's threat search (VCF, then VCT), run at the root before it
+        deepens: :meth:`look_for_threats`."""
+        self.threat_root: tuple[State, float, GomokuSearch] | None = None
+        """This move's root, the seconds the threat search may take, and the main search
+        (stopped when a win is proven)."""
+        self.threat_found: Found | None = None
 
     def varied(self, beam: int, leaf_plies: int) -> GomokuSearch:
         """A helper (:meth:`~arena.search.alphabeta.engines.driver.RootSearch.helper`)
@@ -871,7 +886,30 @@ class GomokuSearch(RootSearch):
         self.longest = int(self.stats[LONGEST])
         return (int(self.buf[0, 0]), int(plies)) if plies else None
 
+    def look_for_threats(self) -> bool:
+        """The threat thread's first work of a move: a proven win by threats for the side
+        to move (stops the main search: the engine plays it), or False."""
+        assert self.threats is not None and self.threat_root is not None
+        state, seconds, main = self.threat_root
+        self.threat_root = None
+        if self.halted:
+            return False
+        found = self.threats.search(state, THREAT_THREES, seconds)
+        self.nodes += self.threats.nodes
+        if found is None or self.halted:
+            return False
+        self.threat_found = found
+        main.stop()
+        return True
+
+    def stop(self) -> None:
+        super().stop()
+        if self.threats is not None:
+            self.threats.stop()
+
     def iterate(self, depth: int, end_ns: int) -> Iteration | None:
+        if self.threat_root is not None and self.look_for_threats():
+            return None
         g, w, through, count, near, count_near = self.geo
         cap = NO_CAP if self.budget is None else self.budget - self.nodes
         self.stats[:] = (
@@ -917,8 +955,12 @@ class GomokuEngine:
             if threads > 1
             else None
         )
-        """Lazy SMP's helpers (``ids:threads=N``): they deepen while the main thread
-        searches for continuous fours at the root, and beside its deepening."""
+        """Lazy SMP's helpers (``ids:threads=N``): the first searches the root for a win
+        by threats (VCF, then VCT: :mod:`.gomoku_threats`) for up to
+        :data:`THREAT_SHARE` of the move while the main thread deepens, then deepens
+        beside it; the others deepen."""
+        if self.smp is not None:
+            self.smp.helpers[0].threats = ThreatSearch(game)
         # Load the compiled code and touch the tables now, off the clock.
         state = game.initial_state()
         for move in (state.legal_moves()[len(state.legal_moves()) // 2], 0):
@@ -943,42 +985,53 @@ class GomokuEngine:
     ) -> tuple[int, SearchInfo]:
         start = time.perf_counter()
         search = self.search
+        if self.smp is not None:  # a helper still ending its last move must not stop this one
+            self.smp.ready()
         search.set_root(state)
         game = state.game
         win = search.win_now()
         if win is not None:
             return win, proven(state, win, WIN - 1, search.nodes, start)
         smp = self.smp
-        if seconds is not None:
+        if seconds is not None and smp is None:
             budget = min(VCF_SHARE * seconds, VCF_MAX_SECONDS)
-            if smp is not None:  # the helpers deepen while the main thread looks for a VCF
-                for helper in smp.ready():
-                    helper.set_root(state)  # type: ignore[attr-defined]
-                smp.begin(maxdepth, deadline_ns(Deadline(seconds, start).end), final)
             found = search.vcf(ROOT_VCF, now_ns() + int(budget * 1e9))
             if found is not None:
-                if smp is not None:
-                    smp.finish(time.perf_counter())
                 return found[0], proven(state, found[0], WIN - found[1], search.nodes, start)
         legal = state.legal_moves()
         size = game.rows  # type: ignore[attr-defined]
         centre = (size // 2) * size + size // 2
         fallback = centre if centre in legal else legal[0]
-        if smp is not None and not smp.active:
-            for helper in smp.ready():
-                helper.set_root(state)  # type: ignore[attr-defined]
-        return deepen(state, search, seconds, maxdepth, agent, fallback, start=start, smp=smp)
+        if smp is None:
+            return deepen(state, search, seconds, maxdepth, agent, fallback, start=start)
+        helpers = smp.ready()
+        for helper in helpers:
+            helper.set_root(state)  # type: ignore[attr-defined]
+        threat = helpers[0]
+        threat.threat_found = None
+        share = THREAT_SHARE * seconds if seconds is not None else None
+        threat.threat_root = (state, share, search)
+        move, info = deepen(state, search, seconds, maxdepth, agent, fallback, start=start, smp=smp)
+        found = threat.threat_found
+        if found is not None:  # a proven win by threats: played (the search was stopped)
+            method = "vcf" if found.kind in ("five", "vcf") else "vct"
+            plies = 1 if found.kind == "five" else THREAT_PLIES
+            return found.move, proven(state, found.move, WIN - plies, info.nodes, start, method)
+        return move, info
 
 
-def proven(state: State, move: int, value: float, nodes: int, start: float) -> SearchInfo:
-    """The report of a move found by a proof (a win at once, or by continuous fours)."""
+def proven(
+    state: State, move: int, value: float, nodes: int, start: float, method: str = "vcf"
+) -> SearchInfo:
+    """The report of a move found by a proof (a win at once, by continuous fours, or by
+    threats: ``method``)."""
     info = SearchInfo(
         seconds=time.perf_counter() - start,
         depth=1,
         nodes=nodes,
         value=value,
         engine="compiled",
-        method="vcf",
+        method=method,
         units=PROVEN_NOTE,
     )
     info.root = value_rows(state, [(move, value, "=")], 1)

@@ -1,0 +1,422 @@
+"""Gomoku's threat-space search: a win by continuous fours (VCF) or by threes and fours
+(VCT) for the side to move, compiled (numba), over the board alone.
+
+The search reads the board cell by cell (0 empty, 1 Black, 2 White) and the rule of the
+game: a *five-cell* of a player is an empty cell where its stone makes k in a row --
+at least k for freestyle (``overline=win``), exactly k in some direction where
+``overline=nowin``. From that, for the attacker ``a`` and the defender ``d``:
+
+- a **four** is an attacking move that leaves ``a`` one five-cell (two: it wins, as an
+  open four or a double four does); ``d`` must take it;
+- a **three** is one after which ``a`` has a *winning cell*: a cell that would leave two
+  five-cells (it makes an open four or a double four), so ``a`` wins next unless ``d``
+  answers. ``d`` may answer with any cell that could stop it -- the winning cells and
+  the five-cells each of them would make (outside these, ``a`` plays a winning cell and
+  has two five-cells to complete: the set is complete) -- or with a **four of its own**
+  (``a`` must block it, and ``d`` answers the threat again), and a four that leaves ``d``
+  two five-cells refutes the attack;
+- the attack is proven when every answer of ``d`` leads to a proven attack again (VCF:
+  fours only, so ``d`` has one answer each time).
+
+Budgets: at most ``fours`` fours and ``threes`` threes along a line, a node cap and a
+deadline (``stats``); a table of the positions already refuted at a budget (Zobrist keys)
+keeps transpositions from being searched twice. A failed or cut-short search returns no
+move: a move is returned only with its proof.
+
+>>> import arena
+>>> game = arena.load_game("gomoku")
+>>> threats = ThreatSearch(game)
+>>> state = game.play_moves(game.parse_moves("H8 A1 J8 A3 K8 A5"))  # an open three
+>>> found = threats.search(state, 4, 1.0)
+>>> game.format_move(found.move) in ("G8", "L8"), found.kind
+(True, 'vct')
+
+Tests: tests/search/test_gomoku_threats.py
+"""
+
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from arena.core.game import Game, State
+from arena.search.clock.compiled_deadline import NEVER, expired, now_ns
+
+# stats: nodes, node cap, deadline (ns), aborted, last look at the clock, longest gap.
+NODES, CAP, END, ABORTED, LAST, LONGEST = range(6)
+STATS = 6
+CHECK_EVERY = 63
+# rule r: size, k, exact (1: overline=nowin).
+R_SIZE, R_K, R_EXACT = range(3)
+ATTACK, DEFEND = 0, 1
+MAX_PLY = 96
+TABLE_BITS = 16
+DR = np.array([0, 1, 1, 1], np.int64)
+DC = np.array([1, 0, 1, -1], np.int64)
+
+SIGNATURE = (
+    "int64(int64[::1], int64[::1], int64[:, ::1], int64[::1], int64[:, ::1], int64, int64,"
+    " int64, int64, int64, int64, int64, int64[::1])"
+)
+"""Declared: a recursive function whose types numba infers does not load from its cache."""
+
+
+@njit(cache=True)
+def run(board, size, cell, dr, dc, v):  # type: ignore[no-untyped-def]
+    """The stones ``v`` in a row from ``cell`` (not counted) in direction (dr, dc)."""
+    r, c = cell // size + dr, cell % size + dc
+    n = 0
+    while 0 <= r < size and 0 <= c < size and board[r * size + c] == v:
+        n += 1
+        r += dr
+        c += dc
+    return n
+
+
+@njit(cache=True)
+def five_along(board, rule, cell, d, v):  # type: ignore[no-untyped-def]
+    """Whether a stone ``v`` on the empty ``cell`` makes k in a row in direction ``d``."""
+    size, k = rule[R_SIZE], rule[R_K]
+    dr, dc = DR[d], DC[d]
+    n = 1 + run(board, size, cell, dr, dc, v) + run(board, size, cell, -dr, -dc, v)
+    return n == k or (n > k and rule[R_EXACT] == 0)
+
+
+@njit(cache=True)
+def is_five(board, rule, cell, v):  # type: ignore[no-untyped-def]
+    """Whether a stone ``v`` on the empty ``cell`` wins."""
+    for d in range(4):  # noqa: SIM110 (numba compiles no generator)
+        if five_along(board, rule, cell, d, v):
+            return True
+    return False
+
+
+@njit(cache=True)
+def fives_through(board, rule, cell, v, out):  # type: ignore[no-untyped-def]
+    """The five-cells of ``v`` on the four lines through ``cell`` (a stone ``v``), within
+    k-1 of it, into ``out``; returns how many (the cells of different lines differ).
+
+    A five-cell its last stone made lies on one of these lines, made along that line."""
+    size, k = rule[R_SIZE], rule[R_K]
+    r0, c0 = cell // size, cell % size
+    n = 0
+    for d in range(4):
+        dr, dc = DR[d], DC[d]
+        for s in range(-(k - 1), k):
+            if s == 0:
+                continue
+            r, c = r0 + s * dr, c0 + s * dc
+            if 0 <= r < size and 0 <= c < size:
+                y = r * size + c
+                if board[y] == 0 and five_along(board, rule, y, d, v):
+                    out[n] = y
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def lined(board, rule, cell, v, least):  # type: ignore[no-untyped-def]
+    """Whether the empty ``cell`` lies in a k-window holding at least ``least`` stones
+    ``v`` and no other stone (only there can a stone on it make a four or a three)."""
+    size, k = rule[R_SIZE], rule[R_K]
+    r0, c0 = cell // size, cell % size
+    for d in range(4):
+        dr, dc = DR[d], DC[d]
+        for start in range(-(k - 1), 1):
+            er, ec = r0 + start * dr, c0 + start * dc
+            lr, lc = er + (k - 1) * dr, ec + (k - 1) * dc
+            if not (0 <= er < size and 0 <= ec < size and 0 <= lr < size and 0 <= lc < size):
+                continue
+            mine = 0
+            clear = True
+            for i in range(k):
+                x = board[(er + i * dr) * size + ec + i * dc]
+                if x == v:
+                    mine += 1
+                elif x != 0:
+                    clear = False
+                    break
+            if clear and mine >= least:
+                return True
+    return False
+
+
+@njit(cache=True)
+def place(board, cell, v, zob, key):  # type: ignore[no-untyped-def]
+    board[cell] = v
+    return key ^ zob[v - 1, cell]
+
+
+@njit(cache=True)
+def winning_cells(board, rule, v, tmp, out):  # type: ignore[no-untyped-def]
+    """Every empty cell where a stone ``v`` leaves two five-cells (``v`` has none now):
+    into ``out``, returns how many."""
+    n = 0
+    for y in range(board.size):
+        if board[y] == 0 and lined(board, rule, y, v, 2):
+            board[y] = v
+            m = fives_through(board, rule, y, v, tmp)
+            board[y] = 0
+            if m >= 2:
+                out[n] = y
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def add(out, n, cell):  # type: ignore[no-untyped-def]
+    """``cell`` appended to the ``n`` cells of ``out`` unless there; returns the count."""
+    for i in range(n):
+        if out[i] == cell:
+            return n
+    out[n] = cell
+    return n + 1
+
+
+@njit(cache=True)
+def tick(stats):  # type: ignore[no-untyped-def]
+    stats[NODES] += 1
+    if stats[NODES] & CHECK_EVERY == 0 and (
+        stats[NODES] >= stats[CAP] or expired(stats, END, LAST, LONGEST)
+    ):
+        stats[ABORTED] = 1
+    return stats[ABORTED] != 0
+
+
+@njit(SIGNATURE, cache=True, nogil=True)
+def threat(board, rule, zob, table, buf, a, mode, fours, threes, last, key, ply, stats):  # type: ignore[no-untyped-def]
+    """Whether attacker ``a`` (0 or 1) wins by threats, 1 or 0.
+
+    ``mode`` ATTACK: ``a`` to move, with no five-cell; ``last`` the defender's last move
+    (-1 at the root: it has no five-cell then). On a win the first attack is at
+    ``buf[ply, 0]``. ``mode`` DEFEND: the defender to move, facing a threat of ``a``.
+    """
+    if tick(stats) or ply >= MAX_PLY - 3:
+        return 0
+    av, dv = a + 1, 2 - a
+    # The modes and "no move" as variables: a literal argument to the recursive call
+    # compiles a variant that the cache cannot load.
+    ZERO, ONE, NONE = mode - mode, mode - mode + 1, mode - mode - 1
+    moves = buf[ply]
+    tmp = buf[ply + 1]
+    if mode == DEFEND:
+        # a's five-cells: one must be taken; two win.
+        nf = 0
+        for y in range(board.size):
+            if board[y] == 0 and is_five(board, rule, y, av):
+                moves[nf] = y
+                nf += 1
+                if nf >= 2:
+                    return 1
+        n = nf
+        if nf == 0:
+            nw = winning_cells(board, rule, av, tmp, moves)
+            if nw == 0:
+                return 0  # no threat left: the defender has the move
+            n = nw
+            for i in range(nw):  # the five-cells each winning cell would make
+                y = moves[i]
+                board[y] = av
+                m = fives_through(board, rule, y, av, tmp)
+                board[y] = 0
+                for j in range(m):
+                    n = add(moves, n, tmp[j])
+            for y in range(board.size):  # the defender's own fours
+                if board[y] == 0 and lined(board, rule, y, dv, 3):
+                    board[y] = dv
+                    m = fives_through(board, rule, y, dv, tmp)
+                    board[y] = 0
+                    if m >= 1:
+                        n = add(moves, n, y)
+        for i in range(n):
+            z = moves[i]
+            key2 = place(board, z, dv, zob, key)
+            m = fives_through(board, rule, z, dv, tmp)
+            if m >= 2:
+                won = 0  # the defender's open or double four
+            elif m == 1:
+                b = tmp[0]  # a must block (it has no five-cell: it would have taken it)
+                key3 = place(board, b, av, zob, key2)
+                won = threat(board, rule, zob, table, buf, a, ONE, fours, threes, NONE, key3,
+                             ply + 1, stats)  # fmt: skip
+                board[b] = 0
+            else:
+                won = threat(board, rule, zob, table, buf, a, ZERO, fours, threes, z, key2,
+                             ply + 1, stats)  # fmt: skip
+            board[z] = 0
+            if won == 0 or stats[ABORTED]:
+                return 0
+        return 1
+    # ATTACK. The defender's five-cells, made by its last move: two lose, one is taken.
+    mask = table.size - 1
+    slot = (key ^ a) & mask
+    entry = ((key ^ a) >> 12) << 12
+    held = table[slot]
+    if (
+        held != 0
+        and held & ~np.int64(4095) == entry
+        and (held >> 6) & 63 >= fours
+        and held & 63 >= threes
+    ):
+        return 0  # refuted already with as many fours and threes
+    forced = -1
+    if last >= 0:
+        m = fives_through(board, rule, last, dv, tmp)
+        if m >= 2:
+            return 0
+        if m == 1:
+            forced = tmp[0]
+    n = 0
+    if forced >= 0:
+        moves[0] = forced
+        n = 1
+    else:
+        for x in range(board.size):
+            if board[x] == 0 and lined(board, rule, x, av, 2 if threes > 0 else 3):
+                moves[n] = x
+                n += 1
+    # Fours first (VCF), then threes; a move leaving two five-cells wins at once.
+    for phase in range(2):
+        if phase == 1 and threes <= 0:
+            break
+        if phase == 0 and fours <= 0:
+            continue
+        for i in range(n):
+            x = moves[i]
+            key2 = place(board, x, av, zob, key)
+            m = fives_through(board, rule, x, av, tmp)
+            won = 0
+            if m >= 2:
+                won = 1
+            elif m == 1 and phase == 0:
+                b = tmp[0]
+                key3 = place(board, b, dv, zob, key2)
+                won = threat(board, rule, zob, table, buf, a, ZERO, fours - 1, threes, b,
+                             key3, ply + 2, stats)  # fmt: skip
+                board[b] = 0
+            elif m == 0 and phase == 1:
+                nw = winning_cells(board, rule, av, tmp, buf[ply + 2])
+                if nw > 0:
+                    won = threat(board, rule, zob, table, buf, a, ONE, fours, threes - 1, NONE,
+                                 key2, ply + 1, stats)  # fmt: skip
+            board[x] = 0
+            if won:
+                buf[ply, 0] = x
+                return 1
+            if stats[ABORTED]:
+                return 0
+    if not stats[ABORTED]:
+        table[slot] = entry | (min(fours, 63) << 6) | min(threes, 63)
+    return 0
+
+
+class Found(NamedTuple):
+    """A proven win: its first ``move``, ``kind`` (``five``, ``vcf`` or ``vct``)."""
+
+    move: int
+    kind: str
+    nodes: int
+    seconds: float
+
+
+class ThreatSearch:
+    """The arrays of one board's threat search (one thread each)."""
+
+    def __init__(self, game: Game) -> None:
+        size, k = game.rows, game.k  # type: ignore[attr-defined]
+        self.size = size
+        self.rule = np.array([size, k, int(getattr(game, "exact", False))], np.int64)
+        cells = size * size
+        rng = np.random.default_rng(20261129)
+        self.zob = rng.integers(1, 1 << 50, size=(2, cells), dtype=np.int64)
+        self.board = np.zeros(cells, np.int64)
+        self.table = np.zeros(1 << TABLE_BITS, np.int64)
+        self.buf = np.zeros((MAX_PLY + 2, cells), np.int64)
+        self.stats = np.zeros(STATS, np.int64)
+        self.nodes = 0
+
+    def stop(self) -> None:
+        """End the search under way at its next look at the clock (from another thread)."""
+        self.stats[END] = 0
+
+    def search(
+        self,
+        state: State,
+        threes: int,
+        seconds: float | None,
+        attacker: int | None = None,
+        fours: int = 30,
+        nodes: int = 1 << 62,
+    ) -> Found | None:
+        """A proven win of ``attacker`` (default: the side to move) in ``state``, or None.
+
+        ``threes``: at most this many threes along a line (0: VCF only), ``fours`` fours;
+        ``seconds`` and ``nodes`` the limits. When the attacker is not to move, the
+        search asks what it would do with the move (the threats the mover must answer)."""
+        start = time.perf_counter()
+        a = state.to_move if attacker is None else attacker
+        board = self.board
+        board[:] = 0
+        key = 0
+        for cell in range(board.size):
+            owner = state.stone(cell)  # type: ignore[attr-defined]
+            if owner is not None:
+                key = place(board, cell, owner + 1, self.zob, key)
+        self.table[:] = 0
+        self.nodes = 0
+        end = NEVER if seconds is None else int(now_ns() + seconds * 1e9)
+        self.stats[:] = (0, nodes, end, 0, now_ns(), 0)
+        return self._run(a, key, threes, fours, start)
+
+    def _run(self, a: int, key: int, threes: int, fours: int, start: float) -> Found | None:
+        board, rule = self.board, self.rule
+        av, dv = a + 1, 2 - a
+        for y in range(board.size):
+            if board[y] == 0 and is_five(board, rule, y, av):
+                return Found(y, "five", 0, time.perf_counter() - start)
+        theirs = [y for y in range(board.size) if board[y] == 0 and is_five(board, rule, y, dv)]
+        if len(theirs) >= 2:
+            return None
+        last = -1
+        if len(theirs) == 1:  # the defender's four: taken first, and it must make a four
+            return self._forced(a, key, theirs[0], threes, fours, start)
+        won = threat(board, rule, self.zob, self.table, self.buf, a, ATTACK, fours, 0, last,
+                     key, 0, self.stats)  # fmt: skip
+        kind = "vcf"
+        if not won and threes > 0 and not self.stats[ABORTED]:
+            won = threat(board, rule, self.zob, self.table, self.buf, a, ATTACK, fours, threes,
+                         last, key, 0, self.stats)  # fmt: skip
+            kind = "vct"
+        self.nodes = int(self.stats[NODES])
+        if not won:
+            return None
+        return Found(int(self.buf[0, 0]), kind, self.nodes, time.perf_counter() - start)
+
+    def _forced(
+        self, a: int, key: int, block: int, threes: int, fours: int, start: float
+    ) -> Found | None:
+        """The attacker must take the defender's five-cell: a win only if the block is a
+        four and the rest follows."""
+        board, rule = self.board, self.rule
+        av, dv = a + 1, 2 - a
+        key2 = place(board, block, av, self.zob, key)
+        m = fives_through(board, rule, block, av, self.buf[1])
+        if m >= 2:
+            won = 1
+        elif m == 1:
+            reply = int(self.buf[1, 0])
+            key3 = place(board, reply, dv, self.zob, key2)
+            won = threat(board, rule, self.zob, self.table, self.buf, a, ATTACK, fours - 1,
+                         threes, reply, key3, 2, self.stats)  # fmt: skip
+            board[reply] = 0
+        else:  # a threat of the attacker's may still stand: the defender answers it
+            won = threat(board, rule, self.zob, self.table, self.buf, a, DEFEND, fours,
+                         threes, -1, key2, 1, self.stats)  # fmt: skip
+        board[block] = 0
+        self.nodes = int(self.stats[NODES])
+        if not won:
+            return None
+        return Found(block, "vct" if threes else "vcf", self.nodes, time.perf_counter() - start)

@@ -1,0 +1,103 @@
+"""Gomoku's threat-space search (VCF and VCT): wins found are wins, refutations seen.
+
+Every win the compiled search reports is played out here against a full-width defender
+(every legal reply, judged by the game's own rules): the attacker's next move is the
+search's answer in the new position, and the line must end with the attacker's five.
+"""
+
+from __future__ import annotations
+
+import arena
+from arena.core.game import State
+from arena.games.gomoku.heuristic import immediate_wins
+from arena.search.alphabeta.engines.gomoku_threats import ThreatSearch
+
+
+def position(text: str, spec: str = "gomoku") -> State:
+    game = arena.load_game(spec)
+    return game.play_moves(game.parse_moves(text))
+
+
+def proves(state: State, threes: int, fours: int = 30) -> bool:
+    """Whether the side to move wins against every defence, playing the search's move each
+    time with what is left of its budget (a four spends a four, a three a three, a block
+    of the defender's four nothing): the full-width check of a proof."""
+    attacker = state.to_move
+    search = ThreatSearch(state.game)
+
+    def wins(state: State, threes: int, fours: int) -> bool:
+        if threes < 0 or fours < 0:
+            return False
+        found = search.search(state, threes, None, fours=fours)
+        if found is None:
+            return False
+        blocks = bool(immediate_wins(state, 1 - attacker))
+        after = state.play(found.move)
+        if after.is_terminal():
+            return after.returns()[attacker] > 0
+        if immediate_wins(after, attacker):
+            fours -= 1
+        elif not blocks:
+            threes -= 1
+        for reply in after.legal_moves():
+            answered = after.play(reply)
+            if answered.is_terminal():
+                return False  # the defender's five (or a full board)
+            if not wins(answered, threes, fours):
+                return False
+        return True
+
+    return wins(state, threes, fours)
+
+
+def found(text: str, threes: int, spec: str = "gomoku") -> tuple[str, str] | None:
+    state = position(text, spec)
+    result = ThreatSearch(state.game).search(state, threes, None)
+    if result is None:
+        return None
+    return state.game.format_move(result.move), result.kind
+
+
+# 11x11: Black's two twos D6-E6 and F7-F8 cross at F6 (a double three), White far away.
+FORK = "D6 A1 E6 A3 F7 L11 F8 L9"
+
+
+def test_a_win_by_continuous_fours_is_found_and_holds() -> None:
+    # Black's closed threes H8-K8 (White G8) and L9-L11 (White L12): L8 is a double four.
+    text = "H8 G8 J8 L12 K8 A1 L9 A3 L10 A5 L11 A15"
+    assert found(text, 0) == ("L8", "vcf")
+    assert proves(position(text), 0, 3)
+
+
+def test_a_win_by_threes_needs_threes_and_holds() -> None:
+    spec = "gomoku:size=11"
+    assert found(FORK, 0, spec) is None  # no four to make: no VCF
+    assert found(FORK, 1, spec) == ("F6", "vct")  # the double three
+    assert proves(position(FORK, spec), 1)
+    assert proves(position(FORK, "gomoku:size=11,overline=nowin"), 1)
+
+
+def test_the_defenders_own_four_refutes_the_threes() -> None:
+    # The same fork, but White's open three K2-K4 answers Black's three with an open
+    # four (K5): a search that let the defender only block would call F6 a win.
+    spec = "gomoku:size=11"
+    text = "D6 K2 E6 K3 F7 K4 F8 A11"
+    assert found(text, 3, spec) is None
+    after = position(text + " F6", spec).play(arena.load_game(spec).parse_move("K5"))
+    assert len(immediate_wins(after, 1)) == 2  # White's open four: Black cannot stop it
+    # White's closed three B2-D2 (A2 Black's) makes only a four Black blocks: the fork
+    # stands.
+    text = "D6 B2 E6 C2 F7 D2 F8 A11 A2 L1"
+    assert found(text, 1, spec) == ("F6", "vct")
+    assert proves(position(text, spec), 1)
+
+
+def test_no_win_gives_none() -> None:
+    assert found("H8 H9", 4) is None
+    assert found("H8 J9 G9 J8 J10 K8", 4) is None
+
+
+def test_exactly_five_is_respected() -> None:
+    text = "C8 A1 D8 P1 E8 A15 G8 P15 H8 H1"  # F8 makes six in a row
+    assert found(text, 2) == ("F8", "five")
+    assert found(text, 4, "gomoku:overline=nowin") is None
