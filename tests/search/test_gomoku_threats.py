@@ -101,3 +101,19 @@ def test_exactly_five_is_respected() -> None:
     text = "C8 A1 D8 P1 E8 A15 G8 P15 H8 H1"  # F8 makes six in a row
     assert found(text, 2) == ("F8", "five")
     assert found(text, 4, "gomoku:overline=nowin") is None
+
+
+def test_two_threads_play_a_win_the_threat_thread_proves() -> None:
+    # The fork on 15x15: the main search deepens, the threat thread proves the win by
+    # threes, stops it, and its move is played (reported as proven).
+    from arena.search.alphabeta.engines.gomoku import GomokuEngine
+    from arena.search.values import is_proven
+
+    text = "F8 A1 G8 A3 H9 P15 H10 P13"
+    state = position(text)
+    engine = GomokuEngine(state.game, threads=2)
+    move, info = engine.choose(state, 5.0, 64, arena.load_agent("ids"))
+    helper = engine.smp.helpers[0]  # type: ignore[union-attr]
+    assert helper.threat_found is not None and move == helper.threat_found.move
+    assert info.method == "vct" and info.value is not None and is_proven(info.value)
+    assert proves(state, 3)

@@ -859,6 +859,8 @@ class GomokuSearch(RootSearch):
         self.nodes = 0
         self.halted = False
         self.longest = 0
+        if self.threats is not None:
+            self.threats.halted = False
 
     def reset(self) -> None:
         self.keys[:] = 0

@@ -18,9 +18,10 @@ at least k for freestyle (``overline=win``), exactly k in some direction where
 - the attack is proven when every answer of ``d`` leads to a proven attack again (VCF:
   fours only, so ``d`` has one answer each time).
 
-Budgets: at most ``fours`` fours and ``threes`` threes along a line, a node cap and a
-deadline (``stats``); a table of the positions already refuted at a budget (Zobrist keys)
-keeps transpositions from being searched twice. A failed or cut-short search returns no
+Budgets: at most ``fours`` fours and ``threes`` threes along a line (searched with 0
+threes first, then 1, 2, ... up to ``threes``), a node cap and a deadline (``stats``); a
+table of the positions already refuted at a budget (Zobrist keys) keeps transpositions
+from being searched twice. A failed or cut-short search returns no
 move: a move is returned only with its proof.
 
 >>> import arena
@@ -337,9 +338,13 @@ class ThreatSearch:
         self.buf = np.zeros((MAX_PLY + 2, cells), np.int64)
         self.stats = np.zeros(STATS, np.int64)
         self.nodes = 0
+        self.halted = False
+        """Set by :meth:`stop`: searches end at once until the owner clears it."""
 
     def stop(self) -> None:
-        """End the search under way at its next look at the clock (from another thread)."""
+        """End the search under way at its next look at the clock, and any started before
+        ``halted`` is cleared (safe from another thread)."""
+        self.halted = True
         self.stats[END] = 0
 
     def search(
@@ -369,6 +374,8 @@ class ThreatSearch:
         self.nodes = 0
         end = NEVER if seconds is None else int(now_ns() + seconds * 1e9)
         self.stats[:] = (0, nodes, end, 0, now_ns(), 0)
+        if self.halted:  # checked after the write: a stop() racing it still wins
+            self.stats[END] = 0
         return self._run(a, key, threes, fours, start)
 
     def _run(self, a: int, key: int, threes: int, fours: int, start: float) -> Found | None:
@@ -383,13 +390,15 @@ class ThreatSearch:
         last = -1
         if len(theirs) == 1:  # the defender's four: taken first, and it must make a four
             return self._forced(a, key, theirs[0], threes, fours, start)
-        won = threat(board, rule, self.zob, self.table, self.buf, a, ATTACK, fours, 0, last,
-                     key, 0, self.stats)  # fmt: skip
-        kind = "vcf"
-        if not won and threes > 0 and not self.stats[ABORTED]:
-            won = threat(board, rule, self.zob, self.table, self.buf, a, ATTACK, fours, threes,
+        # VCF first, then one three more at a time: a short win is found before a long
+        # search, and each pass finds the last one's refutations in the table.
+        won = 0
+        for t in range(threes + 1):
+            won = threat(board, rule, self.zob, self.table, self.buf, a, ATTACK, fours, t,
                          last, key, 0, self.stats)  # fmt: skip
-            kind = "vct"
+            if won or self.stats[ABORTED]:
+                break
+        kind = "vct" if won and t > 0 else "vcf"
         self.nodes = int(self.stats[NODES])
         if not won:
             return None
