@@ -27,10 +27,12 @@ move: a move is returned only with its proof.
 >>> import arena
 >>> game = arena.load_game("gomoku")
 >>> threats = ThreatSearch(game)
->>> state = game.play_moves(game.parse_moves("H8 A1 J8 A3 K8 A5"))  # an open three
->>> found = threats.search(state, 4, 1.0)
->>> game.format_move(found.move) in ("G8", "L8"), found.kind
-(True, 'vct')
+>>> state = game.play_moves(game.parse_moves("F8 A1 G8 A3 H9 P15 H10 P13"))  # two twos
+>>> threats.search(state, 0, 1.0) is None  # no win by fours
+True
+>>> found = threats.search(state, 2, 1.0)  # by threes: H8 makes two open threes
+>>> game.format_move(found.move), found.kind
+('H8', 'vct')
 
 Tests: tests/search/test_gomoku_threats.py
 """
