@@ -24,6 +24,10 @@ The position is a board of cells plus, for every k-window (k cells in a line:
 - **VCF.** Before the search, and at the horizon for the side to move, a
   search of continuous fours (each attacking move makes a four, the defender
   must block it): a win found that way is proven.
+- **Threats** (``threads=2`` or more): the first helper thread searches the root for
+  a win by fours and threes (VCF, then VCT: :mod:`.gomoku_threats`) for up to
+  :data:`THREAT_SHARE` of the move while the main thread deepens (without its root VCF);
+  a proven win stops the search and is played. Then it deepens as Lazy SMP's helpers do.
 
 Alpha-beta negamax with a transposition table (Zobrist keys; depth, bound,
 best move), iterative deepening by :func:`~arena.search.alphabeta.engines.driver.deepen`,
