@@ -7,6 +7,8 @@ search's answer in the new position, and the line must end with the attacker's f
 
 from __future__ import annotations
 
+import pytest
+
 import arena
 from arena.core.game import State
 from arena.games.gomoku.heuristic import immediate_wins
@@ -117,3 +119,16 @@ def test_two_threads_play_a_win_the_threat_thread_proves() -> None:
     assert helper.threat_found is not None and move == helper.threat_found.move
     assert info.method == "vct" and info.value is not None and is_proven(info.value)
     assert proves(state, 3)
+
+
+def test_one_thread_may_search_threats_at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Off by default (ROOT_THREES = 0: the root VCF, as measured); set, the one-thread
+    # engine plays the win by threes at once.
+    from arena.search.alphabeta.engines import gomoku
+
+    state = position("F8 A1 G8 A3 H9 P15 H10 P13")
+    assert gomoku.GomokuEngine(state.game).root_threats is None
+    monkeypatch.setattr(gomoku, "ROOT_THREES", 1)
+    engine = gomoku.GomokuEngine(state.game)
+    move, info = engine.choose(state, 5.0, 64, arena.load_agent("ids"))
+    assert (state.game.format_move(move), info.method) == ("H8", "vct")

@@ -114,6 +114,9 @@ HELPER_LEAF_PLIES = LEAF_PLIES
 THREAT_THREES = 3
 """Threes along a line of the threat search's VCT (:mod:`.gomoku_threats`) that the
 threat thread of ``threads=2`` runs at the root (its VCF first)."""
+ROOT_THREES = 0
+"""One thread: threes of the root's threat search in place of its VCF (0: the engine's
+own VCF, as measured; docs/speed.md "Threads")."""
 THREAT_PLIES = 99
 """The plies a win by threats is reported in: it comes sooner (the search does not count
 them)."""
@@ -967,6 +970,9 @@ class GomokuEngine:
         beside it; the others deepen."""
         if self.smp is not None:
             self.smp.helpers[0].threats = ThreatSearch(game)
+        self.root_threes = ROOT_THREES
+        self.root_threats = ThreatSearch(game) if threads == 1 and ROOT_THREES else None
+        """One thread: the root's threat search in place of its VCF (:data:`ROOT_THREES`)."""
         # Load the compiled code and touch the tables now, off the clock.
         state = game.initial_state()
         for move in (state.legal_moves()[len(state.legal_moves()) // 2], 0):
@@ -1001,9 +1007,17 @@ class GomokuEngine:
         smp = self.smp
         if seconds is not None and smp is None:
             budget = min(VCF_SHARE * seconds, VCF_MAX_SECONDS)
-            found = search.vcf(ROOT_VCF, now_ns() + int(budget * 1e9))
-            if found is not None:
-                return found[0], proven(state, found[0], WIN - found[1], search.nodes, start)
+            if self.root_threats is not None:
+                threat = self.root_threats.search(state, self.root_threes, budget)
+                if threat is not None:
+                    plies = 1 if threat.kind == "five" else THREAT_PLIES
+                    return threat.move, proven(
+                        state, threat.move, WIN - plies, threat.nodes, start, threat.kind
+                    )
+            else:
+                found = search.vcf(ROOT_VCF, now_ns() + int(budget * 1e9))
+                if found is not None:
+                    return found[0], proven(state, found[0], WIN - found[1], search.nodes, start)
         legal = state.legal_moves()
         size = game.rows  # type: ignore[attr-defined]
         centre = (size // 2) * size + size // 2
