@@ -14,7 +14,7 @@ import arena
 from arena.core.errors import SpecError
 from arena.search.az import puct
 from arena.search.az.kernel import evaluate_batch, evaluate_prepared, prepare
-from arena.search.az.network import FORMAT, WEIGHTS, forward, load, random_network
+from arena.search.az.network import FORMAT, WEIGHTS, conv3x3, forward, load, random_network
 from arena.search.az.planes import encode, encoding
 
 
@@ -44,6 +44,23 @@ def test_compiled_forward_equals_the_readable_one(spec):
         assert np.allclose(logits[i], want_logits, atol=1e-4)
         assert abs(values[i] - want_value) < 1e-4
     assert len({round(float(v), 5) for v in values}) > 1 or spec == "connect4"
+
+
+def test_the_readable_convolution_shifts_pads_and_takes_a_batch():
+    # Weight 1 at the top-left tap: each output cell is the input's up-left neighbour (a
+    # cross-correlation), 0 past the edge (zero padding), plus the bias.
+    x = np.arange(1.0, 13.0).reshape(1, 3, 4)
+    w = np.zeros((1, 1, 3, 3))
+    w[0, 0, 0, 0] = 1.0
+    got = conv3x3(x, w, np.array([0.5]))
+    assert got.tolist() == [[[0.5, 0.5, 0.5, 0.5], [0.5, 1.5, 2.5, 3.5], [0.5, 5.5, 6.5, 7.5]]]
+    # A batch (learn.model.renormalise's use, float64, no bias) is each position alone.
+    rng = np.random.default_rng(0)
+    batch, w = rng.standard_normal((5, 3, 6, 7)), rng.standard_normal((4, 3, 3, 3))
+    out = conv3x3(batch, w)
+    assert out.shape == (5, 4, 6, 7) and out.dtype == np.float64
+    assert all(np.allclose(out[i], conv3x3(batch[i], w), atol=1e-12) for i in range(5))
+    assert conv3x3(batch.astype(np.float32), w.astype(np.float32)).dtype == np.float32
 
 
 def test_a_position_evaluates_bitwise_the_same_alone_or_in_a_batch():

@@ -36,7 +36,7 @@ import numpy as np
 
 from arena.core.errors import ArenaError
 from arena.core.game import Game
-from arena.search.az.network import Network
+from arena.search.az.network import Network, conv3x3
 from arena.search.az.planes import encoding
 
 EPSILON = 1e-5
@@ -136,17 +136,6 @@ def renormalise(params: Arrays, stats: Arrays, planes: np.ndarray) -> tuple[Arra
     s = {k: np.asarray(v, np.float64) for k, v in stats.items()}
     out_p = {k: np.array(v, np.float32) for k, v in params.items()}
     out_s = {k: np.array(v, np.float32) for k, v in stats.items()}
-
-    def conv3x3(x: np.ndarray, w: np.ndarray) -> np.ndarray:
-        _, _, h, wd = x.shape
-        padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
-        out = np.zeros((x.shape[0], w.shape[0], h, wd))
-        for dy in range(3):
-            for dx in range(3):
-                out += np.einsum(
-                    "fc,nchw->nfhw", w[:, :, dy, dx], padded[:, :, dy : dy + h, dx : dx + wd]
-                )
-        return out
 
     def norm(y: np.ndarray, name: str, index: tuple[int, ...] = ()) -> np.ndarray:
         gamma, beta = p[f"{name}_gamma"][index], p[f"{name}_beta"][index]

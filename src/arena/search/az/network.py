@@ -189,14 +189,21 @@ def random_network(
 # --- the readable forward pass ---------------------------------------------------------
 
 
-def conv3x3(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """A 3x3 convolution with zero padding: ``(C, H, W) -> (F, H, W)``."""
-    _, h, wd = x.shape
-    padded = np.pad(x, ((0, 0), (1, 1), (1, 1)))
-    out = np.zeros((w.shape[0], h, wd), np.float32) + b[:, None, None]
+def conv3x3(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+    """A 3x3 convolution with zero padding: ``(C, H, W) -> (F, H, W)``, or a batch of them,
+    ``(N, C, H, W) -> (N, F, H, W)``; ``b`` (``(F,)``) is added when given. The result has
+    the inputs' type (float32 for a network's arrays, float64 for
+    :func:`arena.learn.model.renormalise`'s)."""
+    h, wd = x.shape[-2:]
+    padded = np.pad(x, ((0, 0),) * (x.ndim - 2) + ((1, 1), (1, 1)))
+    out = np.zeros((*x.shape[:-3], w.shape[0], h, wd), np.result_type(x, w))
+    if b is not None:
+        out += b[:, None, None]
     for dy in range(3):
         for dx in range(3):
-            out += np.einsum("fc,chw->fhw", w[:, :, dy, dx], padded[:, dy : dy + h, dx : dx + wd])
+            out += np.einsum(
+                "fc,...chw->...fhw", w[:, :, dy, dx], padded[..., dy : dy + h, dx : dx + wd]
+            )
     return out
 
 
