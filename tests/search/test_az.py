@@ -16,6 +16,7 @@ from arena.search.az import puct
 from arena.search.az.kernel import evaluate_batch, evaluate_prepared, prepare
 from arena.search.az.network import FORMAT, WEIGHTS, conv3x3, forward, load, random_network
 from arena.search.az.planes import encode, encoding
+from arena.search.clock.deadline import Deadline
 
 
 def random_positions(game, count, seed=0):
@@ -399,6 +400,29 @@ def test_solve_plays_proven_wins_and_avoids_proven_losses(c4_net):
         assert exact[solving.choose(state, arena.Limit())] == best
         plain_errors += exact[plain.choose(state, arena.Limit())] < best
     assert plain_errors >= 3
+
+
+def test_solve_keeps_the_move_deadline_whatever_its_budget(c4_net):
+    """solve=N on a clock: the probes get an end inside the move's deadline (the compiled
+    solver stops there), so a budget of 2**40 nodes from the empty board (hours) still
+    leaves a search; without a clock the probes keep their node budget alone."""
+    game, path = c4_net
+    agent = arena.load_agent(f"az:net={path},solve={1 << 40}")
+    agent.reset(game)
+    ends = []
+    probe = agent.solver.outcome
+
+    def spy(pos, mask, ply, nodes, end=None):
+        assert end is not None, "a probe without the move's clock"
+        ends.append(end)
+        return probe(pos, mask, ply, nodes, end)
+
+    agent.solver.outcome = spy
+    move = agent.choose(game.initial_state(), arena.Limit(time=0.2))
+    deadline = agent.deadline
+    assert move in range(7) and agent.last_search.nodes > 0
+    assert ends and all(deadline.start < end < deadline.end for end in ends)
+    assert agent.solve_end(Deadline(None)) is None
 
 
 def test_solve_needs_connect4_and_root_puct(c4_net):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from functools import cache
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from arena.core.game import State
 from arena.games import load_game
+from arena.solvers.connect4 import search
 from arena.solvers.connect4.solver import Connect4Solver
 
 DATA = Path(__file__).parent / "data" / "connect4_scored_positions.txt"
@@ -131,3 +133,13 @@ def test_outcome_is_the_sign_of_the_score_or_none_past_its_budget() -> None:
     assert solver.outcome(0, 0, 0, 1000) is None  # the empty board: far past 1000 nodes
     pos, mask, ply = solver.position([3, 3, 4, 4, 5, 5])
     assert solver.outcome(pos, mask, ply, 1) == 1  # a win at once needs no search
+
+
+def test_outcome_stops_at_its_end_whatever_its_budget() -> None:
+    # A moment already past: the probe stops at its first look at the clock (node 1,024),
+    # not after the 2**40 nodes the empty board would take.
+    solver = Connect4Solver(table_bits=18)
+    assert solver.outcome(0, 0, 0, 1 << 40, end=time.perf_counter()) is None
+    assert solver.stats[search.ABORTED] == 1 and solver.stats[search.NODES] <= 1024
+    pos, mask, ply = solver.position([3, 3, 4, 4, 5, 5])
+    assert solver.outcome(pos, mask, ply, 1, end=time.perf_counter()) == 1  # no search

@@ -61,6 +61,10 @@ Connect Four's simulations about twice as fast as one leaf at a time."""
 SOLVER_TABLE_BITS = 20
 """``solve=``: the solver's table, 2**20 entries (8 MB), kept through a game."""
 
+SOLVE_SHARE = 0.5
+"""``solve=`` on a clock: the probes stop, whatever their node budget, once this share of
+the time the move's deadline leaves the search has passed; the search has the rest."""
+
 
 def proven_choice(tree: puct.Tree | CompiledTree, settled: dict[int, int], move: int) -> int:
     """The move to play once the solver has settled some root moves: the most visited of
@@ -259,10 +263,12 @@ class AZAgent(Agent):
                 game.rows, game.cols, game.k, table_bits=SOLVER_TABLE_BITS  # type: ignore[attr-defined]
             )  # fmt: skip
 
-    def settle(self, state: State) -> dict[int, int]:
-        """Each root move the solver settles within ``solve=`` nodes: 1 if it wins, 0 if
-        it draws, -1 if it loses (for the player to move, with perfect play after it);
-        a move that wins at once is 1 without a search."""
+    def settle(self, state: State, end: float | None = None) -> dict[int, int]:
+        """Each root move the solver settles within ``solve=`` nodes (and before ``end``, a
+        :func:`time.perf_counter` moment: the probe under way stops there and the moves
+        not yet probed stay open): 1 if it wins, 0 if it draws, -1 if it loses (for the
+        player to move, with perfect play after it); a move that wins at once is 1
+        without a search."""
         self.prepare_solver(state.game)
         found: dict[int, int] = {}
         for move in state.legal_moves():
@@ -270,11 +276,23 @@ class AZAgent(Agent):
             if child.is_terminal():
                 found[move] = 0 if child.winner() is None else 1
                 continue
+            if end is not None and time.perf_counter() >= end:
+                continue
             pos, mask = connect4_bitboard(child)
-            outcome = self.solver.outcome(pos, mask, child.ply, self.config["solve"])
+            outcome = self.solver.outcome(pos, mask, child.ply, self.config["solve"], end)
             if outcome is not None:
                 found[move] = -outcome
         return found
+
+    @staticmethod
+    def solve_end(deadline: Deadline) -> float | None:
+        """When ``solve=``'s probes stop on this move's clock: :data:`SOLVE_SHARE` of the
+        way to the search's deadline (None: no clock)."""
+        if deadline.end == math.inf:
+            return None
+        if deadline.end == -math.inf:
+            return deadline.end
+        return deadline.start + SOLVE_SHARE * max(deadline.end - deadline.start, 0.0)
 
     def reset(self, game: Game | None = None) -> None:
         self.tree = None
@@ -340,8 +358,11 @@ class AZAgent(Agent):
                 self.gumbel_root = search
                 move = search.best_move(tree) if search else puct.choose_move(tree, 0, self.rng)
         else:
-            # solve=N: the root's moves the solver settles, on this move's clock.
-            self.settled = self.settle(state) if self.config["solve"] else {}
+            # solve=N: the root's moves the solver settles, on this move's clock (a share
+            # of it; the search has the rest).
+            self.settled = {}
+            if self.config["solve"]:
+                self.settled = self.settle(state, self.solve_end(deadline))
             engine = self.compiled
             tree = self.tree
             kept = (
