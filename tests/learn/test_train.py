@@ -24,7 +24,7 @@ from arena.learn import checkpoint as ckpt
 from arena.learn.augment import symmetries, transform
 from arena.learn.model import Architecture, Optimiser, build, export, init_params
 from arena.learn.selfplay import Records, ReplayBuffer, SelfPlay
-from arena.learn.train import Plan, Settings, Trainer
+from arena.learn.train import Plan, Settings, SizeMismatch, Trainer, initial_network
 from arena.search.az.kernel import evaluate_batch
 from arena.search.az.network import load
 from arena.search.az.planes import encode
@@ -414,13 +414,26 @@ def test_bad_init_files_get_one_line(tmp_path, capsys):
         (["--init", str(tmp_path / "c4.npz"), "--channels", "16"],
          "the network has 1 blocks of 8 filters (2 policy planes, 32 value units), not "
          "--channels 16"),
+        (["--init", str(tmp_path / "c4.npz"), "--blocks", "3", "--channels", "8"],
+         "the network has 1 blocks of 8 filters (2 policy planes, 32 value units), not "
+         "--blocks 3"),
+        (["--init", str(tmp_path / "c4.npz"), "--blocks", "1", "--channels", "4"],
+         "units), not --channels 4"),
     ):  # fmt: skip
         code, err = run_cli(capsys, "train", "connect4", "--out", out, *argv)
         assert code == 2 and err.count("\n") == 1 and words in err and "--init" in err, err
     assert not (tmp_path / "run").exists()
+    # The library's check (the one the options' lines come from) without the CLI.
     with pytest.raises(ArenaError, match=r"the network has 1 blocks of 8 filters .*, the run 2"):
         Trainer(out, tiny(game="connect4", init=str(tmp_path / "c4.npz"),
                           arch=Architecture(filters=8, blocks=2)), Plan(steps=1)).run()  # fmt: skip
+    game = arena.load_game("connect4")
+    with pytest.raises(SizeMismatch) as caught:
+        initial_network(tmp_path / "c4.npz", game, Architecture(filters=8, blocks=1, hidden=9))
+    assert (caught.value.size, caught.value.wanted, caught.value.has.hidden) == ("hidden", 9, 32)
+    # Only the sizes asked about are checked.
+    net = initial_network(tmp_path / "c4.npz", game, Architecture(filters=8, blocks=5), ["filters"])
+    assert net.blocks == 1
 
 
 def test_a_resume_keeps_the_network_the_run_started_from(tmp_path, capsys):

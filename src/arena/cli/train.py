@@ -36,6 +36,8 @@ INTEGERS = (
     ("temperature_moves", "selfplay.temperature_moves", 0),
     ("batch", "selfplay.batch", 1),
 )
+SIZE_OPTIONS = {"arch.blocks": "--blocks", "arch.filters": "--channels"}
+"""The network's sizes an option sets, and the option (an ``--init`` network must agree)."""
 SEED = ("seed", "seed")
 RESCORE = (("rescore_nodes", "rescore.nodes", 1), ("rescore_from", "rescore.min_ply", 0))
 FLOATS = (("lr", "optimiser.learning_rate"), ("l2", "optimiser.l2"))
@@ -195,15 +197,15 @@ def run(args: argparse.Namespace) -> int:
         settings = stored
     elif args.init is not None:
         # A new run from a network: its sizes are the file's, unless the options differ.
-        net = learn.initial_network(settings.init, game)
-        has = learn.architecture_of_network(net)
-        for path in ("arch.blocks", "arch.filters"):
-            if path in given and get_path(has, path.split(".")[1]) != given[path]:
-                raise ArenaError(
-                    f"--init {args.init}: the network has {learn.sizes(has)}, not "
-                    f"{'--blocks' if path == 'arch.blocks' else '--channels'} {given[path]}"
-                )
-        settings = replace(settings, arch=has)
+        asked = [path.split(".")[1] for path in SIZE_OPTIONS if path in given]
+        try:
+            net = learn.initial_network(settings.init, game, settings.arch, asked)
+        except learn.SizeMismatch as exc:
+            raise ArenaError(
+                f"--init {args.init}: the network has {learn.sizes(exc.has)}, not "
+                f"{SIZE_OPTIONS['arch.' + exc.size]} {exc.wanted}"
+            ) from None
+        settings = replace(settings, arch=learn.architecture_of_network(net))
     import_module("arena.learn.rescore").check(game, settings.rescore)
     bar = GameBar() if sys.stdout.isatty() else None
     trainer = learn.Trainer(

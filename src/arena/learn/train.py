@@ -176,9 +176,28 @@ def defaults(game: Game) -> tuple[Settings, Plan]:
     return Settings(game=game.spec, **given), Plan(steps=steps)
 
 
-def initial_network(path: str | Path, game: Game, arch: Architecture | None = None) -> Network:
+SIZES = ("blocks", "filters", "policy", "hidden")
+"""The :class:`Architecture` fields, in the order :func:`initial_network` checks them."""
+
+
+class SizeMismatch(ArenaError):
+    """``--init``'s network is not of the sizes asked for: its ``size`` (an
+    :class:`Architecture` field) is ``has``'s, the run asks for ``wanted``. ``arena
+    train`` words it after the option that asked (``--blocks``, ``--channels``)."""
+
+    def __init__(self, path: str | Path, has: Architecture, size: str, run: Architecture):
+        self.path, self.has, self.size = path, has, size
+        self.wanted: int = getattr(run, size)
+        super().__init__(f"--init {path}: the network has {sizes(has)}, the run {sizes(run)}")
+
+
+def initial_network(
+    path: str | Path, game: Game, arch: Architecture | None = None, check: Sequence[str] = SIZES
+) -> Network:
     """The network a run starts from (``--init``): it must be for ``game`` and, when
-    ``arch`` is given, of those sizes; anything else is a one-line :class:`ArenaError`."""
+    ``arch`` is given, of its sizes named in ``check`` (:data:`SIZES`; a
+    :class:`SizeMismatch` names the first that differs); anything else is a one-line
+    :class:`ArenaError`."""
     try:
         net = load(path)
         net.check(game)
@@ -188,8 +207,9 @@ def initial_network(path: str | Path, game: Game, arch: Architecture | None = No
             text = text.removeprefix(prefix)
         raise ArenaError(f"--init {path}: {text}") from None
     has = architecture_of_network(net)
-    if arch is not None and has != arch:
-        raise ArenaError(f"--init {path}: the network has {sizes(has)}, the run {sizes(arch)}")
+    for size in check if arch is not None else ():
+        if getattr(has, size) != getattr(arch, size):
+            raise SizeMismatch(path, has, size, arch)  # type: ignore[arg-type]
     return net
 
 
