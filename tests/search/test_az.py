@@ -418,10 +418,14 @@ def test_solve_keeps_the_move_deadline_whatever_its_budget(c4_net):
         return probe(pos, mask, ply, nodes, end)
 
     agent.solver.outcome = spy
-    move = agent.choose(game.initial_state(), arena.Limit(time=0.2))
+    move = agent.choose(game.initial_state(), arena.Limit(time=1.0))
     deadline = agent.deadline
     assert move in range(7) and agent.last_search.nodes > 0
-    assert ends and all(deadline.start < end < deadline.end for end in ends)
+    # Seven probes, each with its part of the share: none ends past the deadline, and the
+    # first does not take the time of the others (each ends before the share's end).
+    share = agent.solve_end(deadline)
+    assert len(ends) == 7 and all(deadline.start < end < deadline.end for end in ends)
+    assert ends[0] < share - 0.5 * (share - deadline.start) and ends == sorted(ends)
     assert agent.solve_end(Deadline(None)) is None
 
 

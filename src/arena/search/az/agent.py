@@ -265,21 +265,30 @@ class AZAgent(Agent):
 
     def settle(self, state: State, end: float | None = None) -> dict[int, int]:
         """Each root move the solver settles within ``solve=`` nodes (and before ``end``, a
-        :func:`time.perf_counter` moment: the probe under way stops there and the moves
-        not yet probed stay open): 1 if it wins, 0 if it draws, -1 if it loses (for the
-        player to move, with perfect play after it); a move that wins at once is 1
-        without a search."""
+        :func:`time.perf_counter` moment shared equally by the probes, each stopped at the
+        end of its part; a move whose probe stops stays open): 1 if it wins, 0 if it
+        draws, -1 if it loses (for the player to move, with perfect play after it); a
+        move that wins at once is 1 without a search."""
         self.prepare_solver(state.game)
         found: dict[int, int] = {}
+        open_moves = []
         for move in state.legal_moves():
             child = state.play(move)
             if child.is_terminal():
                 found[move] = 0 if child.winner() is None else 1
-                continue
-            if end is not None and time.perf_counter() >= end:
-                continue
+            else:
+                open_moves.append((move, child))
+        for i, (move, child) in enumerate(open_moves):
+            probe_end = None
+            if end is not None:
+                # Each move not yet probed gets an equal part of the time left, so the
+                # first probes cannot leave the last none.
+                now = time.perf_counter()
+                if now >= end:
+                    break
+                probe_end = now + (end - now) / (len(open_moves) - i)
             pos, mask = connect4_bitboard(child)
-            outcome = self.solver.outcome(pos, mask, child.ply, self.config["solve"], end)
+            outcome = self.solver.outcome(pos, mask, child.ply, self.config["solve"], probe_end)
             if outcome is not None:
                 found[move] = -outcome
         return found
