@@ -407,7 +407,7 @@ def test_solve_keeps_the_move_deadline_whatever_its_budget(c4_net):
     solver stops there), so a budget of 2**40 nodes from the empty board (hours) still
     leaves a search; without a clock the probes keep their node budget alone."""
     game, path = c4_net
-    agent = arena.load_agent(f"az:net={path},solve={1 << 40}")
+    agent = arena.load_agent(f"az:net={path},sims=50,solve={1 << 40}")
     agent.reset(game)
     ends = []
     probe = agent.solver.outcome
@@ -418,7 +418,7 @@ def test_solve_keeps_the_move_deadline_whatever_its_budget(c4_net):
         return probe(pos, mask, ply, nodes, end)
 
     agent.solver.outcome = spy
-    move = agent.choose(game.initial_state(), arena.Limit(time=1.0))
+    move = agent.choose(game.initial_state(), arena.Limit(time=4.0))
     deadline = agent.deadline
     assert move in range(7) and agent.last_search.nodes > 0
     # Seven probes, each with its part of the share: none ends past the deadline, and the
