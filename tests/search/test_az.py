@@ -429,6 +429,31 @@ def test_solve_keeps_the_move_deadline_whatever_its_budget(c4_net):
     assert agent.solve_end(Deadline(None)) is None
 
 
+def test_solve_is_on_by_default_on_connect4_on_a_clock_only(c4_net):
+    from arena.search.az.agent import AUTO_SOLVE
+
+    game, path = c4_net
+    agent = arena.load_agent(f"az:net={path},sims=16")
+    assert agent.config["solve"] is None
+    assert agent.solve_nodes(game, True) == AUTO_SOLVE and agent.solve_nodes(game, False) == 0
+    state = game.play_moves(game.parse_moves("2 5 5 2 3 5 4 6 5 1 5 1 7 4 3 5 2 2 7 4"))
+    agent.reset(game)
+    agent.choose(state, arena.Limit())  # sims alone: the visits only, as before
+    assert agent.settled == {}
+    agent.choose(state, arena.Limit(time=0.5))
+    assert len(agent.settled) == len(state.legal_moves())  # ply 20: every move settles
+    for spec, options in (("tictactoe", ""), ("connect4", ",root=gumbel")):
+        other = arena.load_agent(f"az:net={path}{options}")
+        assert other.solve_nodes(arena.load_game(spec), True) == 0
+    ttt = arena.load_game("tictactoe")
+    ttt_path = path.parent / "ttt.npz"
+    random_network(ttt, filters=4, blocks=0, seed=1).save(ttt_path)
+    plain = arena.load_agent(f"az:net={ttt_path}")
+    plain.reset(ttt)  # no solver, no error
+    assert plain.choose(ttt.initial_state(), arena.Limit(time=0.05)) in range(9)
+    assert plain.solver is None
+
+
 def test_solve_needs_connect4_and_root_puct(c4_net):
     _, path = c4_net
     agent = arena.load_agent(f"az:net={path},solve=1000")

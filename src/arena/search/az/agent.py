@@ -61,6 +61,10 @@ Connect Four's simulations about twice as fast as one leaf at a time."""
 SOLVER_TABLE_BITS = 20
 """``solve=``: the solver's table, 2**20 entries (8 MB), kept through a game."""
 
+AUTO_SOLVE = 200_000
+"""``solve=``'s nodes a probe by default, on Connect Four with ``root=puct`` on a clock
+(without a clock, or on another game, the default is off); measured in docs/az.md."""
+
 SOLVE_SHARE = 0.2
 """``solve=`` on a clock: the probes stop, whatever their node budget, once this share of
 the time the move's deadline leaves the search has passed; the search has the rest (at
@@ -138,10 +142,11 @@ PARAMS = (
         "seed", int, None, "random seed (noise, Gumbel draws, temperature)", default_text="fresh"
     ),
     Param(
-        "solve", int, 0,
+        "solve", int, None,
         "Connect Four, root=puct: nodes of the exact solver for each root move before the "
-        "search; a proven win is played, proven losses are not (0: off)",
-        low=0,
+        "search, within a share of the move's time; a proven win is played, proven losses "
+        f"are not (0: off; auto: {AUTO_SOLVE} on Connect Four with root=puct on a clock)",
+        low=0, default_text="auto",
     ),
 )  # fmt: skip
 
@@ -204,6 +209,7 @@ class AZAgent(Agent):
     def _build(self, network: Network, game: Game) -> Prepared:
         """The compiled forward pass and search of ``network`` on ``game``, warmed."""
         evaluate = puct.net_evaluator(network)
+        self.prepare_solver(game)  # solve='s default: off the clock, as the search
         compiled = None
         if (
             self.config["root"] == "puct"
@@ -247,30 +253,53 @@ class AZAgent(Agent):
         self.compiled, self.tree = None, None
         return puct.readable_evaluator(network)
 
+    def solve_fits(self, game: Game) -> bool:
+        return kind(game) == "connect4" and self.config["root"] == "puct"
+
+    def solve_nodes(self, game: Game, timed: bool) -> int:
+        """``solve=``'s nodes a probe for a move on ``game`` (0: no probes): the option's,
+        or by default :data:`AUTO_SOLVE` on Connect Four with ``root=puct`` on a clock."""
+        nodes = self.config["solve"]
+        if nodes is not None:
+            return int(nodes)
+        return AUTO_SOLVE if timed and self.solve_fits(game) else 0
+
     def prepare_solver(self, game: Game) -> None:
-        """``solve=N``: Connect Four's compiled solver (loaded off the clock at ``reset``),
-        or a one-line SpecError for another game or ``root=gumbel``."""
-        if not self.config["solve"]:
+        """``solve=N`` (or its default on Connect Four): Connect Four's compiled solver
+        (loaded off the clock at ``reset``), or a one-line SpecError for another game or
+        ``root=gumbel`` when ``solve=N`` is given."""
+        if self.config["solve"] == 0 or (
+            self.config["solve"] is None and not self.solve_fits(game)
+        ):
             return
-        if kind(game) != "connect4" or self.config["root"] != "puct":
+        if not self.solve_fits(game):
             raise SpecError(
                 f"az: solve= needs Connect Four's solver and root=puct, not {game.spec} "
                 f"with root={self.config['root']}"
             )
-        if self.solver is None or (self.solver.rows, self.solver.cols, self.solver.k) != (
-            game.rows, game.cols, game.k  # type: ignore[attr-defined]
-        ):  # fmt: skip
+        if not self.solver_ready(game):
             module: Any = import_module("arena.solvers.connect4.solver")  # numba: on use
             self.solver = module.Connect4Solver(
                 game.rows, game.cols, game.k, table_bits=SOLVER_TABLE_BITS  # type: ignore[attr-defined]
             )  # fmt: skip
 
-    def settle(self, state: State, end: float | None = None) -> dict[int, int]:
+    def solver_ready(self, game: Game) -> bool:
+        """Whether the solver for ``game``'s board is loaded (the default ``solve=`` probes
+        only then: loading it is not for a move's clock)."""
+        solver = self.solver
+        return solver is not None and (solver.rows, solver.cols, solver.k) == (
+            game.rows, game.cols, game.k  # type: ignore[attr-defined]
+        )  # fmt: skip
+
+    def settle(
+        self, state: State, end: float | None = None, nodes: int | None = None
+    ) -> dict[int, int]:
         """Each root move the solver settles within ``solve=`` nodes (and before ``end``, a
         :func:`time.perf_counter` moment shared equally by the probes, each stopped at the
         end of its part; a move whose probe stops stays open): 1 if it wins, 0 if it
         draws, -1 if it loses (for the player to move, with perfect play after it); a
-        move that wins at once is 1 without a search."""
+        move that wins at once is 1 without a search. ``nodes``: a probe's budget
+        (``solve=``'s when not given)."""
         self.prepare_solver(state.game)
         found: dict[int, int] = {}
         open_moves = []
@@ -290,7 +319,8 @@ class AZAgent(Agent):
                     break
                 probe_end = now + (end - now) / (len(open_moves) - i)
             pos, mask = connect4_bitboard(child)
-            outcome = self.solver.outcome(pos, mask, child.ply, self.config["solve"], probe_end)
+            budget = nodes if nodes is not None else self.solve_nodes(state.game, end is not None)
+            outcome = self.solver.outcome(pos, mask, child.ply, budget, probe_end)
             if outcome is not None:
                 found[move] = -outcome
         return found
@@ -372,8 +402,9 @@ class AZAgent(Agent):
             # solve=N: the root's moves the solver settles, on this move's clock (a share
             # of it; the search has the rest).
             self.settled = {}
-            if self.config["solve"]:
-                self.settled = self.settle(state, self.solve_end(deadline))
+            nodes = self.solve_nodes(state.game, seconds is not None)
+            if nodes and (self.config["solve"] is not None or self.solver_ready(state.game)):
+                self.settled = self.settle(state, self.solve_end(deadline), nodes)
             engine = self.compiled
             tree = self.tree
             kept = (
