@@ -25,7 +25,8 @@ free).
   opening played with both colours), every move at the budget; prints the score.
   ``--openings SPEC``: the openings of ``arena match --openings`` instead (e.g.
   ``random:plies=4,judge=4,balance=0.005``); the last line counts the pairs in which each
-  colour won its own game. ``--double``: one thread with twice the budget (or
+  colour won its own game; ``--first-pair K`` starts at opening K (a long match run in
+  parts). ``--double``: one thread with twice the budget (or
   ``--seconds``) instead of two threads, the score a perfect two-thread speed-up would
   reach (the ceiling of the target).
 
@@ -179,7 +180,7 @@ def match(args: argparse.Namespace) -> None:
     played = 0
     book = Openings.parse(args.openings, game) if args.openings else None
     splits = 0
-    for pair in range(args.games // 2):
+    for pair in range(args.first_pair, args.first_pair + args.games // 2):
         opening = game.initial_state()
         while book is None:
             opening = game.initial_state()
@@ -241,6 +242,12 @@ def main() -> None:
         "instead of --plies random plies",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--first-pair",
+        type=int,
+        default=0,
+        help="match with --openings: start at this opening (resume a match in parts)",
+    )
     parser.add_argument("--depth", type=int, default=10, help="ttd: the depth to complete")
     parser.add_argument("--ref-depth", type=int, default=12, help="quality: reference depth")
     parser.add_argument("--schedule", choices=SCHEDULES, default="same")
