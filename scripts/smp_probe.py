@@ -20,7 +20,8 @@ free).
   clock) with 1 and 2 threads; the main thread's nodes to complete it (with both
   threads running at once, the wall time to depth on free cores) and the wall time.
 - ``quality`` (Othello): the moves 1 and 2 threads choose at the budget, where they
-  differ valued by a deeper one-thread search (``--ref-depth``): which choice is better.
+  differ valued by a deeper one-thread search (``--ref-depth``): which choice is better
+  (``--double``: 2 threads against one thread with twice the budget, as "1t").
 - ``match``: ``threads=2`` against ``threads=1``, paired openings (random plies, each
   opening played with both colours), every move at the budget; prints the score.
   ``--openings SPEC``: the openings of ``arena match --openings`` instead (e.g.
@@ -147,6 +148,11 @@ def quality(args: argparse.Namespace) -> None:
     for i, state in enumerate(positions(game, args.positions, args.seed)):
         chosen = {}
         for threads in (1, 2):
+            if args.double and threads == 1:  # two threads against one with twice the budget
+                built = engine(game, 1, 2 * args.budget if args.budget else None)
+                seconds = 2 * args.seconds if args.seconds else None
+                chosen[threads], _ = choose(built, state, seconds)
+                continue
             built = engine(game, threads, args.budget)
             chosen[threads], _ = choose(built, state, args.seconds)
         if chosen[1] == chosen[2]:
@@ -261,8 +267,8 @@ def main() -> None:
     parser.add_argument(
         "--double",
         action="store_true",
-        help="match: one thread with twice the budget in place of two threads (the most "
-        "a perfect speed-up could give)",
+        help="match, quality: one thread with twice the budget in place of two threads (the "
+        "most a perfect speed-up could give)",
     )
     parser.add_argument(
         "--helper-beam",
