@@ -309,6 +309,7 @@ class AZAgent(Agent):
                 found[move] = 0 if child.winner() is None else 1
             else:
                 open_moves.append((move, child))
+        budget = nodes if nodes is not None else self.solve_nodes(state.game, end is not None)
         for i, (move, child) in enumerate(open_moves):
             probe_end = None
             if end is not None:
@@ -319,7 +320,6 @@ class AZAgent(Agent):
                     break
                 probe_end = now + (end - now) / (len(open_moves) - i)
             pos, mask = connect4_bitboard(child)
-            budget = nodes if nodes is not None else self.solve_nodes(state.game, end is not None)
             outcome = self.solver.outcome(pos, mask, child.ply, budget, probe_end)
             if outcome is not None:
                 found[move] = -outcome

@@ -1010,10 +1010,7 @@ class GomokuEngine:
             if self.root_threats is not None:
                 threat = self.root_threats.search(state, self.root_threes, budget)
                 if threat is not None:
-                    plies = 1 if threat.kind == "five" else THREAT_PLIES
-                    return threat.move, proven(
-                        state, threat.move, WIN - plies, threat.nodes, start, threat.kind
-                    )
+                    return threat.move, threat_proof(state, threat, threat.nodes, start)
             else:
                 found = search.vcf(ROOT_VCF, now_ns() + int(budget * 1e9))
                 if found is not None:
@@ -1034,10 +1031,16 @@ class GomokuEngine:
         move, info = deepen(state, search, seconds, maxdepth, agent, fallback, start=start, smp=smp)
         found = threat.threat_found
         if found is not None:  # a proven win by threats: played (the search was stopped)
-            method = "vcf" if found.kind in ("five", "vcf") else "vct"
-            plies = 1 if found.kind == "five" else THREAT_PLIES
-            return found.move, proven(state, found.move, WIN - plies, info.nodes, start, method)
+            return found.move, threat_proof(state, found, info.nodes, start)
         return move, info
+
+
+def threat_proof(state: State, found: Found, nodes: int, start: float) -> SearchInfo:
+    """The report of a win the threat search proved: a five at once (1 ply) is reported
+    as a VCF, as the engine's own root search reports it."""
+    plies = 1 if found.kind == "five" else THREAT_PLIES
+    method = "vct" if found.kind == "vct" else "vcf"
+    return proven(state, found.move, WIN - plies, nodes, start, method)
 
 
 def proven(
