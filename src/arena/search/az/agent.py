@@ -71,6 +71,15 @@ the time the move's deadline leaves the search has passed; the search has the re
 0.1 s a move, a share of 0.5 halved the search's simulations in the opening, where the
 probes settle nothing)."""
 
+CHECK_SHARE = 0.3
+"""``check=``'s default: on a clock, when the probes before the search settled some root
+moves but not all (the position is within the solver's reach), this share of the move is
+kept after the search to check the move it chose (:meth:`AZAgent.check`); when they
+settled none (the opening) or all, the search keeps the whole move (docs/az.md)."""
+
+UNBOUNDED = 1 << 62
+"""The check's probes are bounded by the move's clock alone."""
+
 
 def proven_choice(tree: puct.Tree | CompiledTree, settled: dict[int, int], move: int) -> int:
     """The move to play once the solver has settled some root moves: the most visited of
@@ -147,6 +156,13 @@ PARAMS = (
         "search, within a share of the move's time; a proven win is played, proven losses "
         f"are not (0: off; auto: {AUTO_SOLVE} on Connect Four with root=puct on a clock)",
         low=0, default_text="auto",
+    ),
+    Param(
+        "check", float, CHECK_SHARE,
+        "solve= on a clock: the share of the move kept after the search for the solver to "
+        "check the chosen move (and, when it draws, the others for a win) when the probes "
+        "settled some root moves but not all; 0: off",
+        low=0.0, high=0.9,
     ),
 )  # fmt: skip
 
@@ -335,6 +351,50 @@ class AZAgent(Agent):
             return deadline.end
         return deadline.start + SOLVE_SHARE * max(deadline.end - deadline.start, 0.0)
 
+    def check(
+        self,
+        tree: puct.Tree | CompiledTree,
+        state: State,
+        move: int,
+        end: float | None,
+        nodes: int = UNBOUNDED,
+    ) -> int:
+        """The move to play after the solver checks the search's: ``move`` (the search's
+        choice) is probed unless settled; a proven loss gives way to the next as
+        :func:`proven_choice` ranks them, which is probed in turn; once the choice is
+        proven drawn, the other open moves are probed, most visited first, for a win.
+        Each probe has ``nodes`` and stops at ``end`` (a :func:`time.perf_counter`
+        moment; None: the nodes alone); the first that does not finish ends the check.
+        The settled moves are added to :attr:`settled`."""
+        settled = self.settled
+        moves, visits = puct.visit_counts(tree)  # type: ignore[arg-type]
+        ranked = [moves[i] for i in sorted(range(len(moves)), key=lambda i: -int(visits[i]))]
+        while end is None or time.perf_counter() < end:
+            move = proven_choice(tree, settled, move)
+            if settled.get(move) == 1:
+                break
+            target = move
+            if target in settled:  # proven drawn (or every move lost): look for a win
+                open_moves = [m for m in ranked if m not in settled]
+                if not open_moves:
+                    break
+                target = open_moves[0]
+            child = state.play(target)
+            pos, mask = connect4_bitboard(child)
+            outcome = self.solver.outcome(pos, mask, child.ply, nodes, end)
+            if outcome is None:
+                break
+            settled[target] = -outcome
+        return proven_choice(tree, settled, move)
+
+    def check_end(self, deadline: Deadline) -> float | None:
+        """When the search stops to leave ``check=``'s share of the move for the check
+        (None: no check; the search has the move)."""
+        share = self.config["check"]
+        if not share or deadline.end in (math.inf, -math.inf):
+            return None
+        return deadline.end - share * max(deadline.end - deadline.start, 0.0)
+
     def reset(self, game: Game | None = None) -> None:
         self.tree = None
         if self.solver is not None:
@@ -403,8 +463,23 @@ class AZAgent(Agent):
             # of it; the search has the rest).
             self.settled = {}
             nodes = self.solve_nodes(state.game, seconds is not None)
-            if nodes and (self.config["solve"] is not None or self.solver_ready(state.game)):
+            probing = bool(nodes) and (
+                self.config["solve"] is not None or self.solver_ready(state.game)
+            )
+            if probing:
                 self.settled = self.settle(state, self.solve_end(deadline), nodes)
+            # check=: the probes reached some root moves but not all (no win), so the
+            # solver is worth more than the search's last simulations: the search stops
+            # early and the solver checks the move it chose (at 1 s a move, 4 of 10 lost
+            # games' first mistakes were moves the solver refutes in 0.6-2 million nodes,
+            # out of the probes' 200,000; docs/az.md).
+            check_end = None
+            some = 0 < len(self.settled) < len(state.legal_moves())
+            if probing and some and 1 not in self.settled.values():
+                check_end = self.check_end(deadline)
+            move_end = deadline.end
+            if check_end is not None:
+                deadline.end = check_end
             engine = self.compiled
             tree = self.tree
             kept = (
@@ -430,6 +505,9 @@ class AZAgent(Agent):
                 else:
                     ran, depth = puct.run(tree, evaluate, sims, c, deadline, noise, batch, progress)  # type: ignore[arg-type]
                 move = puct.choose_move(tree, self.config["temperature"], self.rng)  # type: ignore[arg-type]
+            if check_end is not None and deadline.end == check_end:  # not stopped
+                deadline.end = move_end
+                move = self.check(tree, state, move, move_end)  # type: ignore[arg-type]
             if self.settled:
                 move = proven_choice(tree, self.settled, move)  # type: ignore[arg-type]
         elapsed = time.perf_counter() - start
