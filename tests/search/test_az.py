@@ -429,6 +429,86 @@ def test_solve_keeps_the_move_deadline_whatever_its_budget(c4_net):
     assert agent.solve_end(Deadline(None)) is None
 
 
+def test_check_turns_the_searchs_move_into_a_best_one(c4_net):
+    """check: probing the search's move (the next one when it loses, the others for a win
+    when it draws) to the end gives a move of the best outcome on every position, where
+    the search alone (with probes of 1 node, which settle only wins at once) errs on
+    some, so the test can fail; a check whose end has passed probes nothing."""
+    from arena.solvers.connect4.solver import Connect4Solver
+    from arena.solvers.solve import connect4_bitboard
+
+    game, path = c4_net
+    judge = Connect4Solver(game.rows, game.cols, game.k, table_bits=20)
+    agent = arena.load_agent(f"az:net={path},sims=16,solve=1")
+    rng = random.Random(11)
+    errors = checked = 0
+    while checked < 25:
+        state = game.initial_state()
+        for _ in range(rng.randrange(14, 26)):
+            if state.is_terminal():
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        if state.is_terminal():
+            continue
+        exact = {}
+        for move in state.legal_moves():
+            child = state.play(move)
+            if child.is_terminal():
+                exact[move] = 0 if child.winner() is None else 1
+            else:
+                exact[move] = -judge.outcome(*connect4_bitboard(child), child.ply, 1 << 40)
+        best = max(exact.values())
+        if min(exact.values()) == best:
+            continue
+        checked += 1
+        agent.reset(game)
+        move = agent.choose(state, arena.Limit())  # no clock: no check
+        errors += exact[move] < best
+        probes: list[tuple] = []
+
+        def spy(*args, probes=probes, outcome=agent.solver.outcome):
+            probes.append(args)
+            return outcome(*args)
+
+        agent.solver.outcome = spy
+        assert agent.check(agent.tree, state, move, time.perf_counter() - 1.0) == move
+        assert probes == []
+        assert exact[agent.check(agent.tree, state, move, None, 1 << 40)] == best
+        assert all(exact[m] == v for m, v in agent.settled.items())
+        del agent.solver.outcome
+    assert errors >= 3
+
+
+def test_check_takes_its_share_of_the_move_after_the_search(c4_net):
+    """On a clock, when the probes settle some root moves but not all, the search stops
+    check= of the move before its deadline and the check's probes end at that deadline;
+    when they settle none (or check=0), the search has the whole move."""
+    game, path = c4_net
+    state = game.play_moves(game.parse_moves("4 4 3 5 4 4 3"))
+    for check, settled, split in ((0.3, {0: -1}, True), (0.3, {}, False), (0.0, {0: -1}, False)):
+        agent = arena.load_agent(f"az:net={path},check={check}")
+        agent.reset(game)
+        agent.settle = lambda state, end, nodes, settled=settled: dict(settled)
+        run, seen, ends = agent.compiled.run, [], []
+
+        def spy_run(tree, sims, c, deadline, *rest, run=run, seen=seen):
+            seen.append(deadline.end)
+            return run(tree, sims, c, deadline, *rest)
+
+        def spy_probe(pos, mask, ply, nodes, end=None, ends=ends):
+            ends.append(end)
+            return None  # the probe did not finish: the check ends
+
+        agent.compiled.run, agent.solver.outcome = spy_run, spy_probe
+        agent.choose(state, arena.Limit(time=0.2))
+        deadline = agent.deadline
+        if split:
+            assert seen == [deadline.end - check * (deadline.end - deadline.start)]
+            assert ends == [deadline.end]  # one probe, stopped at the move's deadline
+        else:
+            assert seen == [deadline.end] and ends == []
+
+
 def test_solve_is_on_by_default_on_connect4_on_a_clock_only(c4_net):
     from arena.search.az.agent import AUTO_SOLVE
 
