@@ -122,13 +122,100 @@ def test_two_threads_play_a_win_the_threat_thread_proves() -> None:
 
 
 def test_one_thread_may_search_threats_at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Off by default (ROOT_THREES = 0: the root VCF, as measured); set, the one-thread
-    # engine plays the win by threes at once.
+    # Off by default (ROOT_THREES = 0: the root VCF, as measured): the engine does not see
+    # the win by threes at the root; set, the one-thread engine plays it at once.
     from arena.search.alphabeta.engines import gomoku
 
     state = position("F8 A1 G8 A3 H9 P15 H10 P13")
-    assert gomoku.GomokuEngine(state.game).root_threats is None
+    engine = gomoku.GomokuEngine(state.game)
+    assert engine.root_threes == 0
+    _, info = engine.choose(state, 0.3, 64, arena.load_agent("ids"))
+    assert info.method != "vct"
     monkeypatch.setattr(gomoku, "ROOT_THREES", 1)
     engine = gomoku.GomokuEngine(state.game)
     move, info = engine.choose(state, 5.0, 64, arena.load_agent("ids"))
     assert (state.game.format_move(move), info.method) == ("H8", "vct")
+
+
+def near_stones(state: State) -> list[int]:
+    size = state.game.rows  # type: ignore[attr-defined]
+    stones = [y for y in range(size * size) if state.stone(y) is not None]  # type: ignore[attr-defined]
+    return [
+        y
+        for y in state.legal_moves()
+        if any(abs(y // size - s // size) <= 2 and abs(y % size - s % size) <= 2 for s in stones)
+    ]
+
+
+def defended(text: str, spec: str = "gomoku", threads: int = 1) -> tuple[list[str], str]:
+    """The root moves the engine keeps against the opponent's threat, and its move."""
+    from arena.search.alphabeta.engines.gomoku import GomokuEngine
+
+    state = position(text, spec)
+    engine = GomokuEngine(state.game, threads=threads)
+    engine.search.set_root(state)
+    kept = engine.defend(state, 30.0) or []
+    move, _ = engine.choose(state, 0.5, 64, arena.load_agent("ids"))
+    game = state.game
+    return sorted(game.format_move(y) for y in kept), game.format_move(move)
+
+
+def test_the_root_keeps_only_the_moves_that_stop_the_opponents_vcf() -> None:
+    # White to move; Black's L8 makes a double four (the VCF above). White stops it at
+    # L8, at L7 or M8 (L8 then makes one four), or first makes a four of its own (A2 or
+    # A4, the fives A1-A5 would make: Black must block, and White still has the move).
+    text = "H8 G8 J8 L12 K8 A1 L9 A3 L10 A5 L11"
+    state = position(text)
+    kept, move = defended(text)
+    assert kept == ["A2", "A4", "L7", "L8", "M8"]
+    assert move in kept
+    _, move = defended(text, threads=2)
+    assert move in kept
+    # Every other move near the stones loses to Black's fours, whatever White answers.
+    for y in near_stones(state):
+        if state.game.format_move(y) not in kept:
+            assert proves(state.play(y), 0), state.game.format_move(y)
+
+
+def test_the_root_keeps_only_the_moves_that_stop_the_opponents_vct() -> None:
+    # White to move against the double three at F6 (no VCF): the fork's cell, or an end
+    # of either two (the three it would make then has one open end).
+    spec = "gomoku:size=11"
+    text = "D6 A1 E6 A3 F7 L11 F8"
+    kept, move = defended(text, spec)
+    assert kept == ["C6", "F5", "F6", "F9", "G6"]
+    assert move in kept
+    # A move beside a two's end but off the line of its four does not stop it: played
+    # out against every defence.
+    state = position(text, spec)
+    assert proves(state.play(state.game.parse_move("H6")), 1)
+
+
+def test_without_a_threat_or_with_the_look_off_the_root_is_whole() -> None:
+    from arena.search.alphabeta.engines.gomoku import GomokuEngine
+
+    state = position("H8 H9 J8")  # nothing forced yet
+    engine = GomokuEngine(state.game)
+    engine.search.set_root(state)
+    assert engine.defend(state, 30.0) is None and engine.search.allow.all()
+    state = position("H8 G8 J8 L12 K8 A1 L9 A3 L10 A5 L11")
+    engine.defend_threes = -1
+    engine.choose(state, 0.2, 64, arena.load_agent("ids"))
+    assert engine.defended is None and engine.search.allow.all()
+    engine.defend_threes = 0
+    engine.choose(state, 0.2, 64, arena.load_agent("ids"))
+    assert engine.defended == (5, 5)  # kept 5 of 5 looked at (the proof's cells, A2/A4)
+    assert engine.search.allow.sum() == 5
+
+
+def test_the_variant_script_sets_the_engines_settings() -> None:
+    from pathlib import Path
+
+    variant = arena.load_agent(
+        f"py:{Path(__file__).parents[2] / 'scripts' / 'gomoku_variant.py'}:Variant:"
+        "defend=-1,root_threes=2,threads=1"
+    )
+    game = arena.load_game("gomoku")
+    variant.reset(game)
+    built = variant.engine(game)  # type: ignore[attr-defined]
+    assert (built.defend_threes, built.root_threes) == (-1, 2)

@@ -28,6 +28,11 @@ The position is a board of cells plus, for every k-window (k cells in a line:
   a win by fours and threes (VCF, then VCT: :mod:`.gomoku_threats`) for up to
   :data:`THREAT_SHARE` of the move while the main thread deepens (without its root VCF);
   a proven win stops the search and is played. Then it deepens as Lazy SMP's helpers do.
+- **The opponent's threats** (every thread count): before searching, the threat search
+  asks whether the opponent would win by threats with the move (VCF, then VCT with
+  :data:`DEFEND_THREES` threes); if so, the root searches only the moves after which it
+  no longer does -- the cells of its proof and our own fours (and threes, against a VCT),
+  each checked (:meth:`GomokuEngine.defend`).
 
 Alpha-beta negamax with a transposition table (Zobrist keys; depth, bound,
 best move), iterative deepening by :func:`~arena.search.alphabeta.engines.driver.deepen`,
@@ -117,6 +122,12 @@ threat thread of ``threads=2`` runs at the root (its VCF first)."""
 ROOT_THREES = 0
 """One thread: threes of the root's threat search in place of its VCF (0: the engine's
 own VCF, as measured; docs/speed.md "Threads")."""
+DEFEND_THREES = 1
+"""Before searching, the opponent's win by threats if it had the move (its VCF, then its
+VCT with at most this many threes; -1: not looked for): when it has one, the root
+searches only the moves after which it has none (:meth:`GomokuEngine.defend`)."""
+DEFEND_SHARE = 0.2
+"""The share of the move's time that look may take (the rest deepens)."""
 THREAT_PLIES = 99
 """The plies a win by threats is reported in: it comes sooner (the search does not count
 them)."""
@@ -713,9 +724,13 @@ def search_root(
     sbuf,
     stats,
     out,
+    allow,
 ):  # type: ignore[no-untyped-def]
     """Search the root's candidate moves to ``depth`` (``first`` first); rows
-    ``(cell, value, bound)`` into ``out``; returns how many were searched completely."""
+    ``(cell, value, bound)`` into ``out``; returns how many were searched completely.
+
+    Only the cells where ``allow`` is not 0 are searched (the moves that refute the
+    opponent's threats: :meth:`GomokuEngine.defend`), unless none of them is a candidate."""
     q = 1 - p
     moves = out[:, 0]
     cells = buf[0]
@@ -729,6 +744,14 @@ def search_root(
             size = g[G_SIZE]
             cells[0] = (size // 2) * size + size // 2
             n = 1
+        kept = 0
+        for i in range(n):
+            if allow[cells[i]] != 0:
+                cells[kept] = cells[i]
+                sbuf[0, kept] = sbuf[0, i]
+                kept += 1
+        if kept > 0:
+            n = kept
         sort_by_score(cells, sbuf[0], n, first)
     order = cells[:n].copy()
     alpha = -INF
@@ -817,6 +840,9 @@ class GomokuSearch(RootSearch):
         self.stats = np.zeros(STATS, np.int64)
         self.longest = 0
         self.out = np.zeros((cells, 3), float)
+        self.allow = np.ones(cells, np.int64)
+        """The root moves the search may play (not 0; shared by the helpers' copies): all,
+        or those that refute the opponent's threats (:meth:`GomokuEngine.defend`)."""
         self.player = 0
         self.first = -1
         self.nodes = 0
@@ -931,7 +957,7 @@ class GomokuSearch(RootSearch):
             g, w, through, count, near, count_near, self.zobrist, self.value, self.attack,
             self.defend, self.board, self.cnt, self.sums, self.nearby, self.c, self.player,
             depth, self.first, self.keys, self.values, self.meta, self.busy, self.buf,
-            self.sbuf, self.stats, self.out,
+            self.sbuf, self.stats, self.out, self.allow,
         )  # fmt: skip
         self.nodes += int(self.stats[NODES])
         self.longest = int(self.stats[LONGEST])
@@ -971,8 +997,15 @@ class GomokuEngine:
         if self.smp is not None:
             self.smp.helpers[0].threats = ThreatSearch(game)
         self.root_threes = ROOT_THREES
-        self.root_threats = ThreatSearch(game) if threads == 1 and ROOT_THREES else None
-        """One thread: the root's threat search in place of its VCF (:data:`ROOT_THREES`)."""
+        self.root_threats = ThreatSearch(game) if threads == 1 else None
+        """One thread: the root's threat search in place of its VCF when
+        :attr:`root_threes` (:data:`ROOT_THREES`) is above 0."""
+        self.defend_threes = DEFEND_THREES
+        """Threes of the opponent's threat search before each move (-1: none; :meth:`defend`)."""
+        self.defence = ThreatSearch(game)
+        self.defended: tuple[int, int] | None = None
+        """The last move's look at the opponent's threats, when it found one: (the root
+        moves kept, the candidates)."""
         # Load the compiled code and touch the tables now, off the clock.
         state = game.initial_state()
         for move in (state.legal_moves()[len(state.legal_moves()) // 2], 0):
@@ -1007,7 +1040,7 @@ class GomokuEngine:
         smp = self.smp
         if seconds is not None and smp is None:
             budget = min(VCF_SHARE * seconds, VCF_MAX_SECONDS)
-            if self.root_threats is not None:
+            if self.root_threats is not None and self.root_threes > 0:
                 threat = self.root_threats.search(state, self.root_threes, budget)
                 if threat is not None:
                     return threat.move, threat_proof(state, threat, threat.nodes, start)
@@ -1015,6 +1048,10 @@ class GomokuEngine:
                 found = search.vcf(ROOT_VCF, now_ns() + int(budget * 1e9))
                 if found is not None:
                     return found[0], proven(state, found[0], WIN - found[1], search.nodes, start)
+        search.allow[:] = 1
+        self.defended = None
+        if seconds is not None and self.defend_threes >= 0:
+            self.defend(state, DEFEND_SHARE * seconds)
         legal = state.legal_moves()
         size = game.rows  # type: ignore[attr-defined]
         centre = (size // 2) * size + size // 2
@@ -1033,6 +1070,47 @@ class GomokuEngine:
         if found is not None:  # a proven win by threats: played (the search was stopped)
             return found.move, threat_proof(state, found, info.nodes, start)
         return move, info
+
+    def defend(self, state: State, seconds: float) -> list[int] | None:
+        """Restrict the root to the moves that refute the opponent's win by threats, if it
+        has one: the cells near stones after which its threat search (its VCF, then its
+        VCT: :attr:`defend_threes`) finds no win -- a block in the threat's cells, a four
+        of our own that gains the tempo. Returns the moves kept (None: no restriction:
+        no threat found, or every move loses to it, or the look ran out of time first).
+
+        Within ``seconds`` in all; a move not looked at for lack of time is kept."""
+        search = self.search
+        p = state.to_move
+        if search.c[C_FOURS + 1 - p] > 0 or search.c[C_FOURS + p] > 0:
+            return None  # a five to block (the root's forced move) or to complete
+        end = time.perf_counter() + seconds
+        threats = self.defence
+        threes = -1
+        for t in sorted({0, self.defend_threes}):  # the VCF first, then the VCT
+            left = end - time.perf_counter()
+            if left <= 0:
+                return None
+            if threats.search(state, t, left, attacker=1 - p) is not None:
+                threes = t
+                break
+        if threes < 0:
+            return None
+        # A move outside the proof's cells leaves the proof standing unless it makes a
+        # four of ours (against a VCT: or a three, whose four outpaces a three).
+        candidates = sorted(
+            set(threats.proof_cells()) | set(threats.counter_cells(state, p, threes > 0))
+        )
+        kept = []
+        for y in candidates:
+            left = end - time.perf_counter()
+            if left <= 0 or threats.search(state.play(y), threes, left) is None:
+                kept.append(y)  # refutes it (or not looked at: kept)
+        if not kept:
+            return None
+        self.defended = (len(kept), len(candidates))
+        search.allow[:] = 0
+        search.allow[kept] = 1
+        return kept
 
 
 def threat_proof(state: State, found: Found, nodes: int, start: float) -> SearchInfo:

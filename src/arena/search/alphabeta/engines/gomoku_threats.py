@@ -62,7 +62,7 @@ DC = np.array([1, 0, 1, -1], np.int64)
 
 SIGNATURE = (
     "int64(int64[::1], int64[::1], int64[:, ::1], int64[::1], int64[:, ::1], int64, int64,"
-    " int64, int64, int64, int64, int64, int64[::1])"
+    " int64, int64, int64, int64, int64, int64[::1], int64[::1])"
 )
 """Declared: a recursive function whose types numba infers does not load from its cache."""
 
@@ -190,12 +190,15 @@ def tick(stats):  # type: ignore[no-untyped-def]
 
 
 @njit(SIGNATURE, cache=True, nogil=True)
-def threat(board, rule, zob, table, buf, a, mode, fours, threes, last, key, ply, stats):  # type: ignore[no-untyped-def]
+def threat(board, rule, zob, table, buf, a, mode, fours, threes, last, key, ply, stats, mark):  # type: ignore[no-untyped-def]
     """Whether attacker ``a`` (0 or 1) wins by threats, 1 or 0.
 
     ``mode`` ATTACK: ``a`` to move, with no five-cell; ``last`` the defender's last move
     (-1 at the root: it has no five-cell then). On a win the first attack is at
     ``buf[ply, 0]``. ``mode`` DEFEND: the defender to move, facing a threat of ``a``.
+    The cells of a proof (each attack, block, defence and five-cell of the lines that
+    won) are set to 1 in ``mark`` (with some of lines that won below a defence that did
+    not: a superset).
     """
     if tick(stats) or ply >= MAX_PLY - 3:
         return 0
@@ -213,6 +216,8 @@ def threat(board, rule, zob, table, buf, a, mode, fours, threes, last, key, ply,
                 moves[nf] = y
                 nf += 1
                 if nf >= 2:
+                    mark[moves[0]] = 1
+                    mark[y] = 1
                     return 1
         n = nf
         if nf == 0:
@@ -244,14 +249,17 @@ def threat(board, rule, zob, table, buf, a, mode, fours, threes, last, key, ply,
                 b = tmp[0]  # a must block (it has no five-cell: it would have taken it)
                 key3 = place(board, b, av, zob, key2)
                 won = threat(board, rule, zob, table, buf, a, ONE, fours, threes, NONE, key3,
-                             ply + 1, stats)  # fmt: skip
+                             ply + 1, stats, mark)  # fmt: skip
                 board[b] = 0
+                mark[b] = 1
             else:
                 won = threat(board, rule, zob, table, buf, a, ZERO, fours, threes, z, key2,
-                             ply + 1, stats)  # fmt: skip
+                             ply + 1, stats, mark)  # fmt: skip
             board[z] = 0
             if won == 0 or stats[ABORTED]:
                 return 0
+        for i in range(n):
+            mark[moves[i]] = 1
         return 1
     # ATTACK. The defender's five-cells, made by its last move: two lose, one is taken.
     mask = table.size - 1
@@ -294,20 +302,25 @@ def threat(board, rule, zob, table, buf, a, mode, fours, threes, last, key, ply,
             won = 0
             if m >= 2:
                 won = 1
+                for j in range(m):
+                    mark[tmp[j]] = 1
             elif m == 1 and phase == 0:
                 b = tmp[0]
                 key3 = place(board, b, dv, zob, key2)
                 won = threat(board, rule, zob, table, buf, a, ZERO, fours - 1, threes, b,
-                             key3, ply + 2, stats)  # fmt: skip
+                             key3, ply + 2, stats, mark)  # fmt: skip
                 board[b] = 0
+                if won:
+                    mark[b] = 1
             elif m == 0 and phase == 1:
                 nw = winning_cells(board, rule, av, tmp, buf[ply + 2])
                 if nw > 0:
                     won = threat(board, rule, zob, table, buf, a, ONE, fours, threes - 1, NONE,
-                                 key2, ply + 1, stats)  # fmt: skip
+                                 key2, ply + 1, stats, mark)  # fmt: skip
             board[x] = 0
             if won:
                 buf[ply, 0] = x
+                mark[x] = 1
                 return 1
             if stats[ABORTED]:
                 return 0
@@ -339,6 +352,9 @@ class ThreatSearch:
         self.table = np.zeros(1 << TABLE_BITS, np.int64)
         self.buf = np.zeros((MAX_PLY + 2, cells), np.int64)
         self.stats = np.zeros(STATS, np.int64)
+        self.mark = np.zeros(cells, np.int64)
+        """The cells of the last win found (1): its proof's attacks, blocks, defences and
+        five-cells (:meth:`proof_cells`)."""
         self.nodes = 0
         self.halted = False
         """Set by :meth:`stop`: searches end at once until the owner clears it."""
@@ -373,12 +389,35 @@ class ThreatSearch:
             if owner is not None:
                 key = place(board, cell, owner + 1, self.zob, key)
         self.table[:] = 0
+        self.mark[:] = 0
         self.nodes = 0
         end = NEVER if seconds is None else int(now_ns() + seconds * 1e9)
         self.stats[:] = (0, nodes, end, 0, now_ns(), 0)
         if self.halted:  # checked after the write: a stop() racing it still wins
             self.stats[END] = 0
         return self._run(a, key, threes, fours, start)
+
+    def proof_cells(self) -> list[int]:
+        """The cells of the last win found (its attacks, the blocks and defences it
+        answered, the five-cells it made): a stone of the defender elsewhere leaves the
+        proof as it was, unless it gives the defender a four or three of its own."""
+        return [int(y) for y in np.flatnonzero(self.mark)]
+
+    def counter_cells(self, state: State, player: int, threes: bool) -> list[int]:
+        """The empty cells where ``player``'s stone makes a four (``threes``: or a three)
+        of its own: a k-window holding k-2 (k-3) of its stones and none of the other's."""
+        board, rule = self.board, self.rule
+        board[:] = 0
+        for cell in range(board.size):
+            owner = state.stone(cell)  # type: ignore[attr-defined]
+            if owner is not None:
+                board[cell] = owner + 1
+        least = rule[R_K] - (3 if threes else 2)
+        return [
+            y
+            for y in range(board.size)
+            if board[y] == 0 and lined(board, rule, y, player + 1, least)
+        ]
 
     def _run(self, a: int, key: int, threes: int, fours: int, start: float) -> Found | None:
         board, rule = self.board, self.rule
@@ -397,7 +436,7 @@ class ThreatSearch:
         won = 0
         for t in range(threes + 1):
             won = threat(board, rule, self.zob, self.table, self.buf, a, ATTACK, fours, t,
-                         last, key, 0, self.stats)  # fmt: skip
+                         last, key, 0, self.stats, self.mark)  # fmt: skip
             if won or self.stats[ABORTED]:
                 break
         kind = "vct" if won and t > 0 else "vcf"
@@ -421,13 +460,14 @@ class ThreatSearch:
             reply = int(self.buf[1, 0])
             key3 = place(board, reply, dv, self.zob, key2)
             won = threat(board, rule, self.zob, self.table, self.buf, a, ATTACK, fours - 1,
-                         threes, reply, key3, 2, self.stats)  # fmt: skip
+                         threes, reply, key3, 2, self.stats, self.mark)  # fmt: skip
             board[reply] = 0
         else:  # a threat of the attacker's may still stand: the defender answers it
             won = threat(board, rule, self.zob, self.table, self.buf, a, DEFEND, fours,
-                         threes, -1, key2, 1, self.stats)  # fmt: skip
+                         threes, -1, key2, 1, self.stats, self.mark)  # fmt: skip
         board[block] = 0
         self.nodes = int(self.stats[NODES])
         if not won:
             return None
+        self.mark[block] = 1
         return Found(block, "vct" if threes else "vcf", self.nodes, time.perf_counter() - start)

@@ -1,0 +1,50 @@
+"""``ids`` (what ``best`` plays on Gomoku) with its Gomoku engine's settings as parameters,
+so that a change is measured against the engine without it in one ``arena match``.
+
+Usage (from the checkout; both sides loaded the same way, in one process):
+
+    arena match gomoku "py:scripts/gomoku_variant.py:Variant:defend=1,threads=1" \\
+        "py:scripts/gomoku_variant.py:Variant:defend=-1,threads=1" --in-process \\
+        --move-time 0.5 --games 100 --openings random:plies=4,judge=6,balance=0.005
+
+- ``defend``: threes of the opponent's threat search before each move
+  (``gomoku.DEFEND_THREES``; -1: not looked for, the engine before it);
+- ``root_threes``: one thread's root VCT in place of its VCF (``gomoku.ROOT_THREES``; 0:
+  the VCF).
+
+Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
+Tests: tests/search/test_gomoku_threats.py
+"""
+
+from __future__ import annotations
+
+from arena.core.game import Game
+from arena.core.spec import Param
+from arena.search.alphabeta.engines import Engine, gomoku
+from arena.search.alphabeta.ids import IDSAgent
+
+
+class Variant(IDSAgent):
+    name = "gomoku-variant"
+    summary = "ids with the Gomoku engine's settings as parameters (measurements)"
+    params = (
+        *IDSAgent.params,
+        Param("defend", int, gomoku.DEFEND_THREES, "opponent's threats: threes (-1 off)", low=-1),
+        Param("root_threes", int, gomoku.ROOT_THREES, "one thread's root VCT threes", low=0),
+    )
+
+    def _setup(self, defend: int, root_threes: int, **rest: object) -> None:  # type: ignore[override]
+        super()._setup(**rest)  # type: ignore[arg-type]
+        self.defend, self.root_threes = defend, root_threes
+
+    def tune(self, built: Engine | None) -> Engine | None:
+        if isinstance(built, gomoku.GomokuEngine):
+            built.defend_threes = self.defend
+            built.root_threes = self.root_threes
+        return built
+
+    def engine(self, game: Game) -> Engine | None:
+        return self.tune(super().engine(game))
+
+    def _engine_on_clock(self, game: Game, seconds: float | None) -> Engine | None:
+        return self.tune(super()._engine_on_clock(game, seconds))
