@@ -153,6 +153,7 @@ def defended(text: str, spec: str = "gomoku", threads: int = 1) -> tuple[list[st
 
     state = position(text, spec)
     engine = GomokuEngine(state.game, threads=threads)
+    engine.defend_threes = 1  # off by default (DEFEND_THREES: measured no stronger)
     engine.search.set_root(state)
     kept = engine.defend(state, 30.0) or []
     move, _ = engine.choose(state, 0.5, 64, arena.load_agent("ids"))
@@ -196,6 +197,7 @@ def test_without_a_threat_or_with_the_look_off_the_root_is_whole() -> None:
 
     state = position("H8 H9 J8")  # nothing forced yet
     engine = GomokuEngine(state.game)
+    engine.defend_threes = 1
     engine.search.set_root(state)
     assert engine.defend(state, 30.0) is None and engine.search.allow.all()
     state = position("H8 G8 J8 L12 K8 A1 L9 A3 L10 A5 L11")
@@ -213,9 +215,9 @@ def test_the_variant_script_sets_the_engines_settings() -> None:
 
     variant = arena.load_agent(
         f"py:{Path(__file__).parents[2] / 'scripts' / 'gomoku_variant.py'}:Variant:"
-        "defend=-1,root_threes=2,threads=1"
+        "defend=1,root_threes=2,threads=1"
     )
     game = arena.load_game("gomoku")
     variant.reset(game)
     built = variant.engine(game)  # type: ignore[attr-defined]
-    assert (built.defend_threes, built.root_threes) == (-1, 2)
+    assert (built.defend_threes, built.root_threes) == (1, 2)

@@ -28,7 +28,8 @@ The position is a board of cells plus, for every k-window (k cells in a line:
   a win by fours and threes (VCF, then VCT: :mod:`.gomoku_threats`) for up to
   :data:`THREAT_SHARE` of the move while the main thread deepens (without its root VCF);
   a proven win stops the search and is played. Then it deepens as Lazy SMP's helpers do.
-- **The opponent's threats** (every thread count): before searching, the threat search
+- **The opponent's threats** (off by default: :data:`DEFEND_THREES`; every thread count
+  when on): before searching, the threat search
   asks whether the opponent would win by threats with the move (VCF, then VCT with
   :data:`DEFEND_THREES` threes); if so, the root searches only the moves after which it
   no longer does -- the cells of its proof and our own fours (and threes, against a VCT),
@@ -122,10 +123,12 @@ threat thread of ``threads=2`` runs at the root (its VCF first)."""
 ROOT_THREES = 0
 """One thread: threes of the root's threat search in place of its VCF (0: the engine's
 own VCF, as measured; docs/speed.md "Threads")."""
-DEFEND_THREES = 1
+DEFEND_THREES = -1
 """Before searching, the opponent's win by threats if it had the move (its VCF, then its
 VCT with at most this many threes; -1: not looked for): when it has one, the root
-searches only the moves after which it has none (:meth:`GomokuEngine.defend`)."""
+searches only the moves after which it has none (:meth:`GomokuEngine.defend`). Off: with
+1 it scored 48.0% (48-0-52) against the engine without it over 100 games at 0.5 s a move
+(docs/speed.md, "The opponent's threats")."""
 DEFEND_SHARE = 0.2
 """The share of the move's time that look may take (the rest deepens)."""
 THREAT_PLIES = 99
@@ -1081,6 +1084,8 @@ class GomokuEngine:
         Within ``seconds`` in all; a move not looked at for lack of time is kept."""
         search = self.search
         p = state.to_move
+        if self.defend_threes < 0:
+            return None
         if search.c[C_FOURS + 1 - p] > 0 or search.c[C_FOURS + p] > 0:
             return None  # a five to block (the root's forced move) or to complete
         end = time.perf_counter() + seconds
