@@ -358,43 +358,47 @@ def test_az_answers_stop_promptly(c4_net):
     assert move in range(7) and time.perf_counter() - start < 5.0
 
 
-def test_solve_plays_proven_wins_and_avoids_proven_losses(c4_net):
-    """solve=N: on midgame positions the solver settles, az never plays a move that loses
-    when one does not, and plays a win when there is one; without it the same (weak)
-    network does both wrong on some of these positions, so the test can fail."""
-    from arena.solvers.connect4.solver import Connect4Solver
+def contested_positions(game, judge, rng, plies, count):
+    """``count`` random positions of ``plies`` (a range) random plies where the moves'
+    exact outcomes (``judge``, Connect Four's solver, from the mover's side) differ,
+    each with those outcomes: positions where a move can be wrong."""
     from arena.solvers.solve import connect4_bitboard
 
-    game, path = c4_net
-    judge = Connect4Solver(game.rows, game.cols, game.k, table_bits=20)
-
-    def outcomes(state):
-        found = {}
-        for move in state.legal_moves():
-            child = state.play(move)
-            if child.is_terminal():
-                found[move] = 0 if child.winner() is None else 1
-            else:
-                found[move] = -judge.outcome(*connect4_bitboard(child), child.ply, 1 << 40)
-        return found
-
-    rng = random.Random(5)
-    plain = arena.load_agent(f"az:net={path},sims=16")
-    solving = arena.load_agent(f"az:net={path},sims=16,solve=200000")
-    plain_errors = checked = 0
-    while checked < 30:
+    found = 0
+    while found < count:
         state = game.initial_state()
-        for _ in range(rng.randrange(18, 28)):
+        for _ in range(rng.randrange(*plies)):
             if state.is_terminal():
                 break
             state = state.play(rng.choice(state.legal_moves()))
         if state.is_terminal():
             continue
-        exact = outcomes(state)
-        best = max(exact.values())
-        if min(exact.values()) == best:
+        exact = {}
+        for move in state.legal_moves():
+            child = state.play(move)
+            if child.is_terminal():
+                exact[move] = 0 if child.winner() is None else 1
+            else:
+                exact[move] = -judge.outcome(*connect4_bitboard(child), child.ply, 1 << 40)
+        if min(exact.values()) == max(exact.values()):
             continue  # every move as good: nothing to get wrong
-        checked += 1
+        found += 1
+        yield state, exact
+
+
+def test_solve_plays_proven_wins_and_avoids_proven_losses(c4_net):
+    """solve=N: on midgame positions the solver settles, az never plays a move that loses
+    when one does not, and plays a win when there is one; without it the same (weak)
+    network does both wrong on some of these positions, so the test can fail."""
+    from arena.solvers.connect4.solver import Connect4Solver
+
+    game, path = c4_net
+    judge = Connect4Solver(game.rows, game.cols, game.k, table_bits=20)
+    plain = arena.load_agent(f"az:net={path},sims=16")
+    solving = arena.load_agent(f"az:net={path},sims=16,solve=200000")
+    plain_errors = 0
+    for state, exact in contested_positions(game, judge, random.Random(5), (18, 28), 30):
+        best = max(exact.values())
         for agent in (plain, solving):
             agent.reset(game)
         assert exact[solving.choose(state, arena.Limit())] == best
@@ -435,32 +439,13 @@ def test_check_turns_the_searchs_move_into_a_best_one(c4_net):
     the search alone (with probes of 1 node, which settle only wins at once) errs on
     some, so the test can fail; a check whose end has passed probes nothing."""
     from arena.solvers.connect4.solver import Connect4Solver
-    from arena.solvers.solve import connect4_bitboard
 
     game, path = c4_net
     judge = Connect4Solver(game.rows, game.cols, game.k, table_bits=20)
     agent = arena.load_agent(f"az:net={path},sims=16,solve=1")
-    rng = random.Random(11)
-    errors = checked = 0
-    while checked < 25:
-        state = game.initial_state()
-        for _ in range(rng.randrange(14, 26)):
-            if state.is_terminal():
-                break
-            state = state.play(rng.choice(state.legal_moves()))
-        if state.is_terminal():
-            continue
-        exact = {}
-        for move in state.legal_moves():
-            child = state.play(move)
-            if child.is_terminal():
-                exact[move] = 0 if child.winner() is None else 1
-            else:
-                exact[move] = -judge.outcome(*connect4_bitboard(child), child.ply, 1 << 40)
+    errors = 0
+    for state, exact in contested_positions(game, judge, random.Random(11), (14, 26), 25):
         best = max(exact.values())
-        if min(exact.values()) == best:
-            continue
-        checked += 1
         agent.reset(game)
         move = agent.choose(state, arena.Limit())  # no clock: no check
         errors += exact[move] < best
