@@ -204,8 +204,8 @@ def test_without_a_threat_or_with_the_look_off_the_root_is_whole() -> None:
     engine.defend_threes = -1
     engine.choose(state, 0.2, 64, arena.load_agent("ids"))
     assert engine.defended is None and engine.search.allow.all()
-    engine.defend_threes = 0
-    engine.choose(state, 0.2, 64, arena.load_agent("ids"))
+    engine.defend_threes = 0  # a second a move: the look has a fifth of it, even under load
+    engine.choose(state, 1.0, 64, arena.load_agent("ids"))
     assert engine.defended == (5, 5)  # kept 5 of 5 looked at (the proof's cells, A2/A4)
     assert engine.search.allow.sum() == 5
 

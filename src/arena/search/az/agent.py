@@ -335,11 +335,18 @@ class AZAgent(Agent):
                 if now >= end:
                     break
                 probe_end = now + (end - now) / (len(open_moves) - i)
-            pos, mask = connect4_bitboard(child)
-            outcome = self.solver.outcome(pos, mask, child.ply, budget, probe_end)
+            outcome = self.probe(child, budget, probe_end)
             if outcome is not None:
-                found[move] = -outcome
+                found[move] = outcome
         return found
+
+    def probe(self, child: State, nodes: int, end: float | None) -> int | None:
+        """The solver's outcome of the root move that led to ``child``, for the player who
+        made it (1 won, 0 drawn, -1 lost), or None if ``nodes`` nodes did not settle it
+        before ``end`` (a :func:`time.perf_counter` moment; None: the nodes alone)."""
+        pos, mask = connect4_bitboard(child)
+        outcome = self.solver.outcome(pos, mask, child.ply, nodes, end)
+        return None if outcome is None else -outcome
 
     @staticmethod
     def solve_end(deadline: Deadline) -> float | None:
@@ -379,12 +386,10 @@ class AZAgent(Agent):
                 if not open_moves:
                     break
                 target = open_moves[0]
-            child = state.play(target)
-            pos, mask = connect4_bitboard(child)
-            outcome = self.solver.outcome(pos, mask, child.ply, nodes, end)
+            outcome = self.probe(state.play(target), nodes, end)
             if outcome is None:
                 break
-            settled[target] = -outcome
+            settled[target] = outcome
         return proven_choice(tree, settled, move)
 
     def check_end(self, deadline: Deadline) -> float | None:

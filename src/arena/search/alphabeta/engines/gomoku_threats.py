@@ -381,13 +381,7 @@ class ThreatSearch:
         search asks what it would do with the move (the threats the mover must answer)."""
         start = time.perf_counter()
         a = state.to_move if attacker is None else attacker
-        board = self.board
-        board[:] = 0
-        key = 0
-        for cell in range(board.size):
-            owner = state.stone(cell)  # type: ignore[attr-defined]
-            if owner is not None:
-                key = place(board, cell, owner + 1, self.zob, key)
+        key = self.load(state)
         self.table[:] = 0
         self.mark[:] = 0
         self.nodes = 0
@@ -396,6 +390,17 @@ class ThreatSearch:
         if self.halted:  # checked after the write: a stop() racing it still wins
             self.stats[END] = 0
         return self._run(a, key, threes, fours, start)
+
+    def load(self, state: State) -> int:
+        """Set :attr:`board` to ``state``'s stones; returns the position's Zobrist key."""
+        board = self.board
+        board[:] = 0
+        key = 0
+        for cell in range(board.size):
+            owner = state.stone(cell)  # type: ignore[attr-defined]
+            if owner is not None:
+                key = place(board, cell, owner + 1, self.zob, key)
+        return key
 
     def proof_cells(self) -> list[int]:
         """The cells of the last win found (its attacks, the blocks and defences it
@@ -407,11 +412,7 @@ class ThreatSearch:
         """The empty cells where ``player``'s stone makes a four (``threes``: or a three)
         of its own: a k-window holding k-2 (k-3) of its stones and none of the other's."""
         board, rule = self.board, self.rule
-        board[:] = 0
-        for cell in range(board.size):
-            owner = state.stone(cell)  # type: ignore[attr-defined]
-            if owner is not None:
-                board[cell] = owner + 1
+        self.load(state)
         least = rule[R_K] - (3 if threes else 2)
         return [
             y
