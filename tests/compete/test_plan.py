@@ -111,3 +111,16 @@ def test_a_round_is_the_same_when_replayed_and_gives_an_odd_player_a_bye() -> No
     playing = [p for pair in once.pairs for p in pair]
     assert len(playing) == 4 and len(set(playing)) == 4
     assert once.first_round == 4  # rounds 0 and 1 used positions 0 to 3
+
+
+def test_fixed_colours_put_the_first_agent_first_from_a_new_position_each_game() -> None:
+    fixed = plan(["a", "b", "c"], rounds=1, games_per_pair=3, alternate=False)
+    assert fixed.size == 9 and {g.first for g in fixed} == {"a", "b"}
+    assert all(g.first == min(g.first, g.second) for g in fixed)  # a pairing's first agent
+    ab = [g for g in fixed if {g.first, g.second} == {"a", "b"}]
+    assert [g.position for g in ab] == [0, 1, 2]
+    assert all(g.game_id in fixed for g in fixed)
+    assert "a|b|round=0|first=b" not in fixed and "a|b|round=3|first=a" not in fixed
+    # An alternating plan of the same size holds other games, so neither resumes the other.
+    alternating = plan(["a", "b", "c"], rounds=1, games_per_pair=3)
+    assert {g.game_id for g in alternating} != {g.game_id for g in fixed}

@@ -724,3 +724,20 @@ def test_a_database_in_a_missing_folder_names_the_folder(command: str) -> None:
         out = cli("results", where)
     assert out.returncode == 2 and out.stderr.count("\n") == 1
     assert f"{where}: no such folder /nonexistent-arena-folder" in out.stderr
+
+
+def test_fixed_colours_give_a_handicap_match_black_to_the_first_agent(tmp_path: Path) -> None:
+    db = str(tmp_path / "h.db")
+    records = tmp_path / "rec"
+    args = ["go:size=9,handicap=2,komi=0.5", "random", "greedy", "--db", db, "--quiet"]
+    done = quick_match(*args[:3], 4, *args[3:], "--colours", "fixed", "--records", str(records))
+    assert done.returncode == 0, done.stderr
+    games = [json.loads(line) for line in (records / "games.jsonl").read_text().splitlines()]
+    assert len(games) == 4
+    assert all(g["players"] == ["random", "greedy"] for g in games)  # random is Black each time
+    assert len({g["seed"] for g in games}) == 4  # each game from its own start
+    assert all(g["game_id"].endswith("|first=random") for g in games)
+    # The database knows the colours: an alternating run of it is refused, untouched.
+    other = quick_match(*args[:3], 4, *args[3:])
+    assert other.returncode != 0 and "colours" in other.stderr
+    assert len(ResultsDB(db).rows()) == 4

@@ -42,7 +42,8 @@ MATCH_EXAMPLES = """examples:
   arena match connect4 mcts:rollouts=200 alphabeta --games 20 --time 5+0.1
   arena match othello:size=6 ids greedy --move-time 1 --games 10 --db othello.db
   arena match connect4 mcts:rollouts=20 mcts:rollouts=10 --budget rollouts=1 --games 40
-  arena match connect4 ids alphabeta --sprt elo0=0,elo1=50 --games 400 --jobs 2"""
+  arena match connect4 ids alphabeta --sprt elo0=0,elo1=50 --games 400 --jobs 2
+  arena match go:size=19,handicap=4,komi=0.5 "gtp:gnugo --mode gtp" best --colours fixed"""
 
 TOURNAMENT_EXAMPLES = """examples:
   arena tournament connect4 random greedy alphabeta ids mcts --rounds 2 --time 2+0.1 --db t.db
@@ -176,7 +177,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "match",
         help="play N games between two agents, colours alternating",
         description="Play GAMES games between agents A and B with colours alternating (each "
-        "starting position twice, colours swapped), under a clock with forfeits for time, "
+        "starting position twice, colours swapped; --colours fixed for handicap games), "
+        "under a clock with forfeits for time, "
         "illegal moves and crashes, then print W/D/L, score, the Elo difference with its 95% "
         "interval, forfeits and time per move.",
         epilog=MATCH_EXAMPLES,
@@ -191,6 +193,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=10,
         metavar="N",
         help=f"games (default 10; at most {tournament.MAX_GAMES:,} in one run)",
+    )
+    m.add_argument(
+        "--colours",
+        choices=("alternate", "fixed"),
+        default="alternate",
+        help="alternate (default): each starting position twice, colours swapped; fixed: A "
+        "moves first in every game, each game from a new starting position (a handicap "
+        "game: with go:handicap=N, A is Black and has the stones)",
     )
     _common(m)
     m.set_defaults(func=run_match)
@@ -236,7 +246,14 @@ def _control(args: argparse.Namespace) -> TimeControl:
 def run_match(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise ArenaError(f"--games must be >= 1, not {args.games}")
-    return _run(args, [args.first, args.second], rounds=1, games=args.games, gauntlet=False)
+    return _run(
+        args,
+        [args.first, args.second],
+        rounds=1,
+        games=args.games,
+        gauntlet=False,
+        alternate=args.colours == "alternate",
+    )
 
 
 def run_tournament(args: argparse.Namespace) -> int:
@@ -248,7 +265,12 @@ def run_tournament(args: argparse.Namespace) -> int:
 
 
 def _run(
-    args: argparse.Namespace, specs: list[str], rounds: int, games: int | None, gauntlet: bool
+    args: argparse.Namespace,
+    specs: list[str],
+    rounds: int,
+    games: int | None,
+    gauntlet: bool,
+    alternate: bool = True,
 ) -> int:
     if args.jobs < 1:
         raise ArenaError(f"--jobs must be >= 1, not {args.jobs}")
@@ -277,6 +299,7 @@ def _run(
         rounds=rounds,
         games_per_pair=games,
         gauntlet=gauntlet,
+        alternate=alternate,
         openings=_openings(args, game),
         grace=args.grace / 1000,
         max_plies=args.max_plies,

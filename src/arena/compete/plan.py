@@ -2,7 +2,8 @@
 
 A :class:`Plan` is the games of some pairings, each pairing playing the same
 number of games from consecutive starting positions, colours swapped from one
-game to the next. Round robin, gauntlet, a match's ``--games N``, and each
+game to the next (or, with ``alternate=False``, the first agent of a pairing
+first in every game: a handicap match's stronger side always White). Round robin, gauntlet, a match's ``--games N``, and each
 round of a league's Swiss / nearest-rated schedule (:mod:`arena.compete.schedule`)
 are plans of this kind; a league's whole run is a :class:`Rounds` of them. Every
 planned game has a stable ``game_id`` (``a|b|round=R|first=X``) that the results
@@ -54,6 +55,13 @@ class Plan(Sequence[PlannedGame]):
     >>> p = Plan((("a", "b"), ("a", "c"), ("b", "c")), per_pair=4)
     >>> p.size, p[6].game_id, "a|c|round=1|first=c" in p, "a|c|round=2|first=a" in p
     (12, 'a|b|round=1|first=a', True, False)
+
+    With ``alternate=False`` game ``k`` starts from position ``first_round + k``, the
+    pairing's first agent first every time:
+
+    >>> fixed = Plan((("a", "b"),), per_pair=3, alternate=False)
+    >>> [g.game_id for g in fixed], "a|b|round=1|first=b" in fixed
+    (['a|b|round=0|first=a', 'a|b|round=1|first=a', 'a|b|round=2|first=a'], False)
     """
 
     pairs: tuple[tuple[str, str], ...]
@@ -62,6 +70,9 @@ class Plan(Sequence[PlannedGame]):
     ...``, colours alternating."""
     first_round: int = 0
     """The round (and starting position) of each pairing's first game."""
+    alternate: bool = True
+    """Colours swapped from one game to the next, each position played twice; False: the
+    pairing's first agent moves first in every game, each position played once."""
 
     @property
     def size(self) -> int:
@@ -96,7 +107,9 @@ class Plan(Sequence[PlannedGame]):
         parsed = parse_game_id(game_id, self._pair_set)
         if parsed is None:
             return False
-        _, b, position, first = parsed
+        a, b, position, first = parsed
+        if not self.alternate:
+            return first == a and 0 <= position - self.first_round < self.per_pair
         k = 2 * (position - self.first_round) + (first == b)
         return 0 <= k < self.per_pair
 
@@ -105,7 +118,7 @@ class Plan(Sequence[PlannedGame]):
         return frozenset(self.pairs)
 
     def _game(self, k: int, a: str, b: str) -> PlannedGame:
-        offset, swap = divmod(k, 2)
+        offset, swap = divmod(k, 2) if self.alternate else (k, 0)
         position = self.first_round + offset
         first, second = (b, a) if swap else (a, b)
         return PlannedGame(

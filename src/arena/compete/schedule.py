@@ -27,18 +27,24 @@ from arena.stats.ratings import fit
 
 
 def plan(
-    agents: list[str], rounds: int, gauntlet: bool = False, games_per_pair: int | None = None
+    agents: list[str],
+    rounds: int,
+    gauntlet: bool = False,
+    games_per_pair: int | None = None,
+    alternate: bool = True,
 ) -> Plan:
     """The games of a round robin (or a gauntlet: the first agent against each other one).
 
     A round plays every pairing from one new position, once with each colour.
     ``games_per_pair`` (a match's ``--games N``) overrides: N games, colours
-    alternating, each position used for two consecutive games. Games are
-    ordered round by round, so a run stopped early is balanced across agents.
+    alternating, each position used for two consecutive games; with ``alternate``
+    False each pairing's first agent moves first in all of them, each from a new
+    position. Games are ordered round by round, so a run stopped early is balanced
+    across agents.
     """
     pairs = [(agents[0], b) for b in agents[1:]] if gauntlet else list(combinations(agents, 2))
     count = games_per_pair if games_per_pair is not None else 2 * rounds
-    return Plan(tuple(pairs), max(count, 0))
+    return Plan(tuple(pairs), max(count, 0), alternate=alternate)
 
 
 SCHEDULES = ("round-robin", "nearest")

@@ -58,6 +58,9 @@ class Settings:
     rounds: int = 1
     games_per_pair: int | None = None
     gauntlet: bool = False
+    alternate: bool = True
+    """Colours swapped from game to game; False: the first agent of each pairing moves
+    first in every game (``arena match --colours fixed``: handicap games)."""
     openings: Openings | None = None
     grace: float = DEFAULT_GRACE
     max_plies: int | None = None
@@ -90,21 +93,27 @@ class Settings:
     def planned(self) -> Plan:
         """Every game these settings play, in order (:func:`arena.compete.schedule.plan`),
         made as they are asked for."""
-        return plan(list(self.agents), self.rounds, self.gauntlet, self.games_per_pair)
+        return plan(
+            list(self.agents), self.rounds, self.gauntlet, self.games_per_pair, self.alternate
+        )
 
     def identity(self) -> dict[str, Any]:
         """What makes two runs the same tournament (the number of games may grow),
         as canonical text."""
-        return {
-            "game": self.game.spec,
-            "agents": list(self.agents),
-            "control": str(self.control),
-            "gauntlet": self.gauntlet,
-            "openings": None if self.openings is None else self.openings.spec,
-            "grace": self.grace,
-            "max_plies": self.max_plies,
-            "seed": self.seed,
-        } | ({"specs": list(self.specs)} if self.specs else {})
+        return (
+            {
+                "game": self.game.spec,
+                "agents": list(self.agents),
+                "control": str(self.control),
+                "gauntlet": self.gauntlet,
+                "openings": None if self.openings is None else self.openings.spec,
+                "grace": self.grace,
+                "max_plies": self.max_plies,
+                "seed": self.seed,
+            }
+            | ({"specs": list(self.specs)} if self.specs else {})
+            | ({} if self.alternate else {"colours": "fixed"})
+        )
 
 
 def canonical_identity(stored: dict[str, Any]) -> dict[str, Any]:
