@@ -3,9 +3,10 @@
 A :class:`Plan` is the games of some pairings, each pairing playing the same
 number of games from consecutive starting positions, colours swapped from one
 game to the next (or, with ``alternate=False``, the first agent of a pairing
-first in every game: a handicap match's stronger side always White). Round robin, gauntlet, a match's ``--games N``, and each
-round of a league's Swiss / nearest-rated schedule (:mod:`arena.compete.schedule`)
-are plans of this kind; a league's whole run is a :class:`Rounds` of them. Every
+first in every game: a handicap match's stronger side always White). Round
+robin, gauntlet, a match's ``--games N``, and each round of a league's Swiss /
+nearest-rated schedule (:mod:`arena.compete.schedule`) are plans of this kind; a
+league's whole run is a :class:`Rounds` of them. Every
 planned game has a stable ``game_id`` (``a|b|round=R|first=X``) that the results
 database keys its rows on, so a run that stops resumes by asking ``game_id in plan``.
 
