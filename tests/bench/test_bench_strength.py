@@ -13,6 +13,7 @@ import pytest
 from arena.bench import strength
 from arena.cli.main import main
 from arena.experiments.games import play_pairs
+from arena.games import load_game
 
 SLOW = '''
 import time
@@ -109,3 +110,31 @@ def test_the_gomocup_rows_play_a_brain_found_on_the_path(
     row = result["cases"][0]
     assert row["games"] == row["counted"] == 2 and row["forfeits"] == {}
     assert "pbrain-rapfi at 0.1 s" in lines[-1]
+
+
+def test_a_handicap_case_gives_the_opponent_black_and_the_stones_in_every_game() -> None:
+    rows = {c.name: c for c in strength.select(["go19"])}
+    assert set(rows) == {"best-go19-gnugo", "best-go19-gnugo-h4"}
+    even, h4 = rows["best-go19-gnugo"], rows["best-go19-gnugo-h4"]
+    assert (even.target, even.move_time, even.handicap, even.openings) == (
+        0.9,
+        5.0,
+        False,
+        strength.PAIRED,
+    )
+    assert (h4.target, h4.handicap, load_game(h4.game).spec) == (
+        0.5,
+        True,
+        "go:size=19,komi=0.5,handicap=4",
+    )
+    # The same rule on a small board with quick agents: greedy gives random two stones.
+    case = strength.Case("h2", "go:size=9,handicap=2,komi=0.5", "greedy", "random", 0.05,
+                         handicap=True)  # fmt: skip
+    records = play_pairs(case.game, "random", "greedy", 3, "move:0.05", 1, 1, None,
+                         alternate=False)  # fmt: skip
+    assert [r.players for r in records] == [("random", "greedy")] * 3
+    assert len({r.seed for r in records}) == 3
+    result = strength.run(2, None, 1, [case], lambda _: None)
+    row = result["cases"][0]
+    assert row["games"] == 2 and row["ours"] == "greedy"
+    assert row["wins"] + row["draws"] + row["losses"] == 2

@@ -59,6 +59,9 @@ class Case:
     """The score issue 15 asks of this row, if it is one of its targets."""
     openings: str | None = None
     """Where each pair of games starts (``random:plies=2``); None: the initial position."""
+    handicap: bool = False
+    """The opponent moves first in every game (``arena match --colours fixed``): with
+    ``go:handicap=N`` it is Black and has the stones, we give them as White."""
 
 
 UNTIMED_GRACE = 120.0
@@ -123,11 +126,22 @@ GOMOCUP: tuple[Case, ...] = (
 (``scripts/build-rapfi``, on the PATH as ``pbrain-rapfi``): at 1 s a move for us and
 0.1 s for Rapfi (odds), then at 1 s each (``--cases gomocup``)."""
 
+GO19: tuple[Case, ...] = (
+    Case("best-go19-gnugo", "go:size=19", "best", GNUGO_10, 5.0, True, 0.9, PAIRED),
+    Case("best-go19-gnugo-h4", "go:size=19,handicap=4,komi=0.5", "best", GNUGO_10, 5.0, True,
+         0.5, handicap=True),
+)  # fmt: skip
+"""Issue 29's full-board targets: ``best`` at 5 s a move against GNU Go level 10 (no
+clock), >= 90% in even games (paired openings, colours alternating) and >= 50% giving it
+four handicap stones (GNU Go Black in every game, komi 0.5). A game takes 10-25 minutes
+(``--cases go19``; docs/strength.md)."""
+
 GROUPS: dict[str, tuple[Case, ...]] = {
     "table": CASES,
     "targets": TARGETS,
     "go-rave": GO_RAVE,
     "gomocup": GOMOCUP,
+    "go19": GO19,
 }
 """Names for sets of rows: ``--cases targets``."""
 
@@ -143,9 +157,9 @@ def select(names: list[str] | None) -> list[Case]:
     >>> select(["chess"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    arena.core.errors.ArenaError: unknown case 'chess'; valid: table, targets, go-rave, gomocup, ...
+    arena.core.errors.ArenaError: unknown case 'chess'; valid: table, targets, go-rave, ...
     """
-    known = {case.name: case for case in (*CASES, *TARGETS, *GO_RAVE, *GOMOCUP)}
+    known = {case.name: case for group in GROUPS.values() for case in group}
     chosen: list[Case] = []
     for name in names or ["table"]:
         if name in GROUPS:
@@ -267,10 +281,11 @@ def run(
             case = replace(case, move_time=move_time)
         before = os.getloadavg()[0]
         started = time.perf_counter()
+        first, second = (case.opponent, case.ours) if case.handicap else (case.ours, case.opponent)
         records = play_pairs(
-            case.game, case.ours, case.opponent, games, TimeControl.moving(case.move_time), seed,
+            case.game, first, second, games, TimeControl.moving(case.move_time), seed,
             1, None, grace=UNTIMED_GRACE if case.untimed else DEFAULT_GRACE,
-            openings=case.openings,
+            openings=case.openings, alternate=not case.handicap,
         )  # fmt: skip
         row = tally(records, case.ours)
         load = (before, os.getloadavg()[0])

@@ -205,7 +205,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "15's targets ('best' against each opponent), whether the target is met. Needs the "
         "'bench' extra for openspiel:mcts and gnugo/gtp-rhino for theirs "
         "(scripts/install-engines); the 'gomocup' rows need pbrain-rapfi on the PATH "
-        "(scripts/build-rapfi).",
+        "(scripts/build-rapfi). The 'go19' rows (19x19 against GNU Go, even and giving it "
+        "four handicap stones as White in every game) take 10-25 minutes a game.",
     )
     power.add_argument("--games", type=int, default=10, help="games per case (default 10)")
     power.add_argument(
@@ -214,13 +215,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="seconds per move for every case (default: each case's own, 0.1 to 2)",
     )
     power.add_argument("--seed", type=int, default=1, help="seed of our agents (default 1)")
-    rows = ", ".join(c.name for c in (*strength.CASES, *strength.TARGETS, *strength.GOMOCUP))
+    rows = ", ".join(
+        c.name for c in (*strength.CASES, *strength.TARGETS, *strength.GOMOCUP, *strength.GO19)
+    )
     power.add_argument(
         "--cases",
         nargs="*",
         metavar="CASE",
         help="rows, or the groups 'table' (the issue's table, the default), 'targets' "
-        f"(best against each target) and 'gomocup' (best against Rapfi): {rows}",
+        f"(best against each target), 'gomocup' (best against Rapfi) and 'go19' (best "
+        f"against GNU Go on 19x19): {rows}",
     )
     _json_option(power)
     power.set_defaults(func=run_strength)

@@ -39,6 +39,7 @@ def play_pairs(
     grace: float = DEFAULT_GRACE,
     max_plies: int | None = None,
     openings: str | None = None,
+    alternate: bool = True,
 ) -> list[GameRecord]:
     """Play ``games`` games of ``first`` against ``second``; the records in game order.
 
@@ -46,7 +47,9 @@ def play_pairs(
     ``games_per_pair``), played by the tournament's runner: game ``i`` has ``first``
     moving first when ``i`` is even; games ``2k`` and ``2k + 1`` start from the
     same position (seed ``seed + k`` for games with random set-ups) with the colours
-    swapped. Each agent that takes a seed gets one derived from ``seed`` and the game
+    swapped; with ``alternate`` False ``first`` moves first in every game, game ``i``
+    from position ``i`` (a handicap game: ``first`` is Black and has the stones).
+    Each agent that takes a seed gets one derived from ``seed`` and the game
     (:func:`arena.compete.tournament.seeded_spec`), so the same call plays the same
     games — except that agents stopping on a clock do as much work as the machine
     allows. Records name the players ``first`` and ``second`` as given (``second``
@@ -65,6 +68,7 @@ def play_pairs(
         max_plies=max_plies,
         seed=seed,
         openings=openings,
+        alternate=alternate,
     )
     on_record = None if advance is None else lambda *_: advance(1)
     outcome = tournament.run(settings, jobs=jobs, on_record=on_record)
