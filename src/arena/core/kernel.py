@@ -117,6 +117,9 @@ class Kernel:
     words: Callable[[State], tuple[int, int, int, int]] | None = None
     """``State`` -> four int64 words that ``decode`` writes into ``s`` as ``encode`` would
     (None where the game's positions do not fit in them, or it has no ``decode``)."""
+    komi: Callable[[float], None] | None = None
+    """Set the komi ``outcome`` counts, in this kernel's own ``params`` (a search's dynamic
+    komi; every ``load_kernel`` call builds new params); None for a game without one."""
 
     def perft(self, state: State, depth: int) -> int:
         """The number of move sequences of ``depth`` plies from ``state``, as

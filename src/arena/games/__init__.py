@@ -78,12 +78,16 @@ class Knowledge:
         For an evaluation that is an estimated score margin (Go: points), the
         margin one unit of evaluation stands for, so reports can show the
         estimate in the game's units (absent: the evaluation has no unit).
+    ``search_komi(state) -> float``
+        For a game with a komi (Go), the komi a search should count at this
+        position (``mcts:dynkomi=1``: a handicap counted back early on).
     """
 
     evaluate: Evaluate
     immediate_wins: Callable[[State, int], Sequence[int]] | None = None
     candidates: Callable[[State, tuple[int, ...]], tuple[int, ...]] | None = None
     margin_per_value: Callable[[Game], float] | None = None
+    search_komi: Callable[[State], float] | None = None
 
 
 def load_kernel(game: Game) -> Kernel | None:
@@ -116,4 +120,5 @@ def knowledge(game: Game) -> Knowledge:
         immediate_wins=getattr(module, "immediate_wins", None),
         candidates=getattr(module, "candidates", None),
         margin_per_value=getattr(module, "margin_per_value", None),
+        search_komi=getattr(module, "search_komi", None),
     )

@@ -65,7 +65,7 @@ True
 >>> len(candidates(game.initial_state(), game.initial_state().legal_moves()))
 25
 
-Tests: tests/games/test_go_heuristic.py
+Tests: tests/games/test_go_heuristic.py, tests/search/test_dynkomi.py
 """
 
 from __future__ import annotations
@@ -202,6 +202,39 @@ def margin_per_value(game: Go) -> float:
     88.5
     """
     return 1 / _board(game).factor
+
+
+HANDICAP_STONE = 7.0
+"""Points a handicap stone adds to a search's komi at the start (:func:`search_komi`)."""
+HANDICAP_PLIES = 0.55
+"""The extra komi is gone after this many plies per point of the board (about 200 on
+19x19, 45 on 9x9)."""
+
+
+def search_komi(state: GoState) -> float:
+    """The komi a search plays for (``mcts:dynkomi=1``): the rules' komi plus, in a
+    handicap game, :data:`HANDICAP_STONE` points per stone for White at the start, falling
+    linearly to nothing by ply ``HANDICAP_PLIES * points``.
+
+    A search giving (or taking) a handicap otherwise sees nearly every simulation end
+    the same way, and win rates near 0 or 1 tell its moves apart poorly: White gives up,
+    Black plays loosely. Counting the stones back early keeps the win rates informative
+    while the lead is large (the "linear" dynamic komi of Baudis, *Balancing MCTS by
+    dynamically adjusting the komi value*, ICGA Journal 34(3), 2011). The game's rules and
+    score never change: only what the search counts as a win.
+
+    >>> from arena.games import load_game
+    >>> game = load_game("go:size=19,handicap=4,komi=0.5")
+    >>> state = game.initial_state()
+    >>> round(search_komi(state), 2), search_komi(load_game("go:size=19").initial_state())
+    (28.36, 7.5)
+    """
+    game = state.game
+    stones = state.handicap
+    if not stones:
+        return game.komi
+    left = max(0.0, 1.0 - state.ply / (HANDICAP_PLIES * game.points))
+    return game.komi + HANDICAP_STONE * stones * left
 
 
 def evaluate(state: GoState) -> float:

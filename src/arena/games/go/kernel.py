@@ -99,6 +99,8 @@ playouts, compiled or not.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -987,7 +989,7 @@ def params(game: Go) -> np.ndarray:
     p[P_PATTERNS] = patterns
     p[patterns:] = table
     p[P_SIZE], p[P_N], p[P_W], p[P_NP] = size, n, w, cells
-    p[P_KOMI_LO], p[P_KOMI_HI] = np.floor(game.komi), np.ceil(game.komi)
+    set_komi(p, game.komi)
     p[P_SUPERKO], p[P_MAXLEN], p[P_BLOOM_MASK] = game.superko, game.maxlen, bloom_bits - 1
     p[P_CELL : P_LEN + 1] = offsets
     p[P_ZOB], p[P_IDX], p[P_POINT] = zob, idx, point
@@ -1055,6 +1057,12 @@ def moves_played(k: Kernel, s: np.ndarray, start: int = 0) -> list[int]:
     return [int(m) for m in s[moves + start : moves + int(s[PLY])]]
 
 
+def set_komi(p: np.ndarray, komi: float) -> None:
+    """Make ``outcome`` count ``komi`` (points added to White's area) in the params ``p``:
+    Black wins above it, White below, a margin equal to it is a draw."""
+    p[P_KOMI_LO], p[P_KOMI_HI] = math.floor(komi), math.ceil(komi)
+
+
 def kernel(game: Go) -> Kernel:
     """The kernel of ``game`` (any size, komi, ko rule and maxlen)."""
     p = params(game)
@@ -1078,4 +1086,5 @@ def kernel(game: Go) -> Kernel:
         max_plies=game.maxlen,
         encode=lambda state: encode(p, state),  # type: ignore[arg-type]
         functions=functions,
+        komi=lambda komi: set_komi(p, komi),
     )

@@ -64,7 +64,7 @@ can differ in which moves positional superko forbids (now or later): the
 graph-history interaction that engines using superko accept. ``legal_moves``
 and ``play`` always use the state's own history.
 
-Tests: tests/games/test_go.py
+Tests: tests/games/test_go.py, tests/search/test_dynkomi.py
 """
 
 from __future__ import annotations
@@ -529,6 +529,28 @@ class GoState(State):
     def ko(self) -> int:
         """Under ``ko=simple``, the point the side to move may not retake now; else -1."""
         return self._ko
+
+    @property
+    def handicap(self) -> int:
+        """The black stones the game started with (a handicap; 0 in an even game).
+
+        Read from the game's first board: positional superko keeps every board, and the
+        first is the one with black stones only and the fewest of them (a later board
+        without white stones has every stone it had, and more). Under ``ko=simple`` no
+        boards are kept, so it is the game's own ``handicap=N``.
+
+        >>> game = Go(size=9)
+        >>> free = game.handicap_state([game.parse_move(v) for v in ("C3", "G7", "C7")])
+        >>> free.handicap, free.play(game.parse_move("E5")).handicap, game.initial_state().handicap
+        (3, 3, 0)
+        >>> Go(size=9, handicap=2, ko="simple").initial_state().play(40).handicap
+        2
+        """
+        if not self._game.superko:
+            return len(self._game.handicap_stones)
+        n = self._game.points
+        boards = (code for code in (*self._past, *self._run) if not code >> n)
+        return min((code.bit_count() for code in boards), default=0)
 
     # --- rules ----------------------------------------------------------------
 

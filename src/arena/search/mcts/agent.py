@@ -33,10 +33,15 @@ Options (:mod:`~arena.search.mcts.options`):
   starts each move's AMAF values with ``N`` virtual simulations of the game's
   knowledge; ``rollout=tactics`` is the kernel's knowledgeable rollout (Go:
   captures, atari escapes, 3x3 shapes). See :mod:`~arena.search.mcts.rave`.
+* ``dynkomi=1`` (compiled engine, Go): the search counts the game's search komi
+  (:func:`arena.games.go.heuristic.search_komi`: a handicap's stones counted back
+  early on, falling to the rules' komi), so its win rates still tell moves apart
+  in a handicap game; the rules and the score never change.
 * ``engine=fast`` (default) runs the compiled search where the game has a
   kernel and the options allow it; ``engine=python`` always runs this file's.
 
-Tests: ``tests/search/test_mcts.py``, ``tests/search/test_fast_mcts.py``.
+Tests: ``tests/search/test_mcts.py``, ``tests/search/test_fast_mcts.py``,
+``tests/search/test_dynkomi.py``.
 
 >>> import arena
 >>> game = arena.load_game("tictactoe")
@@ -62,6 +67,7 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.errors import SpecError
 from arena.core.game import Game, Returns, State
 from arena.core.limit import Limit
+from arena.games import knowledge
 from arena.search.clock.background import Background
 from arena.search.clock.deadline import Deadline, SearchTimeout, quiet_gc, release_gc
 from arena.search.clock.time_management import move_time
@@ -253,6 +259,14 @@ class TreeSearch:
         return iteration
 
 
+def _search_komi(game: Game) -> Callable[[State], float]:
+    """The game's search komi (``dynkomi=1``), or a one-line error for a game without one."""
+    search_komi = knowledge(game).search_komi
+    if search_komi is None:
+        raise SpecError(f"mcts: dynkomi=1 is for games with a komi (go), not {game.name}")
+    return search_komi
+
+
 class MCTSAgent(Agent):
     name = "mcts"
     summary = "Monte Carlo tree search: UCT or e-greedy, rollouts or time, reuse, solver"
@@ -295,14 +309,26 @@ class MCTSAgent(Agent):
         return self.options.engine == "fast" and self.options.rollout != "heuristic"
 
     def _build(self, game: Game) -> Engine:
+        if self.options.dynkomi:
+            _search_komi(game)  # a one-line error for a game without a komi, before compiling
         engine: Engine = self.reference
         if self._wants_compiled():
             engine = warmup.fast_engine(self.options, game, self.rng) or engine
         if engine is self.reference and self.options.compiled_only:
             raise SpecError(
-                f"mcts: rave= and rollout=tactics need a compiled kernel; {game.name} has none"
+                f"mcts: rave=, rollout=tactics and dynkomi=1 need a compiled kernel; "
+                f"{game.name} has none"
             )
         return engine
+
+    def _count_komi(self, engine: Engine, state: State) -> None:
+        """``dynkomi=1``: the compiled engine counts the game's search komi for this move
+        (the readable reference, answering while the compiled engine is built, counts the
+        rules' komi)."""
+        search_komi = _search_komi(state.game)
+        kernel = getattr(engine, "kernel", None)
+        if kernel is not None and kernel.komi is not None:
+            kernel.komi(search_komi(state))
 
     def _engine_on_clock(self, game: Game, seconds: float | None) -> Engine:
         """The engine for a move of ``seconds``: a compiled engine not ready yet (nobody
@@ -364,6 +390,8 @@ class MCTSAgent(Agent):
         # engine nobody made ready answers from the next move on.
         game = state.game
         engine = self.engine if game is self._engine_game else self._engine_on_clock(game, seconds)
+        if self.options.dynkomi:
+            self._count_komi(engine, state)
         deadline = self.deadline = Deadline(seconds)
         self._started = deadline.start
         # No cyclic collection on the clock: with numba loaded, a full one takes tens of ms.

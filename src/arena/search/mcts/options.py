@@ -90,6 +90,13 @@ PARAMS = (
         "threads>1: one shared tree (virtual loss), one tree per thread (root), or per game",
         choices=("auto", "tree", "root"),
     ),
+    Param(
+        "dynkomi",
+        bool,
+        False,
+        "go: a handicap's stones counted back in the search's komi early on (dynamic komi, "
+        "compiled engine)",
+    ),
     Param("seed", int, None, "random seed", default_text="fresh"),
     Param(
         "engine",
@@ -123,6 +130,9 @@ class MCTSOptions:
     """MC-RAVE's minimum-MSE schedule with this bias instead (when > 0)."""
     prior: float = 0.0
     """Virtual simulations, at the kernel's knowledge rate, that start each move's AMAF values."""
+    dynkomi: bool = False
+    """Search with the game's ``search_komi`` (Go: a handicap counted back early on, falling
+    to the rules' komi) instead of the rules' komi; the compiled engine only."""
     seed: int | None = None
     engine: str = "fast"
     threads: int | None = None
@@ -133,10 +143,9 @@ class MCTSOptions:
     def __post_init__(self) -> None:
         if (self.bias or self.prior) and not self.rave:
             raise SpecError("mcts: bias= and prior= shape RAVE: give rave=K (K > 0) too")
-        compiled_only = self.rave or self.rollout == "tactics"
-        if compiled_only and (self.engine == "python" or self.rollout == "heuristic"):
+        if self.compiled_only and (self.engine == "python" or self.rollout == "heuristic"):
             raise SpecError(
-                "mcts: rave= and rollout=tactics run in the compiled engine only "
+                "mcts: rave=, rollout=tactics and dynkomi=1 run in the compiled engine only "
                 "(not with engine=python or rollout=heuristic)"
             )
         if self.rave and (self.tree != "uct" or self.expand_all):
@@ -144,8 +153,9 @@ class MCTSOptions:
 
     @property
     def compiled_only(self) -> bool:
-        """Whether these options need the compiled engine (RAVE, the tactical rollout)."""
-        return bool(self.rave) or self.rollout == "tactics"
+        """Whether these options need the compiled engine (RAVE, the tactical rollout, the
+        dynamic komi)."""
+        return bool(self.rave) or self.rollout == "tactics" or self.dynkomi
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> MCTSOptions:

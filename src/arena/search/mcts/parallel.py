@@ -242,6 +242,8 @@ class RootParallelSearch:
         self.threads = threads
         self.name = "fast"
         self.rng = rng
+        self.kernel = kernel
+        """The kernel every tree searches with (one params array: one komi for all)."""
         # Each tree draws from its own generator, seeded from the agent's.
         self.engines = [serial_engine(options, kernel, rng)] + [
             serial_engine(options, kernel, random.Random(rng.randrange(1 << 31)))
