@@ -58,8 +58,9 @@ search. Each game's ``games/<game>/kernel.py`` provides:
       the caches are cold, the cost of a short search's move).
 
 - ``kernel(game) -> Kernel``: the parameter array for the game's parameters,
-  the bounds that size preallocated arrays, and ``encode``, which turns a
-  :class:`~arena.core.game.State` into a new ``s``.
+  the bounds that size preallocated arrays, ``encode``, which turns a
+  :class:`~arena.core.game.State` into a new ``s``, and the knobs (``Kernel.knobs``:
+  switches in ``p`` a search may turn on for itself).
 
 Generic compiled code (perft here, MCTS in ``arena.search``) receives the jitted
 functions as arguments. Declared as first-class function types
@@ -81,8 +82,8 @@ pdb or prints.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -120,6 +121,11 @@ class Kernel:
     komi: Callable[[float], None] | None = None
     """Set the komi ``outcome`` counts, in this kernel's own ``params`` (a search's dynamic
     komi; every ``load_kernel`` call builds new params); None for a game without one."""
+    knobs: Mapping[str, int] = field(default_factory=dict)
+    """Settings the kernel's functions read from ``params``: name -> index (0 there is the
+    default, off). A search sets them in its own kernel's ``params`` (every ``load_kernel``
+    builds a new array), e.g. Go's ``ladders`` (``mcts:ladders=1``: ``prior`` reads
+    ladders)."""
 
     def perft(self, state: State, depth: int) -> int:
         """The number of move sequences of ``depth`` plies from ``state``, as

@@ -65,7 +65,11 @@ True
 >>> len(candidates(game.initial_state(), game.initial_state().legal_moves()))
 25
 
-Tests: tests/games/test_go_heuristic.py, tests/search/test_dynkomi.py
+``ladder_captured`` reads ladders: the readable reference of the compiled kernel's
+``ladder``, which ``mcts:ladders=1`` lets Go's prior use.
+
+Tests: tests/games/test_go_heuristic.py, tests/search/test_dynkomi.py,
+tests/games/test_go_ladders.py
 """
 
 from __future__ import annotations
@@ -289,3 +293,90 @@ def candidates(state: GoState, moves: tuple[int, ...]) -> tuple[int, ...]:
         if kept:
             return kept
     return (pass_move,) if pass_move in moves else moves
+
+
+# --- ladders (the readable reference of the kernel's ``ladder``) ------------------------
+
+LADDER_NODES = 200
+"""Stones a ladder reading may place before it answers "not captured" (the kernel's budget)."""
+
+
+class _OutOfNodes(Exception):
+    """The reading placed more than :data:`LADDER_NODES` stones."""
+
+
+def _put(game: Go, stones: tuple[int, int], colour: int, point: int) -> tuple[tuple[int, int], int]:
+    """``colour``'s stone on ``point`` with the opposing groups it leaves without a liberty
+    taken: the new stones and the new group's liberties (none: suicide)."""
+    own = stones[colour] | 1 << point
+    opp = stones[1 - colour]
+    empty = game.full & ~(own | opp)
+    for stone in iter_bits(game.adjacent(1 << point) & opp):
+        group = game.flood(1 << stone, opp)
+        if not game.adjacent(group) & empty:
+            opp &= ~group
+    after = (own, opp) if colour == 0 else (opp, own)
+    return after, _liberties(game, after, point)
+
+
+def _liberties(game: Go, stones: tuple[int, int], point: int) -> int:
+    """The liberties of the group on ``point``."""
+    black, white = stones
+    group = game.flood(1 << point, black if black >> point & 1 else white)
+    return game.adjacent(group) & ~(black | white) & game.full
+
+
+def ladder_captured(state: GoState, move: int, target: int) -> bool:
+    """Whether the group on ``target`` is lost to a ladder after the player to move plays
+    ``move``: an extension of an own group in atari (``target`` = ``move``), or an atari on
+    an opposing group.
+
+    The attacker gives atari at either of the group's two liberties (the lower point
+    first); the defender escapes by taking an attacking group next to it that is in
+    atari, else extends at its liberty, and escapes with three liberties or more. Ko is
+    ignored; past :data:`LADDER_NODES` stones placed the answer is False. The kernel's
+    ``ladder`` reads the same way, faster (Tests: tests/games/test_go_ladders.py).
+    """
+    game = state.game
+    mover = state.to_move
+    nodes = 0
+
+    def put(stones: tuple[int, int], colour: int, point: int) -> tuple[tuple[int, int], int]:
+        nonlocal nodes
+        nodes += 1
+        if nodes > LADDER_NODES:
+            raise _OutOfNodes
+        return _put(game, stones, colour, point)
+
+    def extended(stones: tuple[int, int]) -> bool:
+        """After the defender's move: taken at one liberty or none, safe at three."""
+        libs = _liberties(game, stones, target)
+        if libs.bit_count() != 2:
+            return libs.bit_count() <= 1
+        return any(attacked(*put(stones, attacker, point)) for point in iter_bits(libs))
+
+    def attacked(stones: tuple[int, int], own_libs: int) -> bool:
+        """After the attacker's stone (its group has ``own_libs``)."""
+        if not own_libs:
+            return False  # suicide: not a move
+        libs = _liberties(game, stones, target)
+        if libs.bit_count() != 1:
+            return not libs
+        group = game.flood(1 << target, stones[defender])
+        for stone in iter_bits(game.adjacent(group) & stones[attacker]):
+            if _liberties(game, stones, stone).bit_count() == 1:
+                return False  # the defender takes it
+        return extended(put(stones, defender, libs.bit_length() - 1)[0])
+
+    try:
+        stones, libs = put((state.black, state.white), mover, move)
+        if stones[0] >> target & 1:
+            defender = 0
+        elif stones[1] >> target & 1:
+            defender = 1
+        else:
+            return False
+        attacker = 1 - defender
+        return extended(stones) if defender == mover else attacked(stones, libs)
+    except _OutOfNodes:
+        return False

@@ -2,7 +2,7 @@
 
 The contract is :mod:`arena.core.kernel`; ``rules.py`` stays the readable
 reference, and the tests play both side by side, move for move
-(Tests: tests/games/test_go_kernel.py).
+(Tests: tests/games/test_go_kernel.py, tests/games/test_go_ladders.py).
 
 >>> import arena, numpy as np
 >>> game = arena.load_game("go:size=5")
@@ -62,8 +62,9 @@ pseudo-liberty count, sum, sum of squares), string hash, each empty point's
 index in the list of empty points, that list, the Bloom bits, the board
 hashes, the moves played (``s[moves + ply]``; those before ``encode`` are -1
 but the last one) and scratch room, which ``outcome`` uses to count the area
-(nothing else in ``s`` changes there). The history makes ``s`` grow with
-``maxlen``: 7,721 ints on 19x19 with the default length (6,744 under simple ko).
+and ``ladder`` to read (nothing else in ``s`` changes there). The history makes
+``s`` grow with ``maxlen``: 9,989 ints on 19x19 with the default length (9,012
+under simple ko).
 
 Nothing allocates, so the compiled functions run without numba's runtime
 (``_nrt=False``) and the helpers are inlined into them: otherwise every helper
@@ -92,6 +93,20 @@ but never puts two or more own stones in atari. ``prior`` scores every legal
 move from the same knowledge for MC-RAVE's priors, and ``trace`` lists the
 points of a rollout from the history (``mcts:rave=``).
 
+Ladders
+-------
+``ladder`` reads whether a string is lost to a ladder: the attacker keeps giving
+atari at one of its two liberties, the defender extends at its one liberty, and
+the string escapes with three liberties or more, or by taking an attacking string
+next to it that is in atari. The reading copies the cells into the scratch room
+and works there alone, counting exact liberties by flooding (the strings' records
+keep pseudo-liberties only), with an undo log instead of a copy per branch; past
+``LADDER_NODES`` stones placed the answer is "not captured", the safe one for a
+prior. ``heuristic.ladder_captured`` is its readable reference. With the knob
+``P_LADDERS`` set (``mcts:ladders=1``), ``prior`` scores an extension the ladder
+still captures as a self-atari and an atari that starts a working ladder as a
+capture.
+
 Both draw from a xorshift generator that numba's ``np.random`` (seeded by
 ``seed``) seeds at the start of each playout: the same seed gives the same
 playouts, compiled or not.
@@ -105,6 +120,7 @@ import numpy as np
 from numba import njit
 
 from arena.core.kernel import ONGOING, Kernel
+from arena.games.go.heuristic import LADDER_NODES
 from arena.games.go.patterns import pattern_table
 from arena.games.go.rules import Go, GoState
 
@@ -138,6 +154,7 @@ P_ZOB = 24  # offset in p: Zobrist keys, [colour * NP + cell]
 P_IDX = 25  # offset in p: point -> cell
 P_POINT = 26  # offset in p: cell -> point (-1 on the border)
 P_PATTERNS = 27  # offset in p: MoGo's 3x3 shapes by neighbourhood code (patterns.py)
+P_LADDERS = 28  # a knob (Kernel.knobs): 1 when ``prior`` reads ladders, 0 (the default) when not
 P_HEADER = 32
 
 # --- the header of s ---------------------------------------------------------------
@@ -812,6 +829,213 @@ def tactics(p, s):  # type: ignore[no-untyped-def]
     return outcome(p, s)
 
 
+# --- ladders ----------------------------------------------------------------------------
+
+# LADDER_NODES (the reference's): stones the reader may place before it answers "not captured".
+
+# The scratch room of ``ladder``, after a counter of flood stamps at its start.
+_LADDER_OPEN, _LADDER_CAPTURED, _LADDER_ATTACK = 0, 1, 2
+
+
+@_inline
+def _ladder_rooms(L):  # type: ignore[no-untyped-def]
+    """Offsets in ``s`` of the reader's board, marks, two stone stacks, undo log and frames
+    (:func:`_scratch_room` sizes them)."""
+    board = L[P_SCRATCH] + 1
+    mark = board + L[P_NP]
+    stack = mark + L[P_NP]
+    stack2 = stack + L[P_N]
+    log = stack2 + L[P_N]
+    frames = log + L[P_N] + 2 * LADDER_NODES + 8
+    return board, mark, stack, stack2, log, frames
+
+
+@_inline
+def _flood(L, s, stone, stack):  # type: ignore[no-untyped-def]
+    """Flood the scratch board's string of ``stone``: its stones into ``s[stack:]``; return
+    their number, its exact liberty count and its two lowest liberties' cells (-1: none).
+    A fresh stamp per flood marks the cells seen, so the marks are never cleared."""
+    board, mark, _, _, _, _ = _ladder_rooms(L)
+    w = L[P_W]
+    stamp = s[L[P_SCRATCH]] + 1
+    s[L[P_SCRATCH]] = stamp
+    colour = s[board + stone]
+    s[mark + stone] = stamp
+    s[stack] = stone
+    n = 1
+    i = 0
+    libs = 0
+    a = b = -1
+    while i < n:
+        x = s[stack + i]
+        i += 1
+        for q in (x - w, x - 1, x + 1, x + w):
+            if s[mark + q] == stamp:
+                continue
+            v = s[board + q]
+            if v == colour:
+                s[mark + q] = stamp
+                s[stack + n] = q
+                n += 1
+            elif v == EMPTY:
+                s[mark + q] = stamp
+                libs += 1
+                if a < 0 or q < a:
+                    a, b = q, a
+                elif b < 0 or q < b:
+                    b = q
+    return n, libs, a, b
+
+
+@_inline
+def _ladder_put(L, s, at, colour, top):  # type: ignore[no-untyped-def]
+    """Put a ``colour`` stone on the scratch board's empty cell ``at`` and take the opposing
+    strings next to it left without a liberty, logging every changed cell (``cell * 4 +
+    old value``) from ``top``; return the new top and the new string's liberty count
+    (0: the move was suicide, so illegal)."""
+    board, _, _, stack2, log, _ = _ladder_rooms(L)
+    w = L[P_W]
+    other = 3 - colour
+    s[board + at] = colour
+    s[log + top] = at * 4 + EMPTY
+    top += 1
+    for q in (at - w, at - 1, at + 1, at + w):
+        if s[board + q] != other:
+            continue
+        n, libs, _, _ = _flood(L, s, q, stack2)
+        if libs == 0:
+            for i in range(n):
+                x = s[stack2 + i]
+                s[board + x] = EMPTY
+                s[log + top] = x * 4 + other
+                top += 1
+    _, libs, _, _ = _flood(L, s, at, stack2)
+    return top, libs
+
+
+@_inline
+def _ladder_attacked(L, s, target, defender, attacker_libs, top):  # type: ignore[no-untyped-def]
+    """After the attacker's stone (its string has ``attacker_libs`` liberties): the ladder's
+    state, and the defender's forced extension when it is in atari and no attacking string
+    next to it is in atari too (its capture would escape). Returns the state, its two
+    liberties, the log's top and the stones placed (0 or 1)."""
+    board, _, stack, stack2, _, _ = _ladder_rooms(L)
+    w = L[P_W]
+    if attacker_libs == 0:
+        return _LADDER_OPEN, -1, -1, top, 0  # suicide: not a move
+    n, libs, lib, _ = _flood(L, s, target, stack)
+    if libs == 0:
+        return _LADDER_CAPTURED, -1, -1, top, 0
+    if libs >= 2:
+        return _LADDER_OPEN, -1, -1, top, 0  # the atari took stones: no atari
+    attacker = 3 - defender
+    for i in range(n):
+        x = s[stack + i]
+        for q in (x - w, x - 1, x + 1, x + w):
+            if s[board + q] == attacker and _flood(L, s, q, stack2)[1] == 1:
+                return _LADDER_OPEN, -1, -1, top, 0
+    top, _ = _ladder_put(L, s, lib, defender, top)
+    state, a, b = _ladder_extended(L, s, target)
+    return state, a, b, top, 1
+
+
+@_inline
+def _ladder_extended(L, s, target):  # type: ignore[no-untyped-def]
+    """After the defender's move: captured at one liberty or none (the attacker takes it),
+    escaped at three or more, else the attacker's turn with these two liberties."""
+    _, _, stack, _, _, _ = _ladder_rooms(L)
+    _, libs, a, b = _flood(L, s, target, stack)
+    if libs <= 1:
+        return _LADDER_CAPTURED, -1, -1
+    if libs >= 3:
+        return _LADDER_OPEN, -1, -1
+    return _LADDER_ATTACK, a, b
+
+
+@_kernel
+def ladder(p, s, at, target):  # type: ignore[no-untyped-def]
+    """1 when, after the player to move puts a stone on cell ``at`` (an extension of an own
+    string in atari, or an atari on an opposing string), the string on cell ``target``
+    (``at`` itself for an extension) is lost to a ladder, else 0.
+
+    The attacker gives atari at either of the string's two liberties (the lower cell
+    first); the defender escapes by taking an attacking string next to it that is in
+    atari, else must extend at its liberty, and escapes with three liberties or more. A
+    depth-first search over the attacker's choices (the defender's moves are forced), on
+    a copy of the cells in the scratch room with an undo log. Ko and superko are ignored
+    (a ladder rarely turns on a ko, and a prior may be wrong now and then). Past
+    ``LADDER_NODES`` stones placed the answer is 0: "not captured" only keeps the prior
+    as it was. ``heuristic.ladder_captured`` is the reference; ``s`` changes only in the
+    scratch room."""
+    L = _layout(p)
+    board, mark, _, _, log, frames = _ladder_rooms(L)
+    cell = L[P_CELL]
+    for i in range(L[P_NP]):
+        s[board + i] = s[cell + i]
+        s[mark + i] = 0
+    s[L[P_SCRATCH]] = 0
+    mover = (s[PLY] & 1) + 1
+    top, libs = _ladder_put(L, s, at, mover, 0)
+    defender = s[board + target]
+    if defender != mover and defender != 3 - mover:
+        return 0
+    nodes = 1
+    if defender == mover:  # an extension: taken at one liberty or none (suicide)
+        state, a, b = _ladder_extended(L, s, target)
+    else:
+        state, a, b, top, placed = _ladder_attacked(L, s, target, defender, libs, top)
+        nodes += placed
+    depth = 0
+    while nodes <= LADDER_NODES:
+        if state == _LADDER_CAPTURED:
+            return 1
+        if state == _LADDER_ATTACK:
+            # A frame per attacker's turn: the log's top, the second choice.
+            s[frames + 2 * depth] = top
+            s[frames + 2 * depth + 1] = b
+            depth += 1
+            choice = a
+        else:
+            # Back to the deepest turn whose second choice is untried (-1 once tried).
+            while depth > 0 and s[frames + 2 * depth - 1] < 0:
+                depth -= 1
+            if depth == 0:
+                return 0
+            saved = s[frames + 2 * depth - 2]
+            while top > saved:
+                top -= 1
+                entry = s[log + top]
+                s[board + (entry >> 2)] = entry & 3
+            choice = s[frames + 2 * depth - 1]
+            s[frames + 2 * depth - 1] = -1
+        top, libs = _ladder_put(L, s, choice, 3 - defender, top)
+        state, a, b, top, placed = _ladder_attacked(L, s, target, defender, libs, top)
+        nodes += 1 + placed
+    return 0
+
+
+@_inline
+def _two_liberties(L, p, s, h):  # type: ignore[no-untyped-def]
+    """Whether the string headed by ``h`` has exactly two liberties (counted: the records
+    keep pseudo-liberties), walking its stones until a third shows."""
+    cell, nxt, w = L[P_CELL], L[P_NEXT], L[P_W]
+    a0 = a1 = -1
+    stone = h
+    while True:
+        for r in (stone - w, stone - 1, stone + 1, stone + w):
+            if s[cell + r] == EMPTY and r != a0 and r != a1:
+                if a0 < 0:
+                    a0 = r
+                elif a1 < 0:
+                    a1 = r
+                else:
+                    return False
+        stone = s[nxt + stone]
+        if stone == h:
+            break
+    return a1 >= 0
+
+
 PRIOR_NEUTRAL = 50
 PRIOR_CAPTURE = 80  # takes an opposing string in atari (90 for two stones or more)
 PRIOR_SAVE = 80  # extends or captures to save an own string in atari
@@ -829,7 +1053,9 @@ def prior(p, s, out):  # type: ignore[no-untyped-def]
     """Knowledge win rates (percent) of the legal moves for the player to move (Fuego's and
     MoGo's kind of prior): captures and atari escapes high, self-ataris and own-eye fills
     low, the first two lines low while the board is mostly empty, the last move's
-    neighbourhood a little higher; pass low."""
+    neighbourhood a little higher; pass low. With ``P_LADDERS`` set: an extension that
+    :func:`ladder` still captures low (a self-atari), an atari that starts a working
+    ladder as high as a capture."""
     L = _layout(p)
     if _over(L, p, s):
         return 0
@@ -837,6 +1063,7 @@ def prior(p, s, out):  # type: ignore[no-untyped-def]
     other = 3 - colour
     cell, head, w, size = L[P_CELL], L[P_HEAD], L[P_W], L[P_SIZE]
     n = L[P_N]
+    ladders = L[P_LADDERS]
     early = 3 * s[NEMPTY] > 2 * n  # under a third of the board taken
     last = s[L[P_MOVES] + s[PLY] - 1] if s[PLY] > 0 else -1
     last_at = p[L[P_IDX] + last] if 0 <= last < n else -100
@@ -861,6 +1088,7 @@ def prior(p, s, out):  # type: ignore[no-untyped-def]
                 value = PRIOR_FIRST_LINE
             elif line == 1 and size >= 9:
                 value = PRIOR_SECOND_LINE
+        saves = False
         for q in (at - w, at - 1, at + 1, at + w):
             v = s[cell + q]
             if v == other and _in_atari(L, p, s, s[head + q]):
@@ -869,8 +1097,23 @@ def prior(p, s, out):  # type: ignore[no-untyped-def]
             elif (
                 v == colour and _in_atari(L, p, s, s[head + q]) and _safe(L, p, s, at, colour) == 0
             ):
+                saves = True
+            elif (
+                ladders
+                and v == other
+                and value < PRIOR_CAPTURE
+                and _two_liberties(L, p, s, s[head + q])
+                and ladder(p, s, at, q)
+            ):
+                big = s[L[P_SSIZE] + 4 * s[head + q]] >= 2
+                value = max(value, PRIOR_CAPTURE + 10 * big)  # starts a working ladder
+        broken = False  # an extension the ladder still captures: running a broken ladder
+        if saves:
+            if ladders and ladder(p, s, at, at):
+                broken = True
+            else:
                 value = max(value, PRIOR_SAVE)
-        if value < PRIOR_CAPTURE and _safe(L, p, s, at, colour) >= 2:
+        if value < PRIOR_CAPTURE and (broken or _safe(L, p, s, at, colour) >= 2):
             value = PRIOR_SELF_ATARI
         out[point] = value
     out[n] = PRIOR_PASS
@@ -959,6 +1202,14 @@ def _rebuild(p, s):  # type: ignore[no-untyped-def]
         s[L[P_SHASH] + root] = key
 
 
+def _scratch_room(cells: int, n: int) -> int:
+    """The scratch section's length: the area count's marks and stack (``cells + n``), and
+    the ladder reader's room (:func:`ladder`): a counter, its board, marks, two stacks of
+    stones, the undo log (every placed stone and every stone that can be taken on one
+    line of play) and a frame per attacker's turn."""
+    return max(cells + n, 1 + 2 * cells + 3 * n + 5 * LADDER_NODES + 16)
+
+
 def params(game: Go) -> np.ndarray:
     """The parameter array ``p`` of ``game``: sizes, komi, rules, offsets and tables."""
     size, n = game.size, game.points
@@ -973,7 +1224,7 @@ def params(game: Go) -> np.ndarray:
     # A string's size and liberty count, sum and sum of squares sit together
     # (``4 * head`` on), so a string is one cache line.
     sections = [cells, cells, cells, 4 * cells, 0, 0, 0, cells, cells]
-    sections += [n, bloom_bits // 64, history, game.maxlen, cells + n]
+    sections += [n, bloom_bits // 64, history, game.maxlen, _scratch_room(cells, n)]
     offsets = [S_HEADER]
     for length in sections:
         offsets.append(offsets[-1] + length)
@@ -1082,6 +1333,7 @@ def kernel(game: Go) -> Kernel:
     return Kernel(
         name=game.spec,
         params=p,
+        knobs={"ladders": P_LADDERS},
         max_moves=game.points + 1,
         max_plies=game.maxlen,
         encode=lambda state: encode(p, state),  # type: ignore[arg-type]

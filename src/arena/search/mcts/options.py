@@ -74,6 +74,12 @@ PARAMS = (
         "prior", float, 0.0, "rave: virtual simulations of the game's knowledge per move", low=0.0
     ),
     Param(
+        "ladders",
+        bool,
+        False,
+        "rave, prior: the game's prior reads ladders (go; off until measured)",
+    ),
+    Param(
         "threads",
         int,
         None,
@@ -133,6 +139,8 @@ class MCTSOptions:
     dynkomi: bool = False
     """Search with the game's ``search_komi`` (Go: a handicap counted back early on, falling
     to the rules' komi) instead of the rules' komi; the compiled engine only."""
+    ladders: bool = False
+    """The kernel's knob ``ladders`` (Go: ``prior`` reads ladders); needs ``prior``."""
     seed: int | None = None
     engine: str = "fast"
     threads: int | None = None
@@ -143,6 +151,8 @@ class MCTSOptions:
     def __post_init__(self) -> None:
         if (self.bias or self.prior) and not self.rave:
             raise SpecError("mcts: bias= and prior= shape RAVE: give rave=K (K > 0) too")
+        if self.ladders and not self.prior:
+            raise SpecError("mcts: ladders=1 shapes the prior: give rave=K and prior=N too")
         if self.compiled_only and (self.engine == "python" or self.rollout == "heuristic"):
             raise SpecError(
                 "mcts: rave=, rollout=tactics and dynkomi=1 run in the compiled engine only "
@@ -156,6 +166,11 @@ class MCTSOptions:
         """Whether these options need the compiled engine (RAVE, the tactical rollout, the
         dynamic komi)."""
         return bool(self.rave) or self.rollout == "tactics" or self.dynkomi
+
+    @property
+    def knobs(self) -> dict[str, int]:
+        """The kernel knobs (``Kernel.knobs``) these options turn on, with their values."""
+        return {"ladders": 1} if self.ladders else {}
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> MCTSOptions:

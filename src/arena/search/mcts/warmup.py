@@ -29,7 +29,9 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
+from arena.core.errors import SpecError
 from arena.core.game import Game
+from arena.core.kernel import Kernel
 from arena.games import load_kernel
 from arena.search.clock.deadline import quiet_gc
 from arena.search.mcts.options import MCTSOptions
@@ -140,6 +142,7 @@ def fast_engine(
         kernel = load_kernel(game)
         if kernel is None:
             return None
+        set_knobs(kernel, options.knobs)
         # The compiled engine imports numba (0.2 s): only when a game asks for it.
         # ``parallel.engine`` picks the serial engine or a parallel one, and the serial
         # engine the plain one or MC-RAVE (``rave_driver.engine``).
@@ -161,6 +164,17 @@ def fast_engine(
                 _ready.add((game.spec, needs))
         engine = threaded.engine(options, kernel, rng)
     return engine
+
+
+def set_knobs(kernel: Kernel, knobs: dict[str, int]) -> None:
+    """Turn ``knobs`` on in ``kernel``'s own ``params`` (a new array per ``load_kernel``, so
+    one engine's knobs touch no other engine; its threads share them); a one-line
+    :class:`SpecError` for a knob the kernel does not have."""
+    for name, value in knobs.items():
+        if name not in kernel.knobs:
+            game = kernel.name.split(":")[0]
+            raise SpecError(f"mcts: {name}=1 needs a game whose kernel reads it; {game} does not")
+        kernel.params[kernel.knobs[name]] = value
 
 
 def warmup(game: Game) -> float | None:
