@@ -4,7 +4,7 @@ The spec string is parsed once (``Param`` binding) into :class:`MCTSOptions`;
 the tree policy and the evaluator are built from it once, when the agent is
 built, so the search loop never looks at an option string.
 
-Tests: ``tests/search/test_mcts.py``.
+Tests: ``tests/search/test_mcts.py``, ``tests/games/test_go_ladders.py`` (``ladders``).
 
 >>> o = MCTSOptions.from_config({"tree": "egreedy", "eps": 0.2, "rollouts": 50})
 >>> o.policy(), o.rollouts, o.expand_all

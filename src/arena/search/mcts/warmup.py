@@ -10,7 +10,7 @@ it is done. ``arena warmup [GAME...]`` does it ahead of time, off any clock.
 numba is imported here only when a compiled engine is asked for, so ``import
 arena`` stays fast.
 
-Tests: ``tests/search/test_fast_mcts.py``.
+Tests: ``tests/search/test_fast_mcts.py``, ``tests/games/test_go_ladders.py`` (knobs).
 """
 
 from __future__ import annotations
