@@ -8,15 +8,13 @@ game whose kernel has no such knob, and a search with it plays a legal move."""
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
+from test_go_heuristic import live_states
 
 import arena
 from arena.core.bitboard import iter_bits
 from arena.core.errors import SpecError
-from arena.core.game import State
 from arena.games.go import kernel as gk
 from arena.games.go.heuristic import ladder_captured
 from arena.games.go.rules import Go, GoState
@@ -80,21 +78,6 @@ def test_three_liberties_after_the_extension_are_no_ladder() -> None:
     assert not both(board("go:size=9", "c4 d5 d3", "d4", 1), "e4")
 
 
-def random_positions(spec: str, count: int, seed: int) -> list[GoState]:
-    """States of random games without passes, so strings get short of liberties."""
-    game = arena.load_game(spec)
-    rng = random.Random(seed)
-    out: list[GoState] = []
-    while len(out) < count:
-        state: State = game.initial_state()
-        while not state.is_terminal() and len(out) < count:
-            moves = state.legal_moves()
-            state = state.play(rng.choice(moves[:-1] or moves))
-            if not state.is_terminal() and rng.random() < 0.2:
-                out.append(state)  # type: ignore[arg-type]
-    return out
-
-
 def readings(state: GoState) -> list[tuple[int, int]]:
     """(move, target) of every extension of a group of the player to move in atari, and of
     every atari on an opposing group of two liberties."""
@@ -114,11 +97,11 @@ def readings(state: GoState) -> list[tuple[int, int]]:
 
 
 @pytest.mark.parametrize(("spec", "count"), [("go:size=9", 150), ("go:size=13", 60)])
-def test_the_kernel_reads_as_the_reference_on_random_positions(spec: str, count: int) -> None:
+def test_the_kernel_reads_as_the_reference_on_live_states(spec: str, count: int) -> None:
     game = arena.load_game(spec)
     k = gk.kernel(game)  # type: ignore[arg-type]
     answers = []
-    for state in random_positions(spec, count, seed=count):
+    for state in live_states(spec, count, seed=count):
         for move, target in readings(state):
             expected = ladder_captured(state, move, target)
             assert kernel_reads(k, state, move, target) == expected, (
@@ -151,7 +134,7 @@ def test_the_prior_reads_ladders_only_with_the_knob() -> None:
 
 def test_without_the_knob_the_prior_differs_only_where_a_ladder_was_read() -> None:
     changed = 0
-    for state in random_positions("go:size=9", 120, seed=7):
+    for state in live_states("go:size=9", 120, seed=7):
         off, on = priors(state, 0), priors(state, 1)
         found = readings(state)
         for move in map(int, np.flatnonzero(off != on)):
