@@ -60,7 +60,7 @@ class Case:
     openings: str | None = None
     """Where each pair of games starts (``random:plies=2``); None: the initial position."""
     handicap: bool = False
-    """The opponent moves first in every game (``arena match --colours fixed``): with
+    """The opponent is the first player in every game (``arena match --colours fixed``): with
     ``go:handicap=N`` it is Black and has the stones, we give them as White."""
 
 

@@ -199,8 +199,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices=("alternate", "fixed"),
         default="alternate",
         help="alternate (default): each starting position twice, colours swapped; fixed: A "
-        "moves first in every game, each game from a new starting position (a handicap "
-        "game: with go:handicap=N, A is Black and has the stones)",
+        "is the first player (Black) in every game, each game from a new starting "
+        "position (a handicap game: with go:handicap=N, A is Black and has the stones, "
+        "and White moves first)",
     )
     _common(m)
     m.set_defaults(func=run_match)

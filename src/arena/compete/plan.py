@@ -73,7 +73,8 @@ class Plan(Sequence[PlannedGame]):
     """The round (and starting position) of each pairing's first game."""
     alternate: bool = True
     """Colours swapped from one game to the next, each position played twice; False: the
-    pairing's first agent moves first in every game, each position played once."""
+    pairing's first agent is the first player (Black) in every game, each position played
+    once."""
 
     @property
     def size(self) -> int:

@@ -38,7 +38,7 @@ def plan(
     A round plays every pairing from one new position, once with each colour.
     ``games_per_pair`` (a match's ``--games N``) overrides: N games, colours
     alternating, each position used for two consecutive games; with ``alternate``
-    False each pairing's first agent moves first in all of them, each from a new
+    False each pairing's first agent is the first player in all of them, each from a new
     position. Games are ordered round by round, so a run stopped early is balanced
     across agents.
     """

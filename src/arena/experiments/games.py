@@ -47,7 +47,7 @@ def play_pairs(
     ``games_per_pair``), played by the tournament's runner: game ``i`` has ``first``
     moving first when ``i`` is even; games ``2k`` and ``2k + 1`` start from the
     same position (seed ``seed + k`` for games with random set-ups) with the colours
-    swapped; with ``alternate`` False ``first`` moves first in every game, game ``i``
+    swapped; with ``alternate`` False ``first`` is the first player in every game, game ``i``
     from position ``i`` (a handicap game: ``first`` is Black and has the stones).
     Each agent that takes a seed gets one derived from ``seed`` and the game
     (:func:`arena.compete.tournament.seeded_spec`), so the same call plays the same
