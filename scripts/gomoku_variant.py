@@ -10,7 +10,9 @@ Usage (from the checkout; both sides loaded the same way, in one process):
 - ``defend``: threes of the opponent's threat search before each move
   (``gomoku.DEFEND_THREES``; -1: not looked for, the engine before it);
 - ``root_threes``: one thread's root VCT in place of its VCF (``gomoku.ROOT_THREES``; 0:
-  the VCF).
+  the VCF);
+- ``late``: late-move reductions and PVS from this move on (``gomoku.LATE``; 0: neither,
+  the engine before them).
 
 Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
 Tests: tests/search/test_gomoku_threats.py
@@ -31,16 +33,20 @@ class Variant(IDSAgent):
         *IDSAgent.params,
         Param("defend", int, gomoku.DEFEND_THREES, "opponent's threats: threes (-1 off)", low=-1),
         Param("root_threes", int, gomoku.ROOT_THREES, "one thread's root VCT threes", low=0),
+        Param("late", int, gomoku.LATE, "late-move reductions from this move (0 off)", low=0),
     )
 
-    def _setup(self, defend: int, root_threes: int, **rest: object) -> None:  # type: ignore[override]
+    def _setup(self, defend: int, root_threes: int, late: int, **rest: object) -> None:  # type: ignore[override]
         super()._setup(**rest)  # type: ignore[arg-type]
-        self.defend, self.root_threes = defend, root_threes
+        self.defend, self.root_threes, self.late = defend, root_threes, late
 
     def tune(self, built: Engine | None) -> Engine | None:
         if isinstance(built, gomoku.GomokuEngine):
             built.defend_threes = self.defend
             built.root_threes = self.root_threes
+            searches = [built.search, *(built.smp.helpers if built.smp is not None else [])]
+            for search in searches:
+                search.geo[0][gomoku.G_LATE] = self.late  # type: ignore[attr-defined]
         return built
 
     def engine(self, game: Game) -> Engine | None:

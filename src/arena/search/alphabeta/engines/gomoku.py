@@ -96,12 +96,22 @@ NO_CAP = 1 << 62
 """``stats[NODE_CAP]`` when the search has no node budget (a budget per thread is how a
 measurement stands for equal time on free cores: ``GomokuSearch.budget``)."""
 CHECK_EVERY = 127
-# geometry g: size, cells, k, windows, beam.
-G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM = range(5)
+# geometry g: size, cells, k, windows, beam, late moves (LMR: the first move reduced, 0 none).
+G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM, G_LATE = range(6)
 # position counters c: stones, hash, fours of player 0, fours of player 1.
 C_STONES, C_HASH, C_FOURS = 0, 1, 2
 TABLE_BITS = 20
 BEAM = 12
+LATE = 4
+"""Late-move reductions: below the root, with 3 plies or more left, the moves from the
+:data:`LATE`-th on (counting from 1, best first) that neither make nor block a three or a
+four are searched a ply shallower (two from twice that far) with a null window, and again
+at full depth if they beat alpha (0: none)."""
+QUIET = 150.0
+"""A move whose :func:`score_moves` score is below this is quiet (reducible): making a
+four is worth 500 a window and blocking a three 192, so neither is reduced."""
+NULL_WINDOW = 0.01
+"""The width of a null window (values are floats)."""
 ROOT_VCF = 12
 VCF_SHARE = 0.3
 """The share of the move's time the root's VCF search may take (the rest deepens)."""
@@ -174,7 +184,7 @@ def geometry(size: int, k: int) -> tuple[np.ndarray, ...]:
                 if (rr, cc) != (r, c):
                     near[cell, count_near[cell]] = rr * size + cc
                     count_near[cell] += 1
-    g = np.array([size, cells, k, len(windows), BEAM], np.int64)
+    g = np.array([size, cells, k, len(windows), BEAM, LATE], np.int64)
     return g, w, through, count, near, count_near
 
 
@@ -613,6 +623,7 @@ def search(
     alpha_in = alpha
     best = -INF
     best_move = -1
+    late = g[G_LATE] if forced != 1 and depth >= 3 else 0
     split = stats[SPLIT] != 0 and depth >= SPLIT_DEPTH and n > 1
     share = split and child_depth >= SPLIT_DEPTH
     mark = key | BUSY_MARK
@@ -639,6 +650,11 @@ def search(
                 stats[DEFERRED] += 1
                 continue
         searched += 1
+        # Late-move reduction: a quiet move late in the order (its score read before the
+        # sort's buffer is reused below this node).
+        reduce = 0
+        if late > 0 and searched >= late and sbuf[ply, i - 1] < QUIET and i <= n:
+            reduce = 2 if searched >= 2 * late and child_depth >= 4 else 1
         place(
             g,
             w,
@@ -656,11 +672,24 @@ def search(
             cell,
             p,
         )
-        v = -search(
-            g, w, through, count, near, count_near, zobrist, value, attack, defend, board, cnt,
-            sums, nearby, c, q, ply + 1, child_depth, -beta, -alpha, keys, values, meta, busy,
-            buf, sbuf, stats,
-        )  # fmt: skip
+        if searched == 1:
+            v = -search(
+                g, w, through, count, near, count_near, zobrist, value, attack, defend, board,
+                cnt, sums, nearby, c, q, ply + 1, child_depth, -beta, -alpha, keys, values,
+                meta, busy, buf, sbuf, stats,
+            )  # fmt: skip
+        else:  # PVS: a null window first; the full one only for a move that beats alpha
+            v = -search(
+                g, w, through, count, near, count_near, zobrist, value, attack, defend, board,
+                cnt, sums, nearby, c, q, ply + 1, child_depth - reduce, -alpha - NULL_WINDOW,
+                -alpha, keys, values, meta, busy, buf, sbuf, stats,
+            )  # fmt: skip
+            if v > alpha and (reduce > 0 or v < beta) and not stats[ABORTED]:
+                v = -search(
+                    g, w, through, count, near, count_near, zobrist, value, attack, defend,
+                    board, cnt, sums, nearby, c, q, ply + 1, child_depth, -beta, -alpha, keys,
+                    values, meta, busy, buf, sbuf, stats,
+                )  # fmt: skip
         remove(
             g,
             w,
@@ -779,11 +808,24 @@ def search_root(
             cell,
             p,
         )
-        v = -search(
-            g, w, through, count, near, count_near, zobrist, value, attack, defend, board, cnt,
-            sums, nearby, c, q, 1, depth - 1, -INF, -alpha, keys, values, meta, busy, buf, sbuf,
-            stats,
-        )  # fmt: skip
+        if i > 0 and g[G_LATE] > 0:  # PVS: does the move beat the best so far?
+            v = -search(
+                g, w, through, count, near, count_near, zobrist, value, attack, defend, board,
+                cnt, sums, nearby, c, q, 1, depth - 1, -alpha - NULL_WINDOW, -alpha, keys,
+                values, meta, busy, buf, sbuf, stats,
+            )  # fmt: skip
+            if v > alpha and not stats[ABORTED]:
+                v = -search(
+                    g, w, through, count, near, count_near, zobrist, value, attack, defend,
+                    board, cnt, sums, nearby, c, q, 1, depth - 1, -INF, -alpha, keys, values,
+                    meta, busy, buf, sbuf, stats,
+                )  # fmt: skip
+        else:
+            v = -search(
+                g, w, through, count, near, count_near, zobrist, value, attack, defend, board,
+                cnt, sums, nearby, c, q, 1, depth - 1, -INF, -alpha, keys, values, meta, busy,
+                buf, sbuf, stats,
+            )  # fmt: skip
         remove(
             g,
             w,
