@@ -12,7 +12,9 @@ Usage (from the checkout; both sides loaded the same way, in one process):
 - ``root_threes``: one thread's root VCT in place of its VCF (``gomoku.ROOT_THREES``; 0:
   the VCF);
 - ``late``: late-move reductions and PVS from this move on (``gomoku.LATE``; 0: neither,
-  the engine before them).
+  the engine before them);
+- ``answer``: 1 (``gomoku.ANSWER``): a node facing a threat of an open four searches only
+  its answers; 0: the engine before it.
 
 Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
 Tests: tests/search/test_gomoku_threats.py
@@ -34,11 +36,15 @@ class Variant(IDSAgent):
         Param("defend", int, gomoku.DEFEND_THREES, "opponent's threats: threes (-1 off)", low=-1),
         Param("root_threes", int, gomoku.ROOT_THREES, "one thread's root VCT threes", low=0),
         Param("late", int, gomoku.LATE, "late-move reductions from this move (0 off)", low=0),
+        Param("answer", int, gomoku.ANSWER, "search only the answers to a three (0 off)", low=0),
     )
 
-    def _setup(self, defend: int, root_threes: int, late: int, **rest: object) -> None:  # type: ignore[override]
+    def _setup(  # type: ignore[override]
+        self, defend: int, root_threes: int, late: int, answer: int, **rest: object
+    ) -> None:
         super()._setup(**rest)  # type: ignore[arg-type]
-        self.defend, self.root_threes, self.late = defend, root_threes, late
+        self.defend, self.root_threes = defend, root_threes
+        self.late, self.answer = late, answer
 
     def tune(self, built: Engine | None) -> Engine | None:
         if isinstance(built, gomoku.GomokuEngine):
@@ -47,6 +53,7 @@ class Variant(IDSAgent):
             searches = [built.search, *(built.smp.helpers if built.smp is not None else [])]
             for search in searches:
                 search.geo[0][gomoku.G_LATE] = self.late  # type: ignore[attr-defined]
+                search.geo[0][gomoku.G_ANSWER] = self.answer  # type: ignore[attr-defined]
         return built
 
     def engine(self, game: Game) -> Engine | None:

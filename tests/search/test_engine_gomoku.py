@@ -9,7 +9,14 @@ import pytest
 
 import arena
 from arena.search.alphabeta.engines import engine_for
-from arena.search.alphabeta.engines.gomoku import C_FOURS, GomokuEngine, make_engine, place, remove
+from arena.search.alphabeta.engines.gomoku import (
+    C_FOURS,
+    C_THREES,
+    GomokuEngine,
+    make_engine,
+    place,
+    remove,
+)
 from helpers import Stopwatch, random_states
 
 
@@ -58,7 +65,9 @@ def test_finds_a_double_four_by_continuous_fours(engine: GomokuEngine) -> None:
     assert choose(engine, state) == ("L8", "win in 3")
 
 
-def test_counts_are_undone_exactly_and_fours_are_counted_right(engine: GomokuEngine) -> None:
+def test_counts_are_undone_exactly_and_fours_and_threes_are_counted_right(
+    engine: GomokuEngine,
+) -> None:
     search = engine.search
     rng = random.Random(4)
     state = position("H8 H9 J8 J9")
@@ -75,6 +84,8 @@ def test_counts_are_undone_exactly_and_fours_are_counted_right(engine: GomokuEng
         for p in (0, 1):
             fours = int(np.sum((cnt[:, p] == 4) & (cnt[:, 1 - p] == 0)))
             assert search.c[C_FOURS + p] == fours
+            threes = int(np.sum((cnt[:, p] == 3) & (cnt[:, 1 - p] == 0)))
+            assert search.c[C_THREES + p] == threes
         assert np.array_equal(cnt[:, 0], (search.board[w] == 1).sum(axis=1))
     for cell, p in reversed(played):
         remove(*arrays, cell, p)
@@ -114,3 +125,108 @@ def test_proven_values_agree_with_the_python_reference() -> None:
 def test_exactly_five_has_no_engine() -> None:
     assert engine_for(arena.load_game("gomoku:overline=nowin")) is None
     assert engine_for(arena.load_game("gomoku:size=9")) is not None
+
+
+def winning_cells(state: arena.State, player: int) -> set[int]:
+    """The empty cells where ``player`` completes five (by the rules, not the engine)."""
+    game = state.game
+    cells = set()
+    for cell in range(225):
+        if state.stone(cell) is None:  # type: ignore[attr-defined]
+            board = [state.stone(c) for c in range(225)]  # type: ignore[attr-defined]
+            board[cell] = player
+            size = 15
+            r0, c0 = divmod(cell, size)
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                run = 1
+                for sign in (1, -1):
+                    r, c = r0 + sign * dr, c0 + sign * dc
+                    while 0 <= r < size and 0 <= c < size and board[r * size + c] == player:
+                        run += 1
+                        r, c = r + sign * dr, c + sign * dc
+                if run >= 5:
+                    cells.add(cell)
+    del game
+    return cells
+
+
+def clustered_states(game: arena.Game, count: int, seed: int) -> list[arena.State]:
+    """Positions of 8-20 random stones, each next to one already placed (random games
+    over the whole board seldom make a three)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = game.play_moves([7 * 15 + 7])
+        for _ in range(rng.randrange(7, 20)):
+            placed = [c for c in range(225) if state.stone(c) is not None]  # type: ignore[attr-defined]
+            r, c = divmod(rng.choice(placed), 15)
+            r, c = r + rng.randrange(-1, 2), c + rng.randrange(-1, 2)
+            if 0 <= r < 15 and 0 <= c < 15 and state.stone(r * 15 + c) is None:  # type: ignore[attr-defined]
+                state = state.play(r * 15 + c)
+            if state.is_terminal():
+                break
+        if not state.is_terminal():
+            out.append(state)
+    return out
+
+
+def test_the_answers_to_a_three_hold_every_move_that_does_not_lose_at_once() -> None:
+    """Against the opponent's threat of an open (or double) four, every move left out of
+    ``defence_cells`` lets the opponent make it, and the mover then has no five."""
+    from arena.search.alphabeta.engines.gomoku import defence_cells
+
+    game = arena.load_game("gomoku")
+    engine = make_engine(game)
+    assert engine is not None
+    search = engine.search
+    g, w, through, count = search.geo[:4]
+    checked = 0
+    for state in clustered_states(game, 400, seed=35):
+        search.set_root(state)
+        p, q = state.to_move, 1 - state.to_move
+        if search.c[C_FOURS] or search.c[C_FOURS + 1] or not search.c[C_THREES + q]:
+            continue
+        out = np.zeros(225, np.int64)
+        n = defence_cells(g, w, through, count, search.board, search.cnt, p, out)
+        if n == 0:
+            continue
+        answers = set(out[:n].tolist())
+        near = [m for m in state.legal_moves() if search.nearby[m] > 0]
+        for m in near:
+            if m in answers:
+                continue
+            after = state.play(m)
+            assert not winning_cells(after, p), "a move that makes a four is an answer"
+            # The opponent has a cell after which it wins at two cells.
+            assert any(
+                len(winning_cells(after.play(x), q)) >= 2
+                for x in after.legal_moves()
+                if search.nearby[x] > 0 or x == m
+            ), game.format_move(m)
+        checked += 1
+        if checked == 6:
+            break
+    assert checked == 6
+
+
+def test_the_answers_make_a_double_three_a_proven_win() -> None:
+    """Black's G8 makes two open threes (G8-J8 and G8-G10): a win by threes that the
+    search proves only when a node facing a three searches just its answers (else the
+    beam leaves moves out, and the loss is only "lost soon")."""
+    from arena.search.alphabeta.engines.gomoku import G_ANSWER, PROVEN
+
+    game = arena.load_game("gomoku")
+    state = game.play_moves(game.parse_moves("H8 A1 J8 O1 G9 A15 G10 O15"))
+    values = {}
+    for answer in (0, 1):
+        engine = make_engine(game)
+        assert engine is not None
+        search = engine.search
+        search.geo[0][G_ANSWER] = answer
+        search.set_root(state)
+        search.allow[:] = 1
+        iteration = search.iterate(5, 1 << 62)
+        assert iteration is not None
+        values[answer] = (game.format_move(iteration.move), iteration.value)
+    assert values[1][0] == "G8" and values[1][1] >= PROVEN
+    assert values[0][1] < PROVEN

@@ -96,10 +96,13 @@ NO_CAP = 1 << 62
 """``stats[NODE_CAP]`` when the search has no node budget (a budget per thread is how a
 measurement stands for equal time on free cores: ``GomokuSearch.budget``)."""
 CHECK_EVERY = 127
-# geometry g: size, cells, k, windows, beam, late moves (LMR: the first move reduced, 0 none).
-G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM, G_LATE = range(6)
-# position counters c: stones, hash, fours of player 0, fours of player 1.
-C_STONES, C_HASH, C_FOURS = 0, 1, 2
+# geometry g: size, cells, k, windows, beam, late moves (LMR: the first move reduced, 0 none),
+# answers (1: a node facing a threat of an open four searches only its answers).
+G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM, G_LATE, G_ANSWER = range(7)
+# position counters c: stones, hash, fours of player 0 and 1, threes of player 0 and 1
+# (windows a player holds alone with k-1 and k-2 stones).
+C_STONES, C_HASH, C_FOURS, C_THREES = 0, 1, 2, 4
+COUNTERS = 6
 TABLE_BITS = 20
 BEAM = 12
 LATE = 4
@@ -111,6 +114,10 @@ QUIET = 150.0
 """A move whose :func:`score_moves` score is below this is quiet (reducible): making a
 four is worth 500 a window and blocking a three 192, so neither is reduced."""
 NULL_WINDOW = 0.01
+ANSWER = 1
+"""1: below the root, a node whose opponent threatens an open (or double) four searches
+only the moves that may answer it (:func:`defence_cells`), every one of them: the others
+lose, so a loss found there is proven (a win by threes, found by the search itself)."""
 """The width of a null window (values are floats)."""
 ROOT_VCF = 12
 VCF_SHARE = 0.3
@@ -184,7 +191,7 @@ def geometry(size: int, k: int) -> tuple[np.ndarray, ...]:
                 if (rr, cc) != (r, c):
                     near[cell, count_near[cell]] = rr * size + cc
                     count_near[cell] += 1
-    g = np.array([size, cells, k, len(windows), BEAM, LATE], np.int64)
+    g = np.array([size, cells, k, len(windows), BEAM, LATE, ANSWER], np.int64)
     return g, w, through, count, near, count_near
 
 
@@ -222,12 +229,17 @@ def place(
             sums[p] += value[a + 1] - value[a]
             if a + 1 == k - 1:
                 c[C_FOURS + p] += 1
+                c[C_THREES + p] -= 1
             elif a == k - 1:
                 c[C_FOURS + p] -= 1
+            elif a + 1 == k - 2:
+                c[C_THREES + p] += 1
         elif a == 0:
             sums[q] -= value[b]
             if b == k - 1:
                 c[C_FOURS + q] -= 1
+            elif b == k - 2:
+                c[C_THREES + q] -= 1
         cnt[win, p] = a + 1
     for i in range(count_near[cell]):
         nearby[near[cell, i]] += 1
@@ -252,12 +264,17 @@ def remove(
             sums[p] -= value[a + 1] - value[a]
             if a + 1 == k - 1:
                 c[C_FOURS + p] -= 1
+                c[C_THREES + p] += 1
             elif a == k - 1:
                 c[C_FOURS + p] += 1
+            elif a + 1 == k - 2:
+                c[C_THREES + p] -= 1
         elif a == 0:
             sums[q] += value[b]
             if b == k - 1:
                 c[C_FOURS + q] += 1
+            elif b == k - 2:
+                c[C_THREES + q] += 1
     for i in range(count_near[cell]):
         nearby[near[cell, i]] -= 1
 
@@ -283,9 +300,34 @@ def four_cells(g, w, cnt, board, p, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def makes_double(g, w, through, count, board, cnt, q, x):  # type: ignore[no-untyped-def]
+    """Whether ``q`` playing the empty cell ``x`` gets two or more winning cells at once
+    (an open four or a double four)."""
+    k = g[G_K]
+    p = 1 - q
+    # The completions of q's windows through x that would hold k-1 stones.
+    first = -1
+    for j in range(count[x]):
+        other = through[x, j]
+        if cnt[other, q] == k - 2 and cnt[other, p] == 0:
+            y = -1
+            for t in range(k):
+                y = w[other, t]
+                if y != x and board[y] == 0:
+                    break
+            # The window's two empty cells are x and y.
+            if first < 0:
+                first = y
+            elif y != first:
+                return True
+    return False
+
+
+@njit(cache=True)
 def threat_cells(g, w, through, count, board, cnt, q):  # type: ignore[no-untyped-def]
     """How many empty cells would give ``q`` two or more winning cells at once (an
-    open four or a double four): the threats the other side must answer."""
+    open four or a double four): the threats the other side must answer. (A cell is
+    counted once for each of q's (k-2)-windows it lies in.)"""
     k = g[G_K]
     p = 1 - q
     found = 0
@@ -294,26 +336,58 @@ def threat_cells(g, w, through, count, board, cnt, q):  # type: ignore[no-untype
             continue
         for i in range(k):
             x = w[win, i]
-            if board[x] != 0:
+            if board[x] == 0 and makes_double(g, w, through, count, board, cnt, q, x):
+                found += 1
+    return found
+
+
+@njit(cache=True)
+def add_cell(out, n, cell):  # type: ignore[no-untyped-def]
+    """Append ``cell`` to the first ``n`` of ``out`` unless it is there; the new length."""
+    for j in range(n):
+        if out[j] == cell:
+            return n
+    out[n] = cell
+    return n + 1
+
+
+@njit(cache=True)
+def defence_cells(g, w, through, count, board, cnt, p, out):  # type: ignore[no-untyped-def]
+    """The moves of ``p`` (to move, neither side with a four) that may answer the
+    opponent's threat to make an open or double four, into ``out``; returns how many
+    (0 when the opponent has no such threat: every move may then be played).
+
+    Any other move loses: the opponent makes the open four, and ``p``, without a four of
+    its own, cannot block both cells. A cell that stops a threat at ``x`` is ``x`` or
+    lies in one of the opponent's (k-2)-windows through ``x`` (else those windows are
+    unchanged); so the empty cells of those windows, with the cells where ``p`` makes a
+    four (gaining the tempo), hold every move that does not lose at once."""
+    k = g[G_K]
+    q = 1 - p
+    n = 0
+    for win in range(g[G_WINDOWS]):
+        if cnt[win, q] != k - 2 or cnt[win, p] != 0:
+            continue
+        for i in range(k):
+            x = w[win, i]
+            if board[x] != 0 or not makes_double(g, w, through, count, board, cnt, q, x):
                 continue
-            # The completions of q's windows through x that would hold k-1 stones.
-            first = -1
-            double = False
             for j in range(count[x]):
                 other = through[x, j]
                 if cnt[other, q] == k - 2 and cnt[other, p] == 0:
                     for t in range(k):
                         y = w[other, t]
-                        if y != x and board[y] == 0:
-                            break
-                    # The window's two empty cells are x and y (y the first other one).
-                    if first < 0:
-                        first = y
-                    elif y != first:
-                        double = True
-            if double:
-                found += 1
-    return found
+                        if board[y] == 0:
+                            n = add_cell(out, n, y)
+    if n == 0:
+        return 0
+    for win in range(g[G_WINDOWS]):
+        if cnt[win, p] == k - 2 and cnt[win, q] == 0:
+            for t in range(k):
+                y = w[win, t]
+                if board[y] == 0:
+                    n = add_cell(out, n, y)
+    return n
 
 
 @njit(cache=True)
@@ -331,23 +405,29 @@ def static(g, w, through, count, board, cnt, sums, p, value):  # type: ignore[no
 
 
 @njit(cache=True)
+def cell_score(through, count, attack, defend, cnt, p, cell):  # type: ignore[no-untyped-def]
+    """The move's score for player ``p``: what it builds and what it blocks."""
+    q = 1 - p
+    s = 0.0
+    for i in range(count[cell]):
+        win = through[cell, i]
+        a = cnt[win, p]
+        b = cnt[win, q]
+        if b == 0:
+            s += attack[a]
+        elif a == 0:
+            s += defend[b]
+    return s
+
+
+@njit(cache=True)
 def score_moves(g, through, count, attack, defend, board, cnt, nearby, p, cells, scores):  # type: ignore[no-untyped-def]
     """The empty cells near stones, with their scores for player ``p``; returns how many."""
     n = 0
-    q = 1 - p
     for cell in range(g[G_CELLS]):
         if board[cell] == 0 and nearby[cell] > 0:
-            s = 0.0
-            for i in range(count[cell]):
-                win = through[cell, i]
-                a = cnt[win, p]
-                b = cnt[win, q]
-                if b == 0:
-                    s += attack[a]
-                elif a == 0:
-                    s += defend[b]
             cells[n] = cell
-            scores[n] = s
+            scores[n] = cell_score(through, count, attack, defend, cnt, p, cell)
             n += 1
     return n
 
@@ -611,9 +691,18 @@ def search(
             if alpha >= beta:
                 return v
     pruned = False
+    answers = 0
+    if forced == 0 and g[G_ANSWER] != 0 and c[C_THREES + q] > 0:
+        answers = defence_cells(g, w, through, count, board, cnt, p, moves)
     if forced == 1:
         n = 1
         child_depth = depth  # a forced block: no reduction
+    elif answers > 0:  # the opponent threatens an open four: only the answers, all of them
+        n = answers
+        for j in range(n):
+            sbuf[ply, j] = cell_score(through, count, attack, defend, cnt, p, moves[j])
+        sort_by_score(moves, sbuf[ply], n, first)
+        child_depth = depth - 1
     else:
         n = score_moves(g, through, count, attack, defend, board, cnt, nearby, p, moves, sbuf[ply])
         sort_by_score(moves, sbuf[ply], n, first)
@@ -872,7 +961,7 @@ class GomokuSearch(RootSearch):
         self.cnt = np.zeros((self.geo[1].shape[0], 2), np.int64)
         self.sums = np.zeros(2, float)
         self.nearby = np.zeros(cells, np.int64)
-        self.c = np.zeros(4, np.int64)
+        self.c = np.zeros(COUNTERS, np.int64)
         self.keys = np.zeros(1 << TABLE_BITS, np.int64)
         self.values = np.zeros(1 << TABLE_BITS, float)
         self.meta = np.zeros(1 << TABLE_BITS, np.int64)
