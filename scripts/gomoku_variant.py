@@ -14,7 +14,9 @@ Usage (from the checkout; both sides loaded the same way, in one process):
 - ``late``: late-move reductions and PVS from this move on (``gomoku.LATE``; 0: neither,
   the engine before them);
 - ``answer``: 1 (``gomoku.ANSWER``): a node facing a threat of an open four searches only
-  its answers; 0: the engine before it.
+  its answers; 0: the engine before it;
+- ``w1`` ... ``w4``, ``tempo``, ``threat``: the evaluation's constants (``gomoku.WINDOW``,
+  ``gomoku.TEMPO``, ``gomoku.THREAT``).
 
 Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
 Tests: tests/search/test_gomoku_threats.py
@@ -37,19 +39,40 @@ class Variant(IDSAgent):
         Param("root_threes", int, gomoku.ROOT_THREES, "one thread's root VCT threes", low=0),
         Param("late", int, gomoku.LATE, "late-move reductions from this move (0 off)", low=0),
         Param("answer", int, gomoku.ANSWER, "search only the answers to a three (0 off)", low=0),
+        *(
+            Param(f"w{j}", float, gomoku.WINDOW[j - 1], f"a window of {j} stones", low=0.0)
+            for j in (1, 2, 3, 4)
+        ),
+        Param("tempo", float, gomoku.TEMPO, "the mover's windows count this many times", low=0.0),
+        Param("threat", float, gomoku.THREAT, "each of the other side's open-four cells", low=0.0),
     )
 
     def _setup(  # type: ignore[override]
-        self, defend: int, root_threes: int, late: int, answer: int, **rest: object
+        self,
+        defend: int,
+        root_threes: int,
+        late: int,
+        answer: int,
+        w1: float,
+        w2: float,
+        w3: float,
+        w4: float,
+        tempo: float,
+        threat: float,
+        **rest: object,
     ) -> None:
         super()._setup(**rest)  # type: ignore[arg-type]
         self.defend, self.root_threes = defend, root_threes
         self.late, self.answer = late, answer
+        self.evaluation = gomoku.weights(5, tempo, threat, (w1, w2, w3, w4))[0]
 
     def tune(self, built: Engine | None) -> Engine | None:
         if isinstance(built, gomoku.GomokuEngine):
             built.defend_threes = self.defend
             built.root_threes = self.root_threes
+            value = built.search.value  # shared by the helpers; set_root sums it afresh
+            if value.size == self.evaluation.size:  # five in a row (the table is for k=5)
+                value[:] = self.evaluation
             searches = [built.search, *(built.smp.helpers if built.smp is not None else [])]
             for search in searches:
                 search.geo[0][gomoku.G_LATE] = self.late  # type: ignore[attr-defined]

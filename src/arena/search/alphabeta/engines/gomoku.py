@@ -195,12 +195,29 @@ def geometry(size: int, k: int) -> tuple[np.ndarray, ...]:
     return g, w, through, count, near, count_near
 
 
+WINDOW = (1.0, 10.0, 100.0, 1000.0)
+"""The value of a window a player holds alone with 1, 2, 3 and 4 stones (more stones:
+ten times the last, on a longer line)."""
+
+
+def window_values(k: int, window: tuple[float, ...] = WINDOW) -> list[float]:
+    """The values of windows of 0..k stones held alone (a k's value is never read).
+
+    >>> window_values(5, (1.0, 10.0, 100.0, 1000.0))
+    [0.0, 1.0, 10.0, 100.0, 1000.0, 10000.0]
+    """
+    out = [0.0]
+    for j in range(1, k + 1):
+        out.append(window[j - 1] if j <= len(window) else out[-1] * 10.0)
+    return out
+
+
 def weights(
-    k: int, tempo: float = TEMPO, threat: float = THREAT
+    k: int, tempo: float = TEMPO, threat: float = THREAT, window: tuple[float, ...] = WINDOW
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(value, attack, defend)`` by the stones of a window (0..k); ``value`` ends
     with the evaluation's two other constants, ``tempo`` and ``threat``."""
-    value = np.array([0.0] + [10.0 ** (j - 1) for j in range(1, k + 1)] + [tempo, threat])
+    value = np.array([*window_values(k, window), tempo, threat])
     attack = np.array([5.0**j for j in range(k + 1)])
     defend = np.array([0.0] + [4.0**j for j in range(1, k + 1)])
     attack[k - 1], defend[k - 1] = 1e9, 1e8  # complete a line; block one
