@@ -11,8 +11,6 @@ Usage (from the checkout; both sides loaded the same way, in one process):
   (``gomoku.DEFEND_THREES``; -1: not looked for, the engine before it);
 - ``root_threes``: one thread's root VCT in place of its VCF (``gomoku.ROOT_THREES``; 0:
   the VCF);
-- ``late``: late-move reductions and PVS from this move on (``gomoku.LATE``; 0: neither,
-  the engine before them);
 - ``answer``: 1 (``gomoku.ANSWER``): a node facing a threat of an open four searches only
   its answers; 0: the engine before it;
 - ``w1`` ... ``w4``, ``tempo``, ``threat``: the evaluation's constants (``gomoku.WINDOW``,
@@ -37,7 +35,6 @@ class Variant(IDSAgent):
         *IDSAgent.params,
         Param("defend", int, gomoku.DEFEND_THREES, "opponent's threats: threes (-1 off)", low=-1),
         Param("root_threes", int, gomoku.ROOT_THREES, "one thread's root VCT threes", low=0),
-        Param("late", int, gomoku.LATE, "late-move reductions from this move (0 off)", low=0),
         Param("answer", int, gomoku.ANSWER, "search only the answers to a three (0 off)", low=0),
         *(
             Param(f"w{j}", float, gomoku.WINDOW[j - 1], f"a window of {j} stones", low=0.0)
@@ -51,7 +48,6 @@ class Variant(IDSAgent):
         self,
         defend: int,
         root_threes: int,
-        late: int,
         answer: int,
         w1: float,
         w2: float,
@@ -63,7 +59,7 @@ class Variant(IDSAgent):
     ) -> None:
         super()._setup(**rest)  # type: ignore[arg-type]
         self.defend, self.root_threes = defend, root_threes
-        self.late, self.answer = late, answer
+        self.answer = answer
         self.evaluation = gomoku.weights(5, tempo, threat, (w1, w2, w3, w4))[0]
 
     def tune(self, built: Engine | None) -> Engine | None:
@@ -74,8 +70,7 @@ class Variant(IDSAgent):
             if value.size == self.evaluation.size:  # five in a row (the table is for k=5)
                 value[:] = self.evaluation
             searches = [built.search, *(built.smp.helpers if built.smp is not None else [])]
-            for search in searches:
-                search.geo[0][gomoku.G_LATE] = self.late  # type: ignore[attr-defined]
+            for search in searches:  # each has a geometry row of its own (GomokuSearch.varied)
                 search.geo[0][gomoku.G_ANSWER] = self.answer  # type: ignore[attr-defined]
         return built
 

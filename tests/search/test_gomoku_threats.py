@@ -105,12 +105,17 @@ def test_exactly_five_is_respected() -> None:
     assert found(text, 4, "gomoku:overline=nowin") is None
 
 
-def test_two_threads_play_a_win_the_threat_thread_proves() -> None:
+def test_two_threads_play_a_win_the_threat_thread_proves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # The fork on 15x15: the main search deepens, the threat thread proves the win by
-    # threes, stops it, and its move is played (reported as proven).
+    # threes, stops it, and its move is played (reported as proven). The main search's
+    # answers to a three are off here: with them it proves this short fork itself, first.
+    from arena.search.alphabeta.engines import gomoku
     from arena.search.alphabeta.engines.gomoku import GomokuEngine
     from arena.search.values import is_proven
 
+    monkeypatch.setattr(gomoku, "ANSWER", 0)
     text = "F8 A1 G8 A3 H9 P15 H10 P13"
     state = position(text)
     engine = GomokuEngine(state.game, threads=2)

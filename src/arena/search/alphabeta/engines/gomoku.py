@@ -21,6 +21,12 @@ The position is a board of cells plus, for every k-window (k cells in a line:
   through them — what the move builds (``5 ** j``) and what it blocks
   (``4 ** j``) — searched best first, at most ``BEAM`` of them below the root
   (so a loss is proven only where no move was left out: else it is ``-950``);
+- **Answers to a three** (:data:`ANSWER`). Below the root, a node whose opponent has a
+  cell that makes an open or double four searches only the moves that may answer it
+  (:func:`defence_cells`: the cells of the opponent's windows through such a cell, and
+  the mover's own fours), every one of them and no others: any other move loses. So a
+  loss found there is proven, and the alpha-beta itself finds wins by threes (VCT)
+  within its depth;
 - **VCF.** Before the search, and at the horizon for the side to move, a
   search of continuous fours (each attacking move makes a four, the defender
   must block it): a win found that way is proven.
@@ -96,29 +102,19 @@ NO_CAP = 1 << 62
 """``stats[NODE_CAP]`` when the search has no node budget (a budget per thread is how a
 measurement stands for equal time on free cores: ``GomokuSearch.budget``)."""
 CHECK_EVERY = 127
-# geometry g: size, cells, k, windows, beam, late moves (LMR: the first move reduced, 0 none),
-# answers (1: a node facing a threat of an open four searches only its answers).
-G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM, G_LATE, G_ANSWER = range(7)
+# geometry g: size, cells, k, windows, beam, answers (1: a node facing a threat of an open
+# four searches only its answers).
+G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM, G_ANSWER = range(6)
 # position counters c: stones, hash, fours of player 0 and 1, threes of player 0 and 1
 # (windows a player holds alone with k-1 and k-2 stones).
 C_STONES, C_HASH, C_FOURS, C_THREES = 0, 1, 2, 4
 COUNTERS = 6
 TABLE_BITS = 20
 BEAM = 12
-LATE = 4
-"""Late-move reductions: below the root, with 3 plies or more left, the moves from the
-:data:`LATE`-th on (counting from 1, best first) that neither make nor block a three or a
-four are searched a ply shallower (two from twice that far) with a null window, and again
-at full depth if they beat alpha (0: none)."""
-QUIET = 150.0
-"""A move whose :func:`score_moves` score is below this is quiet (reducible): making a
-four is worth 500 a window and blocking a three 192, so neither is reduced."""
-NULL_WINDOW = 0.01
 ANSWER = 1
 """1: below the root, a node whose opponent threatens an open (or double) four searches
 only the moves that may answer it (:func:`defence_cells`), every one of them: the others
 lose, so a loss found there is proven (a win by threes, found by the search itself)."""
-"""The width of a null window (values are floats)."""
 ROOT_VCF = 12
 VCF_SHARE = 0.3
 """The share of the move's time the root's VCF search may take (the rest deepens)."""
@@ -191,7 +187,7 @@ def geometry(size: int, k: int) -> tuple[np.ndarray, ...]:
                 if (rr, cc) != (r, c):
                     near[cell, count_near[cell]] = rr * size + cc
                     count_near[cell] += 1
-    g = np.array([size, cells, k, len(windows), BEAM, LATE, ANSWER], np.int64)
+    g = np.array([size, cells, k, len(windows), BEAM, ANSWER], np.int64)
     return g, w, through, count, near, count_near
 
 
@@ -729,7 +725,6 @@ def search(
     alpha_in = alpha
     best = -INF
     best_move = -1
-    late = g[G_LATE] if forced != 1 and depth >= 3 else 0
     split = stats[SPLIT] != 0 and depth >= SPLIT_DEPTH and n > 1
     share = split and child_depth >= SPLIT_DEPTH
     mark = key | BUSY_MARK
@@ -756,11 +751,6 @@ def search(
                 stats[DEFERRED] += 1
                 continue
         searched += 1
-        # Late-move reduction: a quiet move late in the order (its score read before the
-        # sort's buffer is reused below this node).
-        reduce = 0
-        if late > 0 and searched >= late and sbuf[ply, i - 1] < QUIET and i <= n:
-            reduce = 2 if searched >= 2 * late and child_depth >= 4 else 1
         place(
             g,
             w,
@@ -778,24 +768,11 @@ def search(
             cell,
             p,
         )
-        if searched == 1:
-            v = -search(
-                g, w, through, count, near, count_near, zobrist, value, attack, defend, board,
-                cnt, sums, nearby, c, q, ply + 1, child_depth, -beta, -alpha, keys, values,
-                meta, busy, buf, sbuf, stats,
-            )  # fmt: skip
-        else:  # PVS: a null window first; the full one only for a move that beats alpha
-            v = -search(
-                g, w, through, count, near, count_near, zobrist, value, attack, defend, board,
-                cnt, sums, nearby, c, q, ply + 1, child_depth - reduce, -alpha - NULL_WINDOW,
-                -alpha, keys, values, meta, busy, buf, sbuf, stats,
-            )  # fmt: skip
-            if v > alpha and (reduce > 0 or v < beta) and not stats[ABORTED]:
-                v = -search(
-                    g, w, through, count, near, count_near, zobrist, value, attack, defend,
-                    board, cnt, sums, nearby, c, q, ply + 1, child_depth, -beta, -alpha, keys,
-                    values, meta, busy, buf, sbuf, stats,
-                )  # fmt: skip
+        v = -search(
+            g, w, through, count, near, count_near, zobrist, value, attack, defend, board, cnt,
+            sums, nearby, c, q, ply + 1, child_depth, -beta, -alpha, keys, values, meta, busy,
+            buf, sbuf, stats,
+        )  # fmt: skip
         remove(
             g,
             w,
@@ -914,24 +891,11 @@ def search_root(
             cell,
             p,
         )
-        if i > 0 and g[G_LATE] > 0:  # PVS: does the move beat the best so far?
-            v = -search(
-                g, w, through, count, near, count_near, zobrist, value, attack, defend, board,
-                cnt, sums, nearby, c, q, 1, depth - 1, -alpha - NULL_WINDOW, -alpha, keys,
-                values, meta, busy, buf, sbuf, stats,
-            )  # fmt: skip
-            if v > alpha and not stats[ABORTED]:
-                v = -search(
-                    g, w, through, count, near, count_near, zobrist, value, attack, defend,
-                    board, cnt, sums, nearby, c, q, 1, depth - 1, -INF, -alpha, keys, values,
-                    meta, busy, buf, sbuf, stats,
-                )  # fmt: skip
-        else:
-            v = -search(
-                g, w, through, count, near, count_near, zobrist, value, attack, defend, board,
-                cnt, sums, nearby, c, q, 1, depth - 1, -INF, -alpha, keys, values, meta, busy,
-                buf, sbuf, stats,
-            )  # fmt: skip
+        v = -search(
+            g, w, through, count, near, count_near, zobrist, value, attack, defend, board, cnt,
+            sums, nearby, c, q, 1, depth - 1, -INF, -alpha, keys, values, meta, busy, buf, sbuf,
+            stats,
+        )  # fmt: skip
         remove(
             g,
             w,
