@@ -12,11 +12,12 @@ The position is a board of cells plus, for every k-window (k cells in a line:
   (the search returns ``WIN - plies`` at once); facing the opponent's fours it
   must block their empty cells (two distinct ones lose; one is a forced move,
   searched without reducing the depth);
-- **Evaluation.** Every window a player holds alone is worth ``10 ** (j-1)``
+- **Evaluation.** Every window a player holds alone is worth ``WINDOW[j-1]``
   for its j stones (an open three lies in three windows, a closed one in one,
   so shapes come out of the counts), the mover's counted ``TEMPO`` times, less
   ``THREAT`` for each cell where the other side would make an open or double
-  four, squashed into (-900, 900) like the game's heuristics;
+  four, squashed into (-900, 900) like the game's heuristics; the constants
+  fitted to game results (``scripts/fit_gomoku_eval.py``);
 - **Moves.** Empty cells within two steps of a stone, scored by the windows
   through them — what the move builds (``5 ** j``) and what it blocks
   (``4 ** j``) — searched best first, at most ``BEAM`` of them below the root
@@ -150,8 +151,10 @@ THREAT_PLIES = 99
 them)."""
 THREAT_SHARE = 0.5
 """The share of the move's time the threat thread may take before it deepens too."""
-TEMPO = 1.5
-THREAT = 300.0
+TEMPO = 1.25
+"""The mover's windows count this many times the opponent's."""
+THREAT = 60.0
+"""Less this for each (cell, window) where the opponent makes an open or double four."""
 LOST_SOON = 950.0
 """The value of a node whose searched moves all lose when the beam left some unsearched."""
 SOFT = 3000.0
@@ -191,9 +194,13 @@ def geometry(size: int, k: int) -> tuple[np.ndarray, ...]:
     return g, w, through, count, near, count_near
 
 
-WINDOW = (1.0, 10.0, 100.0, 1000.0)
+WINDOW = (2.0, 100.0, 185.0, 1240.0)
 """The value of a window a player holds alone with 1, 2, 3 and 4 stones (more stones:
-ten times the last, on a longer line)."""
+ten times the last, on a longer line). With :data:`TEMPO` and :data:`THREAT`, fitted to
+the results of 800 games of the engine's own play (``scripts/fit_gomoku_eval.py``): a
+window of three stones is worth not ten times one of two, as the constants before
+(1, 10, 100, 1000; 1.5; 300) had it, but less than twice, and the opponent's four (the
+mover must block it) about twelve times (docs/speed.md)."""
 
 
 def window_values(k: int, window: tuple[float, ...] = WINDOW) -> list[float]:
