@@ -26,6 +26,8 @@ of its own play at 0.5 s a move (13,657 positions; the threat counted by distinc
 rounded: (2, 100, 185, 1240), 1.25 and 60, where this script prints (-3, 100, 189, 1240),
 1.22 and 68. They were kept because they won an SPRT against the constants before them
 (docs/speed.md).
+
+Tests: tests/search/test_engine_gomoku.py
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ def positions(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
             )
             games = [json.loads(text) for (text,) in records]
         except (sqlite3.Error, json.JSONDecodeError) as error:
-            raise SystemExit(f"fit_gomoku_eval: {path}: not a match database ({error})")
+            raise SystemExit(f"fit_gomoku_eval: {path}: not a match database ({error})") from None
         for record in games:
             moves = game.parse_moves(" ".join(record["moves"]))
             returns = record["returns"]

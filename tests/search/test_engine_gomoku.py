@@ -1,8 +1,10 @@
-"""Gomoku's compiled engine: threats found and blocked, counts kept right, time kept."""
+"""Gomoku's compiled engine: threats found and blocked, the answers to a three, counts kept
+right, time kept, the evaluation's fitting script."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -230,3 +232,35 @@ def test_the_answers_make_a_double_three_a_proven_win() -> None:
         values[answer] = (game.format_move(iteration.move), iteration.value)
     assert values[1][0] == "G8" and values[1][1] >= PROVEN
     assert values[0][1] < PROVEN
+
+
+def test_the_fit_script_makes_constants_from_a_match_database(tmp_path: Path) -> None:
+    """``scripts/fit_gomoku_eval.py`` over a short match's database prints the engine's
+    constants; a file that is not a database fails in one line."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).parents[2]
+    env = {"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin"}
+    db = tmp_path / "games.db"
+    subprocess.run(
+        [sys.executable, "-m", "arena", "match", "gomoku", "ids:maxdepth=2", "ids:maxdepth=1",
+         "--games", "8", "--openings", "random:plies=4", "--seed", "3", "--db", str(db)],
+        check=True, capture_output=True, env=env, timeout=600,
+    )  # fmt: skip
+    script = str(root / "scripts" / "fit_gomoku_eval.py")
+    done = subprocess.run(
+        [sys.executable, script, str(db)], capture_output=True, text=True, env=env, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split()[0].isdigit() and int(lines[0].split()[0]) > 20
+    assert any(line.startswith("WINDOW = (") for line in lines)
+    assert any(line.startswith("TEMPO = ") for line in lines)
+    bad = tmp_path / "notes.db"
+    bad.write_text("not a database\n")
+    done = subprocess.run(
+        [sys.executable, script, str(bad)], capture_output=True, text=True, env=env, timeout=600
+    )
+    assert done.returncode != 0
+    assert done.stderr.strip().count("\n") == 0 and "not a match database" in done.stderr

@@ -220,9 +220,15 @@ def test_the_variant_script_sets_the_engines_settings() -> None:
 
     variant = arena.load_agent(
         f"py:{Path(__file__).parents[2] / 'scripts' / 'gomoku_variant.py'}:Variant:"
-        "defend=1,root_threes=2,threads=1"
+        "defend=1,root_threes=2,threads=1,answer=0,w2=50,tempo=2,threat=7"
     )
     game = arena.load_game("gomoku")
     variant.reset(game)
     built = variant.engine(game)  # type: ignore[attr-defined]
     assert (built.defend_threes, built.root_threes) == (1, 2)
+    from arena.search.alphabeta.engines import gomoku
+
+    assert built.search.geo[0][gomoku.G_ANSWER] == 0
+    value = built.search.value
+    assert (value[2], value[-2], value[-1]) == (50.0, 2.0, 7.0)
+    assert value[3] == gomoku.WINDOW[2]  # the others as the engine has them
