@@ -74,7 +74,7 @@ from arena.search.alphabeta.engines.driver import (
     RootSearch,
     deepen,
 )
-from arena.search.alphabeta.engines.gomoku_threats import Found, ThreatSearch
+from arena.search.alphabeta.engines.gomoku_threats import Found, ThreatSearch, add
 from arena.search.alphabeta.engines.table_values import (
     EXACT,
     LOWER,
@@ -362,16 +362,6 @@ def threat_cells(g, w, through, count, board, cnt, q):  # type: ignore[no-untype
 
 
 @njit(cache=True)
-def add_cell(out, n, cell):  # type: ignore[no-untyped-def]
-    """Append ``cell`` to the first ``n`` of ``out`` unless it is there; the new length."""
-    for j in range(n):
-        if out[j] == cell:
-            return n
-    out[n] = cell
-    return n + 1
-
-
-@njit(cache=True)
 def defence_cells(g, w, through, count, board, cnt, p, out):  # type: ignore[no-untyped-def]
     """The moves of ``p`` (to move, neither side with a four) that may answer the
     opponent's threat to make an open or double four, into ``out``; returns how many
@@ -398,7 +388,7 @@ def defence_cells(g, w, through, count, board, cnt, p, out):  # type: ignore[no-
                     for t in range(k):
                         y = w[other, t]
                         if board[y] == 0:
-                            n = add_cell(out, n, y)
+                            n = add(out, n, y)
     if n == 0:
         return 0
     for win in range(g[G_WINDOWS]):
@@ -406,7 +396,7 @@ def defence_cells(g, w, through, count, board, cnt, p, out):  # type: ignore[no-
             for t in range(k):
                 y = w[win, t]
                 if board[y] == 0:
-                    n = add_cell(out, n, y)
+                    n = add(out, n, y)
     return n
 
 
