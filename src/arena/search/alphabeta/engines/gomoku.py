@@ -401,16 +401,14 @@ def defence_cells(g, w, through, count, board, cnt, p, out):  # type: ignore[no-
 
 
 @njit(cache=True)
-def static(g, w, through, count, board, cnt, sums, p, value):  # type: ignore[no-untyped-def]
+def static(g, w, through, count, board, cnt, sums, c, p, value):  # type: ignore[no-untyped-def]
     """The mover's value: its windows (counted ``tempo`` times) against the other's,
     less ``threat`` for every cell where the other side makes an unstoppable four."""
     k = g[G_K]
     tempo, threat = value[k + 1], value[k + 2]
-    raw = (
-        tempo * sums[p]
-        - sums[1 - p]
-        - threat * threat_cells(g, w, through, count, board, cnt, 1 - p)
-    )
+    raw = tempo * sums[p] - sums[1 - p]
+    if c[C_THREES + 1 - p] > 0:  # else no window to scan: the leaves' commonest case
+        raw -= threat * threat_cells(g, w, through, count, board, cnt, 1 - p)
     return STATIC * raw / (abs(raw) + SOFT)
 
 
@@ -674,7 +672,7 @@ def search(
             )  # fmt: skip
             if plies:
                 return WIN - (ply + plies)
-        return static(g, w, through, count, board, cnt, sums, p, value)
+        return static(g, w, through, count, board, cnt, sums, c, p, value)
     key = c[C_HASH] ^ p
     mask = keys.size - 1
     slot = key & mask
