@@ -13,8 +13,8 @@ Usage (from the checkout; both sides loaded the same way, in one process):
   the VCF);
 - ``answer``: 1 (``gomoku.ANSWER``): a node facing a threat of an open four searches only
   its answers; 0: the engine before it;
-- ``w1`` ... ``w4``, ``tempo``, ``threat``: the evaluation's constants (``gomoku.WINDOW``,
-  ``gomoku.TEMPO``, ``gomoku.THREAT``).
+- ``w1`` ... ``w4``, ``tempo``, ``threat``, ``fork``, ``fork_other``: the evaluation's
+  constants (``gomoku.WINDOW``, ``gomoku.TEMPO``, ``gomoku.THREAT``, ``gomoku.FORK``).
 
 Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
 Tests: tests/search/test_gomoku_threats.py
@@ -42,6 +42,8 @@ class Variant(IDSAgent):
         ),
         Param("tempo", float, gomoku.TEMPO, "the mover's windows count this many times", low=0.0),
         Param("threat", float, gomoku.THREAT, "each of the other side's open-four cells", low=0.0),
+        Param("fork", float, gomoku.FORK[0], "each of the mover's four-three cells", low=0.0),
+        Param("fork_other", float, gomoku.FORK[1], "each of the other's four-three cells", low=0.0),
     )
 
     def _setup(  # type: ignore[override]
@@ -55,12 +57,14 @@ class Variant(IDSAgent):
         w4: float,
         tempo: float,
         threat: float,
+        fork: float,
+        fork_other: float,
         **rest: object,
     ) -> None:
         super()._setup(**rest)  # type: ignore[arg-type]
         self.defend, self.root_threes = defend, root_threes
         self.answer = answer
-        self.evaluation = gomoku.weights(5, tempo, threat, (w1, w2, w3, w4))[0]
+        self.evaluation = gomoku.weights(5, tempo, threat, (w1, w2, w3, w4), (fork, fork_other))[0]
 
     def tune(self, built: Engine | None) -> Engine | None:
         if isinstance(built, gomoku.GomokuEngine):

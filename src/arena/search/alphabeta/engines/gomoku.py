@@ -155,6 +155,9 @@ TEMPO = 1.25
 """The mover's windows count this many times the opponent's."""
 THREAT = 60.0
 """Less this for each (cell, window) where the opponent makes an open or double four."""
+FORK = (0.0, 0.0)
+"""For each (cell, window) of a four-three (:func:`fork_cells`): the mover's, the
+opponent's."""
 LOST_SOON = 950.0
 """The value of a node whose searched moves all lose when the beam left some unsearched."""
 SOFT = 3000.0
@@ -216,11 +219,15 @@ def window_values(k: int, window: tuple[float, ...] = WINDOW) -> list[float]:
 
 
 def weights(
-    k: int, tempo: float = TEMPO, threat: float = THREAT, window: tuple[float, ...] = WINDOW
+    k: int,
+    tempo: float = TEMPO,
+    threat: float = THREAT,
+    window: tuple[float, ...] = WINDOW,
+    fork: tuple[float, float] = FORK,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(value, attack, defend)`` by the stones of a window (0..k); ``value`` ends
-    with the evaluation's two other constants, ``tempo`` and ``threat``."""
-    value = np.array([*window_values(k, window), tempo, threat])
+    with the evaluation's other constants: ``tempo``, ``threat`` and ``fork``."""
+    value = np.array([*window_values(k, window), tempo, threat, *fork])
     attack = np.array([5.0**j for j in range(k + 1)])
     defend = np.array([0.0] + [4.0**j for j in range(1, k + 1)])
     attack[k - 1], defend[k - 1] = 1e9, 1e8  # complete a line; block one
@@ -401,14 +408,49 @@ def defence_cells(g, w, through, count, board, cnt, p, out):  # type: ignore[no-
 
 
 @njit(cache=True)
+def fork_cells(g, w, through, count, board, cnt, p):  # type: ignore[no-untyped-def]
+    """How many empty cells of ``p``'s (k-2)-windows (where it makes a four) also lie in
+    a window of its own with k-3 stones or more along another line (where it makes a
+    three with the same stone): the cells of a four-three. (A cell is counted once for
+    each of p's (k-2)-windows it lies in, as in :func:`threat_cells`.)"""
+    k = g[G_K]
+    q = 1 - p
+    found = 0
+    for win in range(g[G_WINDOWS]):
+        if cnt[win, p] != k - 2 or cnt[win, q] != 0:
+            continue
+        step = w[win, 1] - w[win, 0]  # the line's direction
+        for i in range(k):
+            x = w[win, i]
+            if board[x] != 0:
+                continue
+            for j in range(count[x]):
+                other = through[x, j]
+                if (
+                    cnt[other, p] >= k - 3
+                    and cnt[other, q] == 0
+                    and w[other, 1] - w[other, 0] != step
+                ):
+                    found += 1
+                    break
+    return found
+
+
+@njit(cache=True)
 def static(g, w, through, count, board, cnt, sums, c, p, value):  # type: ignore[no-untyped-def]
     """The mover's value: its windows (counted ``tempo`` times) against the other's,
-    less ``threat`` for every cell where the other side makes an unstoppable four."""
+    less ``threat`` for every cell where the other side makes an unstoppable four, and
+    its four-three cells (:func:`fork_cells`) against the other's."""
     k = g[G_K]
-    tempo, threat = value[k + 1], value[k + 2]
-    raw = tempo * sums[p] - sums[1 - p]
-    if c[C_THREES + 1 - p] > 0:  # else no window to scan: the leaves' commonest case
-        raw -= threat * threat_cells(g, w, through, count, board, cnt, 1 - p)
+    tempo, threat, fork, fork_other = value[k + 1], value[k + 2], value[k + 3], value[k + 4]
+    q = 1 - p
+    raw = tempo * sums[p] - sums[q]
+    if c[C_THREES + q] > 0:  # else no window to scan: the leaves' commonest case
+        raw -= threat * threat_cells(g, w, through, count, board, cnt, q)
+        if fork_other != 0.0:
+            raw -= fork_other * fork_cells(g, w, through, count, board, cnt, q)
+    if c[C_THREES + p] > 0 and fork != 0.0:
+        raw += fork * fork_cells(g, w, through, count, board, cnt, p)
     return STATIC * raw / (abs(raw) + SOFT)
 
 
