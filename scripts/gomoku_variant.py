@@ -13,8 +13,9 @@ Usage (from the checkout; both sides loaded the same way, in one process):
   the VCF);
 - ``answer``: 1 (``gomoku.ANSWER``): a node facing a threat of an open four searches only
   its answers; 0: the engine before it;
-- ``w1`` ... ``w4``, ``tempo``, ``threat``, ``fork``, ``fork_other``: the evaluation's
-  constants (``gomoku.WINDOW``, ``gomoku.TEMPO``, ``gomoku.THREAT``, ``gomoku.FORK``).
+- ``w1`` ... ``w4``, ``tempo``, ``threat``, ``fork``, ``fork_other``, ``line1`` ...
+  ``line3``: the evaluation's constants (``gomoku.WINDOW``, ``gomoku.TEMPO``,
+  ``gomoku.THREAT``, ``gomoku.FORK``, ``gomoku.LINES``; 15x15 boards).
 
 Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
 Tests: tests/search/test_gomoku_threats.py
@@ -44,6 +45,10 @@ class Variant(IDSAgent):
         Param("threat", float, gomoku.THREAT, "each of the other side's open-four cells", low=0.0),
         Param("fork", float, gomoku.FORK[0], "each of the mover's four-three cells", low=0.0),
         Param("fork_other", float, gomoku.FORK[1], "each of the other's four-three cells", low=0.0),
+        *(
+            Param(f"line{j}", float, gomoku.LINES[j - 1], f"a stone on line {j} from the edge")
+            for j in (1, 2, 3)
+        ),
     )
 
     def _setup(  # type: ignore[override]
@@ -59,12 +64,17 @@ class Variant(IDSAgent):
         threat: float,
         fork: float,
         fork_other: float,
+        line1: float,
+        line2: float,
+        line3: float,
         **rest: object,
     ) -> None:
         super()._setup(**rest)  # type: ignore[arg-type]
         self.defend, self.root_threes = defend, root_threes
         self.answer = answer
-        self.evaluation = gomoku.weights(5, tempo, threat, (w1, w2, w3, w4), (fork, fork_other))[0]
+        self.evaluation = gomoku.weights(
+            5, tempo, threat, (w1, w2, w3, w4), (fork, fork_other), 15, (line1, line2, line3)
+        )[0]
 
     def tune(self, built: Engine | None) -> Engine | None:
         if isinstance(built, gomoku.GomokuEngine):

@@ -264,3 +264,51 @@ def test_the_fit_script_makes_constants_from_a_match_database(tmp_path: Path) ->
     )
     assert done.returncode != 0
     assert done.stderr.strip().count("\n") == 0 and "not a match database" in done.stderr
+
+
+def test_four_three_cells_are_counted_by_their_definition() -> None:
+    """``fork_cells`` counts, for each of p's windows of k-2 stones (and none of the
+    other's), its empty cells that also lie in a window of p's with k-3 stones or more
+    along another line: read here from the board itself, not the engine's counts."""
+    from arena.search.alphabeta.engines.gomoku import fork_cells
+
+    game = arena.load_game("gomoku")
+    engine = make_engine(game)
+    assert engine is not None
+    search = engine.search
+    g, w, through, count = search.geo[:4]
+    # Black's G8 makes the four F8-K8 (or G8-L8) and the three G8-G10: two (cell, window).
+    search.set_root(position("H8 A1 J8 A3 K8 A5 G9 A7 G10"))
+    assert fork_cells(g, w, through, count, search.board, search.cnt, 0) == 2
+    assert fork_cells(g, w, through, count, search.board, search.cnt, 1) == 0
+    steps = {(0, 1): 1, (1, 0): 15, (1, 1): 16, (1, -1): 14}
+    seen = 0
+    for state in clustered_states(game, 150, seed=36):
+        search.set_root(state)
+        board = [state.stone(c) for c in range(225)]  # type: ignore[attr-defined]
+
+        def lines(cell: int, player: int) -> list[tuple[int, int]]:
+            """(direction, stones) of the player's windows through ``cell`` it holds alone."""
+            r0, c0 = divmod(cell, 15)
+            found = []
+            for (dr, dc), step in steps.items():
+                for start in range(-4, 1):
+                    cells = [(r0 + (start + i) * dr, c0 + (start + i) * dc) for i in range(5)]
+                    if all(0 <= r < 15 and 0 <= c < 15 for r, c in cells):
+                        owners = [board[r * 15 + c] for r, c in cells]
+                        if 1 - player not in owners:
+                            found.append((step, owners.count(player)))
+            return found
+
+        for p in (0, 1):
+            expected = 0
+            for x in range(225):
+                if board[x] is None:
+                    here = lines(x, p)
+                    for step, stones in here:
+                        if stones == 3 and any(s >= 2 and d != step for d, s in here):
+                            expected += 1
+            got = fork_cells(g, w, through, count, search.board, search.cnt, p)
+            assert got == expected
+            seen += got > 0
+    assert seen >= 10  # the positions have four-threes to count

@@ -158,6 +158,12 @@ THREAT = 60.0
 FORK = (0.0, 0.0)
 """For each (cell, window) of a four-three (:func:`fork_cells`): the mover's, the
 opponent's."""
+LINES = (0.0, 0.0, 0.0)
+"""A stone's value by its line from the board's edge: on the edge, on the second line,
+further in (a stone on the edge takes part in fewer lines, and in those only along it)."""
+V_CELLS = 5
+"""Where the cells' values start in the evaluation's array, past the window values
+(0..k stones): tempo, threat, the two fork values, then one per cell (:func:`weights`)."""
 LOST_SOON = 950.0
 """The value of a node whose searched moves all lose when the beam left some unsearched."""
 SOFT = 3000.0
@@ -224,10 +230,22 @@ def weights(
     threat: float = THREAT,
     window: tuple[float, ...] = WINDOW,
     fork: tuple[float, float] = FORK,
+    size: int = 15,
+    lines: tuple[float, ...] = LINES,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(value, attack, defend)`` by the stones of a window (0..k); ``value`` ends
-    with the evaluation's other constants: ``tempo``, ``threat`` and ``fork``."""
-    value = np.array([*window_values(k, window), tempo, threat, *fork])
+    """``(value, attack, defend)`` by the stones of a window (0..k); ``value`` goes on
+    with the evaluation's other constants: ``tempo``, ``threat``, ``fork``, then the
+    value of a stone on each cell of a ``size`` board (``lines``: by its line from the
+    edge, the last for every line further in).
+
+    >>> value = weights(5, size=15, lines=(0.0, 80.0, 145.0))[0]
+    >>> [float(value[5 + V_CELLS + cell]) for cell in (0, 16, 112)]  # A1, B2, H8
+    [0.0, 80.0, 145.0]
+    """
+    rows, cols = np.divmod(np.arange(size * size), size)
+    line = np.minimum(np.minimum(rows, cols), np.minimum(size - 1 - rows, size - 1 - cols))
+    cells = np.asarray(lines, float)[np.minimum(line, len(lines) - 1)]
+    value = np.array([*window_values(k, window), tempo, threat, *fork, *cells])
     attack = np.array([5.0**j for j in range(k + 1)])
     defend = np.array([0.0] + [4.0**j for j in range(1, k + 1)])
     attack[k - 1], defend[k - 1] = 1e9, 1e8  # complete a line; block one
@@ -248,6 +266,7 @@ def place(
     board[cell] = p + 1
     c[C_STONES] += 1
     c[C_HASH] ^= zobrist[p, cell]
+    sums[p] += value[k + V_CELLS + cell]
     for i in range(count[cell]):
         win = through[cell, i]
         a = cnt[win, p]
@@ -282,6 +301,7 @@ def remove(
     board[cell] = 0
     c[C_STONES] -= 1
     c[C_HASH] ^= zobrist[p, cell]
+    sums[p] -= value[k + V_CELLS + cell]
     for i in range(count[cell]):
         win = through[cell, i]
         a = cnt[win, p] - 1
@@ -971,7 +991,7 @@ class GomokuSearch(RootSearch):
         size, k = game.rows, game.k  # type: ignore[attr-defined]
         self.size, self.k = size, k
         self.geo = geometry(size, k)
-        self.value, self.attack, self.defend = weights(k, tempo, threat)
+        self.value, self.attack, self.defend = weights(k, tempo, threat, size=size)
         cells = size * size
         rng = np.random.default_rng(20261123)
         self.zobrist = rng.integers(1, 1 << 62, size=(2, cells), dtype=np.int64)
