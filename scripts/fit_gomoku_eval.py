@@ -14,14 +14,20 @@ freestyle Gomoku, any agents):
    opponent's open-four cells as the engine counts them (``threat_cells``); and whether
    the side to move is the first player (the first mover's edge, fitted and dropped).
 3. **Fit**: logistic regression of the result (1 a win for the side to move, 0 a loss,
-   0.5 a draw) by Newton's method with a little ridge, on four fifths of the positions;
-   the log-loss of the other fifth is printed beside that of the engine's evaluation as
-   it is (its raw value, best scaled).
+   0.5 a draw) by Newton's method with a little ridge, on the positions of four fifths
+   of the games; the log-loss of the other fifth's is printed beside that of the
+   engine's evaluation as it is (its raw value, best scaled).
+4. **The other terms**, fitted in a second regression on top of the engine's window
+   value as it is (a position's windows, tempo and threat with the shipped constants):
+   the mover's four-three cells (``fork_cells``); the same window value over the
+   windows along the edge alone (its weight, plus one, is ``EDGE``); and the stones on
+   the first and second lines, the mover's counted ``TEMPO`` times (``LINES``).
 
 It prints the weights, then the engine's constants they make: the window values
 scaled so that the opponent's two-stone window is worth 100 (``WINDOW``), the mover's
 weight against the opponent's (``TEMPO``, the mean over two and three stones) and the
-threat (``THREAT``). The engine ships the constants of a first fit on the same 800 games
+threat (``THREAT``); then ``FORK``, ``EDGE`` and ``LINES`` in the shipped window
+values' units. The engine ships the constants of a first fit on the same 800 games
 of its own play at 0.5 s a move (13,657 positions; the threat counted by distinct cells),
 rounded: (2, 100, 185, 1240), 1.25 and 60, where this script prints (-3, 100, 189, 1240),
 1.22 and 68. They were kept because they won an SPRT against the constants before them
@@ -44,16 +50,26 @@ import arena
 from arena.search.alphabeta.engines import gomoku
 
 NAMES = ("own 1", "own 2", "own 3", "opp 1", "opp 2", "opp 3", "opp 4", "threats", "first")
+OWN_EDGE, OPP_EDGE, FORKS, LINE_STONES = 9, 12, 16, 17
+"""Columns past :data:`NAMES`: the windows along the edge (the mover's with 1..3 stones,
+the opponent's with 1..4), the mover's four-three cells, and the stones on the first
+and second lines (the mover's, then the opponent's)."""
 
 
-def positions(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
-    """``(features, results)`` of the positions in the games of ``paths``."""
+def positions(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(features, results, games)`` of the positions in the games of ``paths`` (the
+    game each position is from, numbered from 0)."""
     game = arena.load_game("gomoku")
     search = gomoku.GomokuSearch(game)
     g, w, through, count = search.geo[:4]
     k = game.k  # type: ignore[attr-defined]
+    size = game.rows  # type: ignore[attr-defined]
+    rows_, cols_ = np.divmod(np.arange(size * size), size)
+    line = np.minimum(np.minimum(rows_, cols_), np.minimum(size - 1 - rows_, size - 1 - cols_))
+    along = line[w].max(axis=1) == 0  # windows with every cell on the edge
     rows: list[list[float]] = []
     results: list[float] = []
+    games: list[int] = []
     for path in paths:
         if not path.is_file():
             raise SystemExit(f"fit_gomoku_eval: {path}: no such file")
@@ -61,10 +77,10 @@ def positions(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
             records = sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute(
                 "select record from games where game like 'gomoku%'"
             )
-            games = [json.loads(text) for (text,) in records]
+            records = [json.loads(text) for (text,) in records]
         except (sqlite3.Error, json.JSONDecodeError) as error:
             raise SystemExit(f"fit_gomoku_eval: {path}: not a match database ({error})") from None
-        for record in games:
+        for number, record in enumerate(records, games[-1] + 1 if games else 0):
             moves = game.parse_moves(" ".join(record["moves"]))
             returns = record["returns"]
             state = game.initial_state()
@@ -85,11 +101,17 @@ def positions(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
                 row += [float(np.sum(alone_q & (cnt[:, q] == j))) for j in range(1, k)]
                 row.append(float(gomoku.threat_cells(g, w, through, count, board, cnt, q)))
                 row.append(1.0 if p == 0 else -1.0)
+                row += [float(np.sum(along & alone_p & (cnt[:, p] == j))) for j in (1, 2, 3)]
+                row += [float(np.sum(along & alone_q & (cnt[:, q] == j))) for j in range(1, k)]
+                row.append(float(gomoku.fork_cells(g, w, through, count, board, cnt, p)))
+                for player in (p, q):
+                    row += [float(np.sum((line == j) & (board == player + 1))) for j in (0, 1)]
                 rows.append(row)
                 results.append((returns[p] + 1) / 2)
+                games.append(number)
     if not rows:
         raise SystemExit("fit_gomoku_eval: no Gomoku positions in these databases")
-    return np.array(rows), np.array(results)
+    return np.array(rows), np.array(results), np.array(games)
 
 
 def fit(x: np.ndarray, y: np.ndarray, ridge: float = 1e-4) -> np.ndarray:
@@ -110,12 +132,40 @@ def log_loss(logit: np.ndarray, y: np.ndarray) -> float:
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
+def windows_raw(x: np.ndarray, own: int = 0, opp: int = 3) -> np.ndarray:
+    """The shipped window values of the windows counted in columns ``own`` (1..3 stones)
+    and ``opp`` (1..4), the mover's counted ``TEMPO`` times."""
+    value = gomoku.window_values(5)
+    mine = sum(value[j] * x[:, own + j - 1] for j in (1, 2, 3))
+    theirs = sum(value[j] * x[:, opp + j - 1] for j in (1, 2, 3, 4))
+    return gomoku.TEMPO * mine - theirs
+
+
 def engine_raw(x: np.ndarray) -> np.ndarray:
     """The engine's evaluation before its squash (:func:`gomoku.static`), as it is."""
-    value = gomoku.window_values(5)
-    own = sum(value[j] * x[:, j - 1] for j in (1, 2, 3))
-    opp = sum(value[j] * x[:, 2 + j] for j in (1, 2, 3, 4))
-    return gomoku.TEMPO * own - opp - gomoku.THREAT * x[:, 7]
+    edge = (gomoku.EDGE - 1.0) * windows_raw(x, OWN_EDGE, OPP_EDGE)
+    lines = x[:, LINE_STONES : LINE_STONES + 4] @ (
+        np.array([gomoku.TEMPO, gomoku.TEMPO, -1.0, -1.0]) * np.tile(gomoku.LINES[:2], 2)
+    )
+    return windows_raw(x) + edge + lines - gomoku.THREAT * x[:, 7] + gomoku.FORK[0] * x[:, FORKS]
+
+
+def others(x: np.ndarray) -> np.ndarray:
+    """The second regression's features: the shipped windows, tempo and threat; the
+    mover's four-three cells; the same windows along the edge; the stones on lines one
+    and two (the mover's counted ``TEMPO`` times); and the first mover."""
+    base = windows_raw(x) - gomoku.THREAT * x[:, 7]
+    stones = x[:, LINE_STONES : LINE_STONES + 4]
+    return np.column_stack(
+        [
+            base,
+            x[:, FORKS],
+            windows_raw(x, OWN_EDGE, OPP_EDGE),
+            gomoku.TEMPO * stones[:, 0] - stones[:, 2],
+            gomoku.TEMPO * stones[:, 1] - stones[:, 3],
+            x[:, 8],
+        ]
+    )
 
 
 def main() -> None:
@@ -123,11 +173,14 @@ def main() -> None:
     parser.add_argument("databases", type=Path, nargs="+", help="arena match --db files")
     parser.add_argument("--seed", type=int, default=0, help="the held-out fifth's draw")
     args = parser.parse_args()
-    x, y = positions(args.databases)
-    order = np.random.default_rng(args.seed).permutation(len(y))
-    train, test = order[: len(y) * 4 // 5], order[len(y) * 4 // 5 :]
-    theta = fit(x[train], y[train])
-    held_out = log_loss(x[test] @ theta[:-1] + theta[-1], y[test])
+    x, y, games = positions(args.databases)
+    held = np.random.default_rng(args.seed).random(games.max() + 1) < 0.2
+    if held.all() or not held.any():  # too few games to hold a fifth out: every other one
+        held = np.arange(games.max() + 1) % 2 == 1
+    test, train = np.flatnonzero(held[games]), np.flatnonzero(~held[games])
+    names = len(NAMES)
+    theta = fit(x[train, :names], y[train])
+    held_out = log_loss(x[test, :names] @ theta[:-1] + theta[-1], y[test])
     raw = engine_raw(x)
     engine = min(
         (log_loss(s * raw[test] + b * x[test, 8], y[test]), s)
@@ -143,6 +196,17 @@ def main() -> None:
     print(f"WINDOW = {tuple(float(v) for v in window)}")
     print(f"TEMPO = {tempo:.2f}")
     print(f"THREAT = {-theta[7] / unit:.1f}")
+    z = others(x)
+    alone = z[:, [0, 5]]  # the shipped windows and threat, the first mover
+    base = fit(alone[train], y[train])
+    before = log_loss(alone[test] @ base[:-1] + base[-1], y[test])
+    extra = fit(z[train], y[train])
+    held_out = log_loss(z[test] @ extra[:-1] + extra[-1], y[test])
+    print(f"the other terms: held-out log-loss {held_out:.4f} ({before:.4f} without them)")
+    scale = extra[0]  # the shipped window values' unit
+    print(f"FORK = ({extra[1] / scale:.1f}, 0.0)")
+    print(f"EDGE = {1 + extra[2] / scale:.2f}")
+    print(f"LINES = ({extra[3] / scale:.1f}, {extra[4] / scale:.1f}, 0.0)")
 
 
 if __name__ == "__main__":

@@ -14,8 +14,10 @@ Usage (from the checkout; both sides loaded the same way, in one process):
 - ``answer``: 1 (``gomoku.ANSWER``): a node facing a threat of an open four searches only
   its answers; 0: the engine before it;
 - ``w1`` ... ``w4``, ``tempo``, ``threat``, ``fork``, ``fork_other``, ``line1`` ...
-  ``line3``: the evaluation's constants (``gomoku.WINDOW``, ``gomoku.TEMPO``,
-  ``gomoku.THREAT``, ``gomoku.FORK``, ``gomoku.LINES``; 15x15 boards).
+  ``line3``, ``edge``: the evaluation's constants (``gomoku.WINDOW``, ``gomoku.TEMPO``,
+  ``gomoku.THREAT``, ``gomoku.FORK``, ``gomoku.LINES``, ``gomoku.EDGE``; 15x15 boards);
+- ``centre``: the cells this near the centre are moves (``gomoku.CENTRE``; -1: only the
+  cells near stones).
 
 Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
 Tests: tests/search/test_gomoku_threats.py
@@ -49,6 +51,8 @@ class Variant(IDSAgent):
             Param(f"line{j}", float, gomoku.LINES[j - 1], f"a stone on line {j} from the edge")
             for j in (1, 2, 3)
         ),
+        Param("edge", float, gomoku.EDGE, "the weight of a window along the edge", low=0.0),
+        Param("centre", int, gomoku.CENTRE, "the centre's cells are moves (-1 off)", low=-1),
     )
 
     def _setup(  # type: ignore[override]
@@ -67,13 +71,16 @@ class Variant(IDSAgent):
         line1: float,
         line2: float,
         line3: float,
+        edge: float,
+        centre: int,
         **rest: object,
     ) -> None:
         super()._setup(**rest)  # type: ignore[arg-type]
         self.defend, self.root_threes = defend, root_threes
         self.answer = answer
+        self.centre = centre
         self.evaluation = gomoku.weights(
-            5, tempo, threat, (w1, w2, w3, w4), (fork, fork_other), 15, (line1, line2, line3)
+            5, tempo, threat, (w1, w2, w3, w4), (fork, fork_other), 15, (line1, line2, line3), edge
         )[0]
 
     def tune(self, built: Engine | None) -> Engine | None:
@@ -86,6 +93,7 @@ class Variant(IDSAgent):
             searches = [built.search, *(built.smp.helpers if built.smp is not None else [])]
             for search in searches:  # each has a geometry row of its own (GomokuSearch.varied)
                 search.geo[0][gomoku.G_ANSWER] = self.answer  # type: ignore[attr-defined]
+                search.centre = self.centre  # type: ignore[attr-defined]
         return built
 
     def engine(self, game: Game) -> Engine | None:

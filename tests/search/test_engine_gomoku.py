@@ -257,6 +257,8 @@ def test_the_fit_script_makes_constants_from_a_match_database(tmp_path: Path) ->
     assert lines[0].split()[0].isdigit() and int(lines[0].split()[0]) > 20
     assert any(line.startswith("WINDOW = (") for line in lines)
     assert any(line.startswith("TEMPO = ") for line in lines)
+    for name in ("FORK = (", "EDGE = ", "LINES = ("):  # the second regression's terms
+        assert any(line.startswith(name) for line in lines), name
     bad = tmp_path / "notes.db"
     bad.write_text("not a database\n")
     done = subprocess.run(
@@ -287,7 +289,7 @@ def test_four_three_cells_are_counted_by_their_definition() -> None:
         search.set_root(state)
         board = [state.stone(c) for c in range(225)]  # type: ignore[attr-defined]
 
-        def lines(cell: int, player: int) -> list[tuple[int, int]]:
+        def lines(board: list[int | None], cell: int, player: int) -> list[tuple[int, int]]:
             """(direction, stones) of the player's windows through ``cell`` it holds alone."""
             r0, c0 = divmod(cell, 15)
             found = []
@@ -304,7 +306,7 @@ def test_four_three_cells_are_counted_by_their_definition() -> None:
             expected = 0
             for x in range(225):
                 if board[x] is None:
-                    here = lines(x, p)
+                    here = lines(board, x, p)
                     for step, stones in here:
                         if stones == 3 and any(s >= 2 and d != step for d, s in here):
                             expected += 1

@@ -158,9 +158,17 @@ THREAT = 60.0
 FORK = (0.0, 0.0)
 """For each (cell, window) of a four-three (:func:`fork_cells`): the mover's, the
 opponent's."""
+EDGE = 1.0
+"""The weight of a window along the edge (its cells all on the first line): a line
+there cannot grow across it, so its stones are worth less."""
 LINES = (0.0, 0.0, 0.0)
 """A stone's value by its line from the board's edge: on the edge, on the second line,
 further in (a stone on the edge takes part in fewer lines, and in those only along it)."""
+CENTRE = -1
+"""Cells within this many steps of the board's centre are candidate moves as if a stone
+lay there (-1: none, only the cells near stones). Where the first stones fell on the
+edge (random openings), the cells near them are all on the edge too, and the centre's
+are the moves to weigh."""
 V_CELLS = 5
 """Where the cells' values start in the evaluation's array, past the window values
 (0..k stones): tempo, threat, the two fork values, then one per cell (:func:`weights`)."""
@@ -232,20 +240,26 @@ def weights(
     fork: tuple[float, float] = FORK,
     size: int = 15,
     lines: tuple[float, ...] = LINES,
+    edge: float = EDGE,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(value, attack, defend)`` by the stones of a window (0..k); ``value`` goes on
     with the evaluation's other constants: ``tempo``, ``threat``, ``fork``, then the
     value of a stone on each cell of a ``size`` board (``lines``: by its line from the
-    edge, the last for every line further in).
+    edge, the last for every line further in), then the weight of each window of
+    :func:`geometry`'s (``edge`` for those along the edge, else 1).
 
-    >>> value = weights(5, size=15, lines=(0.0, 80.0, 145.0))[0]
-    >>> [float(value[5 + V_CELLS + cell]) for cell in (0, 16, 112)]  # A1, B2, H8
+    >>> value = weights(5, size=15, lines=(0.0, 80.0, 145.0), edge=0.5)[0]
+    >>> [float(value[5 + V_CELLS + cell]) for cell in (0, 16, 112)]  # A15, B14, H8
     [0.0, 80.0, 145.0]
+    >>> [float(value[5 + V_CELLS + 225 + win]) for win in (0, 1, 2)]  # A15-E15, A15-A11, A15-E11
+    [0.5, 0.5, 1.0]
     """
     rows, cols = np.divmod(np.arange(size * size), size)
     line = np.minimum(np.minimum(rows, cols), np.minimum(size - 1 - rows, size - 1 - cols))
     cells = np.asarray(lines, float)[np.minimum(line, len(lines) - 1)]
-    value = np.array([*window_values(k, window), tempo, threat, *fork, *cells])
+    along = line[geometry(size, k)[1]].max(axis=1) == 0  # every cell on the edge
+    scale = np.where(along, edge, 1.0)
+    value = np.array([*window_values(k, window), tempo, threat, *fork, *cells, *scale])
     attack = np.array([5.0**j for j in range(k + 1)])
     defend = np.array([0.0] + [4.0**j for j in range(1, k + 1)])
     attack[k - 1], defend[k - 1] = 1e9, 1e8  # complete a line; block one
@@ -267,12 +281,13 @@ def place(
     c[C_STONES] += 1
     c[C_HASH] ^= zobrist[p, cell]
     sums[p] += value[k + V_CELLS + cell]
+    scale = k + V_CELLS + g[G_CELLS]  # where the windows' weights start in value
     for i in range(count[cell]):
         win = through[cell, i]
         a = cnt[win, p]
         b = cnt[win, q]
         if b == 0:
-            sums[p] += value[a + 1] - value[a]
+            sums[p] += value[scale + win] * (value[a + 1] - value[a])
             if a + 1 == k - 1:
                 c[C_FOURS + p] += 1
                 c[C_THREES + p] -= 1
@@ -281,7 +296,7 @@ def place(
             elif a + 1 == k - 2:
                 c[C_THREES + p] += 1
         elif a == 0:
-            sums[q] -= value[b]
+            sums[q] -= value[scale + win] * value[b]
             if b == k - 1:
                 c[C_FOURS + q] -= 1
             elif b == k - 2:
@@ -302,13 +317,14 @@ def remove(
     c[C_STONES] -= 1
     c[C_HASH] ^= zobrist[p, cell]
     sums[p] -= value[k + V_CELLS + cell]
+    scale = k + V_CELLS + g[G_CELLS]
     for i in range(count[cell]):
         win = through[cell, i]
         a = cnt[win, p] - 1
         b = cnt[win, q]
         cnt[win, p] = a
         if b == 0:
-            sums[p] -= value[a + 1] - value[a]
+            sums[p] -= value[scale + win] * (value[a + 1] - value[a])
             if a + 1 == k - 1:
                 c[C_FOURS + p] -= 1
                 c[C_THREES + p] += 1
@@ -317,7 +333,7 @@ def remove(
             elif a + 1 == k - 2:
                 c[C_THREES + p] -= 1
         elif a == 0:
-            sums[q] += value[b]
+            sums[q] += value[scale + win] * value[b]
             if b == k - 1:
                 c[C_FOURS + q] += 1
             elif b == k - 2:
@@ -1020,6 +1036,7 @@ class GomokuSearch(RootSearch):
         self.first = -1
         self.nodes = 0
         self.leaf_vcf = LEAF_PLIES
+        self.centre = CENTRE
         self.budget: int | None = None
         """Measurements: the most nodes each thread searches in a move (None: no budget)."""
         self.threats: ThreatSearch | None = None
@@ -1054,6 +1071,10 @@ class GomokuSearch(RootSearch):
         self.cnt[:] = 0
         self.sums[:] = 0.0
         self.nearby[:] = 0
+        if self.centre >= 0:  # a baseline that place and remove leave as it is
+            middle, reach = self.size // 2, self.centre
+            rows = slice(max(0, middle - reach), middle + reach + 1)
+            self.nearby.reshape(self.size, self.size)[rows, rows] = 1
         self.c[:] = 0
         arrays = self.arrays()
         for cell in range(self.size * self.size):
