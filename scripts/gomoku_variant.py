@@ -15,9 +15,7 @@ Usage (from the checkout; both sides loaded the same way, in one process):
   its answers; 0: the engine before it;
 - ``w1`` ... ``w4``, ``tempo``, ``threat``, ``fork``, ``fork_other``, ``line1`` ...
   ``line3``, ``edge``: the evaluation's constants (``gomoku.WINDOW``, ``gomoku.TEMPO``,
-  ``gomoku.THREAT``, ``gomoku.FORK``, ``gomoku.LINES``, ``gomoku.EDGE``; 15x15 boards);
-- ``centre``: the cells this near the centre are moves (``gomoku.CENTRE``; -1: only the
-  cells near stones).
+  ``gomoku.THREAT``, ``gomoku.FORK``, ``gomoku.LINES``, ``gomoku.EDGE``; 15x15 boards).
 
 Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
 Tests: tests/search/test_gomoku_threats.py
@@ -52,7 +50,6 @@ class Variant(IDSAgent):
             for j in (1, 2, 3)
         ),
         Param("edge", float, gomoku.EDGE, "the weight of a window along the edge", low=0.0),
-        Param("centre", int, gomoku.CENTRE, "the centre's cells are moves (-1 off)", low=-1),
     )
 
     def _setup(  # type: ignore[override]
@@ -72,13 +69,11 @@ class Variant(IDSAgent):
         line2: float,
         line3: float,
         edge: float,
-        centre: int,
         **rest: object,
     ) -> None:
         super()._setup(**rest)  # type: ignore[arg-type]
         self.defend, self.root_threes = defend, root_threes
         self.answer = answer
-        self.centre = centre
         self.evaluation = gomoku.weights(
             5, tempo, threat, (w1, w2, w3, w4), (fork, fork_other), 15, (line1, line2, line3), edge
         )[0]
@@ -93,7 +88,6 @@ class Variant(IDSAgent):
             searches = [built.search, *(built.smp.helpers if built.smp is not None else [])]
             for search in searches:  # each has a geometry row of its own (GomokuSearch.varied)
                 search.geo[0][gomoku.G_ANSWER] = self.answer  # type: ignore[attr-defined]
-                search.centre = self.centre  # type: ignore[attr-defined]
         return built
 
     def engine(self, game: Game) -> Engine | None:

@@ -220,7 +220,8 @@ def test_the_variant_script_sets_the_engines_settings() -> None:
 
     variant = arena.load_agent(
         f"py:{Path(__file__).parents[2] / 'scripts' / 'gomoku_variant.py'}:Variant:"
-        "defend=1,root_threes=2,threads=1,answer=0,w2=50,tempo=2,threat=7"
+        "defend=1,root_threes=2,threads=1,answer=0,w2=50,tempo=2,threat=7,fork=30,"
+        "fork_other=4,line1=-9,line2=-3,edge=0.5"
     )
     game = arena.load_game("gomoku")
     variant.reset(game)
@@ -230,5 +231,10 @@ def test_the_variant_script_sets_the_engines_settings() -> None:
 
     assert built.search.geo[0][gomoku.G_ANSWER] == 0
     value = built.search.value
-    assert (value[2], value[-2], value[-1]) == (50.0, 2.0, 7.0)
+    k, cells = 5, 225
+    assert (value[2], value[k + 1], value[k + 2]) == (50.0, 2.0, 7.0)
+    assert (value[k + 3], value[k + 4]) == (30.0, 4.0)  # the fork terms
+    start = k + gomoku.V_CELLS
+    assert (value[start], value[start + 16], value[start + 112]) == (-9.0, -3.0, 0.0)
+    assert (value[start + cells], value[start + cells + 2]) == (0.5, 1.0)  # along the edge
     assert value[3] == gomoku.WINDOW[2]  # the others as the engine has them

@@ -17,7 +17,10 @@ The position is a board of cells plus, for every k-window (k cells in a line:
   so shapes come out of the counts), the mover's counted ``TEMPO`` times, less
   ``THREAT`` for each cell where the other side would make an open or double
   four, squashed into (-900, 900) like the game's heuristics; the constants
-  fitted to game results (``scripts/fit_gomoku_eval.py``);
+  fitted to game results (``scripts/fit_gomoku_eval.py``). Three more terms are there,
+  off (measured without a decision, docs/speed.md): the four-three cells
+  (:data:`FORK`), the windows along the edge (:data:`EDGE`) and the stones on the edge
+  lines (:data:`LINES`);
 - **Moves.** Empty cells within two steps of a stone, scored by the windows
   through them — what the move builds (``5 ** j``) and what it blocks
   (``4 ** j``) — searched best first, at most ``BEAM`` of them below the root
@@ -164,11 +167,6 @@ there cannot grow across it, so its stones are worth less."""
 LINES = (0.0, 0.0, 0.0)
 """A stone's value by its line from the board's edge: on the edge, on the second line,
 further in (a stone on the edge takes part in fewer lines, and in those only along it)."""
-CENTRE = -1
-"""Cells within this many steps of the board's centre are candidate moves as if a stone
-lay there (-1: none, only the cells near stones). Where the first stones fell on the
-edge (random openings), the cells near them are all on the edge too, and the centre's
-are the moves to weigh."""
 V_CELLS = 5
 """Where the cells' values start in the evaluation's array, past the window values
 (0..k stones): tempo, threat, the two fork values, then one per cell (:func:`weights`)."""
@@ -1036,7 +1034,6 @@ class GomokuSearch(RootSearch):
         self.first = -1
         self.nodes = 0
         self.leaf_vcf = LEAF_PLIES
-        self.centre = CENTRE
         self.budget: int | None = None
         """Measurements: the most nodes each thread searches in a move (None: no budget)."""
         self.threats: ThreatSearch | None = None
@@ -1071,10 +1068,6 @@ class GomokuSearch(RootSearch):
         self.cnt[:] = 0
         self.sums[:] = 0.0
         self.nearby[:] = 0
-        if self.centre >= 0:  # a baseline that place and remove leave as it is
-            middle, reach = self.size // 2, self.centre
-            rows = slice(max(0, middle - reach), middle + reach + 1)
-            self.nearby.reshape(self.size, self.size)[rows, rows] = 1
         self.c[:] = 0
         arrays = self.arrays()
         for cell in range(self.size * self.size):
