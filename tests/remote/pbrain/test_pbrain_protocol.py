@@ -45,6 +45,24 @@ def test_rules() -> None:
             overline_of_rule(rule)
 
 
+def test_board_of_stones_alone_alternates_from_black_to_the_opponent() -> None:
+    """A brain that takes the colours from the order (Rapfi: the first stone is black's,
+    the side after the last one moves) must see the mover to play, either colour."""
+    game = load_game("gomoku")
+    for line in ("H8 A15 J8", "H8 A15 J8 A14", "H8", "H8 A15"):
+        state = game.play_moves(game.parse_moves(line))
+        lines = board_lines(state)
+        cells = [game.parse_move(m) for m in line.split()]
+        black = {c for c in cells[0::2]}
+        fields = [int(f.rsplit(",", 1)[1]) for f in lines]
+        assert fields == [1 + (i + len(fields)) % 2 for i in range(len(fields))]  # ends on 2
+        size = game.config["size"]
+        first_x, first_y = (int(v) for v in lines[0].split(",")[:2])
+        assert first_y * size + first_x in black
+    # Before the fix, black to move got its own stone last: Rapfi searched for white.
+    assert board_lines(game.play_moves(game.parse_moves("H8 A15")))[-1] == "0,0,2"
+
+
 def test_board_round_trips_positions() -> None:
     rng = random.Random(3)
     for size in (15, 20):

@@ -177,6 +177,8 @@ def board_lines(state: State, moves: Iterable[int] | None = None) -> list[str]:
     >>> game = arena.load_game("gomoku")
     >>> board_lines(game.play_moves(game.parse_moves("H8 A15 J8")))
     ['7,7,2', '0,0,1', '8,7,2']
+    >>> board_lines(game.play_moves(game.parse_moves("H8 A15 J8 A14")))  # black to move
+    ['7,7,1', '0,0,2', '8,7,1', '0,1,2']
     """
     game = state.game
     mover = state.to_move
@@ -186,13 +188,12 @@ def board_lines(state: State, moves: Iterable[int] | None = None) -> list[str]:
         cells = range(game.config["size"] ** 2)
         own = [c for c in cells if state.stone(c) == mover]  # type: ignore[attr-defined]
         theirs = [c for c in cells if state.stone(c) == 1 - mover]  # type: ignore[attr-defined]
-        order = []
-        # The opponent moved last: its stones end the list, alternating with ours before.
-        while own or theirs:
-            if len(theirs) > len(own) or not own:
-                order.insert(0, theirs.pop())
-            else:
-                order.insert(0, own.pop())
+        # Black moved first and the colours alternate, so the opponent's stone is last.
+        # Brains read the colours from this order (Rapfi takes the first stone as
+        # black's and searches for whoever is to move after the last).
+        black, white = (own, theirs) if mover == 0 else (theirs, own)
+        order = [stone for pair in zip(black, white) for stone in pair]
+        order += black[len(white) :]
     return [
         f"{to_xy(game, move)},{1 if state.stone(move) == mover else 2}"  # type: ignore[attr-defined]
         for move in order
