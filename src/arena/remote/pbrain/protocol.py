@@ -193,7 +193,8 @@ def board_lines(state: State, moves: Iterable[int] | None = None) -> list[str]:
         # black's and searches for whoever is to move after the last).
         black, white = (own, theirs) if mover == 0 else (theirs, own)
         order = [stone for pair in zip(black, white) for stone in pair]
-        order += black[len(white) :]
+        # Every stone goes, also should the counts not alternate (not from a game).
+        order += black[len(white) :] + white[len(black) :]
     return [
         f"{to_xy(game, move)},{1 if state.stone(move) == mover else 2}"  # type: ignore[attr-defined]
         for move in order
