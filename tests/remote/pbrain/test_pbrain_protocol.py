@@ -53,7 +53,7 @@ def test_board_of_stones_alone_alternates_from_black_to_the_opponent() -> None:
         state = game.play_moves(game.parse_moves(line))
         lines = board_lines(state)
         cells = [game.parse_move(m) for m in line.split()]
-        black = {c for c in cells[0::2]}
+        black = set(cells[0::2])
         fields = [int(f.rsplit(",", 1)[1]) for f in lines]
         assert fields == [1 + (i + len(fields)) % 2 for i in range(len(fields))]  # ends on 2
         size = game.config["size"]

@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import zip_longest
 
 from arena.core.errors import ArenaError
 from arena.core.game import Game, State
@@ -192,9 +193,8 @@ def board_lines(state: State, moves: Iterable[int] | None = None) -> list[str]:
         # Brains read the colours from this order (Rapfi takes the first stone as
         # black's and searches for whoever is to move after the last).
         black, white = (own, theirs) if mover == 0 else (theirs, own)
-        order = [stone for pair in zip(black, white) for stone in pair]
-        # Every stone goes, also should the counts not alternate (not from a game).
-        order += black[len(white) :] + white[len(black) :]
+        pairs = zip_longest(black, white)  # black's last one has no white after it
+        order = [stone for pair in pairs for stone in pair if stone is not None]
     return [
         f"{to_xy(game, move)},{1 if state.stone(move) == mover else 2}"  # type: ignore[attr-defined]
         for move in order
