@@ -15,7 +15,8 @@ Usage (from the checkout; both sides loaded the same way, in one process):
   its answers; 0: the engine before it;
 - ``w1`` ... ``w4``, ``tempo``, ``threat``, ``fork``, ``fork_other``, ``line1`` ...
   ``line3``, ``edge``: the evaluation's constants (``gomoku.WINDOW``, ``gomoku.TEMPO``,
-  ``gomoku.THREAT``, ``gomoku.FORK``, ``gomoku.LINES``, ``gomoku.EDGE``; 15x15 boards).
+  ``gomoku.THREAT``, ``gomoku.FORK``, ``gomoku.LINES``, ``gomoku.EDGE``; 15x15 boards);
+- ``pattern``: 1, the evaluation by the empty cells' pattern classes (``gomoku.PATTERN``).
 
 Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
 Tests: tests/search/test_gomoku_threats.py
@@ -50,6 +51,7 @@ class Variant(IDSAgent):
             for j in (1, 2, 3)
         ),
         Param("edge", float, gomoku.EDGE, "the weight of a window along the edge", low=0.0),
+        Param("pattern", float, gomoku.PATTERN, "1: the pattern evaluation (0: windows)", low=0.0),
     )
 
     def _setup(  # type: ignore[override]
@@ -69,13 +71,14 @@ class Variant(IDSAgent):
         line2: float,
         line3: float,
         edge: float,
+        pattern: float,
         **rest: object,
     ) -> None:
         super()._setup(**rest)  # type: ignore[arg-type]
         self.defend, self.root_threes = defend, root_threes
         self.answer = answer
         self.evaluation = gomoku.weights(
-            5, tempo, threat, (w1, w2, w3, w4), (fork, fork_other), 15, (line1, line2, line3), edge
+            5, tempo, threat, (w1, w2, w3, w4), (fork, fork_other), 15, (line1, line2, line3), edge, pattern
         )[0]
 
     def tune(self, built: Engine | None) -> Engine | None:

@@ -77,6 +77,7 @@ from arena.search.alphabeta.engines.driver import (
     RootSearch,
     deepen,
 )
+from arena.search.alphabeta.engines import gomoku_patterns as patterns
 from arena.search.alphabeta.engines.gomoku_threats import Found, ThreatSearch, add
 from arena.search.alphabeta.engines.table_values import (
     EXACT,
@@ -107,12 +108,23 @@ NO_CAP = 1 << 62
 measurement stands for equal time on free cores: ``GomokuSearch.budget``)."""
 CHECK_EVERY = 127
 # geometry g: size, cells, k, windows, beam, answers (1: a node facing a threat of an open
-# four searches only its answers).
-G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM, G_ANSWER = range(6)
+# four searches only its answers); then where the pattern tables start in g: each cell's
+# neighbours along its lines (patterns.neighbours), the line shapes by key for player 0
+# and 1 (patterns.shape_table), the classes by the four shapes (patterns.class_table).
+G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM, G_ANSWER, G_NBR, G_SHAPE, G_CLASS = range(9)
+G_TABLES = 9
 # position counters c: stones, hash, fours of player 0 and 1, threes of player 0 and 1
 # (windows a player holds alone with k-1 and k-2 stones).
+# Past them, when the pattern evaluation is on (PATTERN): each cell's key along each of its
+# four lines (4 per cell), then each player's shape code of every cell (the four shapes as
+# the digits of s0 + 10 s1 + 100 s2 + 1000 s3; a cell apiece, player 0's first), kept for
+# the occupied cells too, so that a stone taken off finds its cell's code right.
 C_STONES, C_HASH, C_FOURS, C_THREES = 0, 1, 2, 4
 COUNTERS = 6
+C_KEYS = COUNTERS
+# sums: each player's window value; then, with the pattern evaluation, each player's sum
+# over the empty cells of its classes' weights as the mover's and as the opponent's.
+S_PATTERN = 2
 TABLE_BITS = 20
 BEAM = 12
 ANSWER = 1
@@ -167,6 +179,21 @@ there cannot grow across it, so its stones are worth less."""
 LINES = (0.0, 0.0, 0.0)
 """A stone's value by its line from the board's edge: on the edge, on the second line,
 further in (a stone on the edge takes part in fewer lines, and in those only along it)."""
+PATTERN = 0.0
+"""1: the evaluation sums what a stone on each empty cell would make for either side (its
+class, :mod:`.gomoku_patterns`: :data:`PATTERN_MOVER` for the mover's, :data:`PATTERN_OTHER`
+for the opponent's) in place of the windows; 0: the windows (the pattern codes are then
+not kept, so they cost nothing)."""
+PATTERN_MOVER = (0.0, 5.0, 10.5, -17.0, 51.0, 84.0, 41.0, 169.0, 68.0, 451.0, 301.0, 1825.0,
+                 1825.0, 1825.0)  # fmt: skip
+"""The mover's weight of an empty cell by its class (NONE ... FIVE), in the windows' units:
+fitted to 58,164 positions of 2,185 games, the engine's own and against Rapfi
+(``scripts/fit_gomoku_eval.py --patterns``); F4 and FIVE, never seen by the fit (the mover
+wins at once), are given the four-three's."""
+PATTERN_OTHER = (0.0, -2.0, -8.4, 22.0, -41.0, -55.0, -34.0, -188.0, -86.0, -339.0, -225.0,
+                 -651.0, -458.0, -1870.0)  # fmt: skip
+"""The same for the opponent's cells (where the mover must answer)."""
+N_CLASSES = len(patterns.CLASSES)
 V_CELLS = 5
 """Where the cells' values start in the evaluation's array, past the window values
 (0..k stones): tempo, threat, the two fork values, then one per cell (:func:`weights`)."""
@@ -205,8 +232,23 @@ def geometry(size: int, k: int) -> tuple[np.ndarray, ...]:
                 if (rr, cc) != (r, c):
                     near[cell, count_near[cell]] = rr * size + cc
                     count_near[cell] += 1
-    g = np.array([size, cells, k, len(windows), BEAM, ANSWER], np.int64)
+    nbr = patterns.neighbours(size).ravel()
+    shape, kind = _pattern_tables()
+    at = G_TABLES
+    starts = [at, at + nbr.size, at + nbr.size + shape.size]
+    g = np.array([size, cells, k, len(windows), BEAM, ANSWER, *starts], np.int64)
+    g = np.concatenate([g, nbr, shape.ravel().astype(np.int64), kind.astype(np.int64)])
     return g, w, through, count, near, count_near
+
+
+_TABLES: list[np.ndarray] = []
+
+
+def _pattern_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The line shapes and the cells' classes (:mod:`.gomoku_patterns`), built once."""
+    if not _TABLES:
+        _TABLES.extend([patterns.shape_table(), patterns.class_table()])
+    return _TABLES[0], _TABLES[1]
 
 
 WINDOW = (2.0, 100.0, 185.0, 1240.0)
@@ -239,12 +281,15 @@ def weights(
     size: int = 15,
     lines: tuple[float, ...] = LINES,
     edge: float = EDGE,
+    pattern: float = PATTERN,
+    pattern_weights: tuple[tuple[float, ...], tuple[float, ...]] = (PATTERN_MOVER, PATTERN_OTHER),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(value, attack, defend)`` by the stones of a window (0..k); ``value`` goes on
     with the evaluation's other constants: ``tempo``, ``threat``, ``fork``, then the
     value of a stone on each cell of a ``size`` board (``lines``: by its line from the
     edge, the last for every line further in), then the weight of each window of
-    :func:`geometry`'s (``edge`` for those along the edge, else 1).
+    :func:`geometry`'s (``edge`` for those along the edge, else 1), then the classes'
+    weights for the mover and for the opponent and ``pattern`` (:data:`PATTERN`).
 
     >>> value = weights(5, size=15, lines=(0.0, 80.0, 145.0), edge=0.5)[0]
     >>> [float(value[5 + V_CELLS + cell]) for cell in (0, 16, 112)]  # A15, B14, H8
@@ -257,7 +302,10 @@ def weights(
     cells = np.asarray(lines, float)[np.minimum(line, len(lines) - 1)]
     along = line[geometry(size, k)[1]].max(axis=1) == 0  # every cell on the edge
     scale = np.where(along, edge, 1.0)
-    value = np.array([*window_values(k, window), tempo, threat, *fork, *cells, *scale])
+    mover, other = pattern_weights
+    value = np.array(
+        [*window_values(k, window), tempo, threat, *fork, *cells, *scale, *mover, *other, pattern]
+    )
     attack = np.array([5.0**j for j in range(k + 1)])
     defend = np.array([0.0] + [4.0**j for j in range(1, k + 1)])
     attack[k - 1], defend[k - 1] = 1e9, 1e8  # complete a line; block one
@@ -302,6 +350,9 @@ def place(
         cnt[win, p] = a + 1
     for i in range(count_near[cell]):
         nearby[near[cell, i]] += 1
+    at = scale + g[G_WINDOWS]  # the classes' weights
+    if value[at + 2 * N_CLASSES] != 0.0:
+        pattern_move(g, value, board, c, sums, cell, p, True, at)
 
 
 @njit(cache=True)
@@ -338,6 +389,60 @@ def remove(
                 c[C_THREES + q] += 1
     for i in range(count_near[cell]):
         nearby[near[cell, i]] -= 1
+    at = scale + g[G_WINDOWS]
+    if value[at + 2 * N_CLASSES] != 0.0:
+        pattern_move(g, value, board, c, sums, cell, p, False, at)
+
+
+@njit(cache=True)
+def pattern_weigh(g, value, c, sums, r, cell, at, sign):  # type: ignore[no-untyped-def]
+    """Add (``sign`` 1) or take off (-1) the weights of player ``r``'s class at ``cell``."""
+    kind = g[g[G_CLASS] + c[C_KEYS + 4 * g[G_CELLS] + r * g[G_CELLS] + cell]]
+    sums[S_PATTERN + 2 * r] += sign * value[at + kind]
+    sums[S_PATTERN + 2 * r + 1] += sign * value[at + N_CLASSES + kind]
+
+
+@njit(cache=True)
+def pattern_move(g, value, board, c, sums, cell, p, placing, at):  # type: ignore[no-untyped-def]
+    """Keep the pattern codes and sums as a stone of ``p`` goes on ``cell`` (``placing``;
+    the board already holds it) or comes off (the board already without it): the keys of
+    the cells within four steps along its lines change, and so their shapes along that
+    line, their codes, and (for the empty ones) their classes' weights in the sums."""
+    cells = g[G_CELLS]
+    codes = C_KEYS + 4 * cells
+    if placing:  # no longer an empty cell
+        for r in range(2):
+            pattern_weigh(g, value, c, sums, r, cell, at, -1.0)
+    bits = p + 1
+    power = 1
+    for d in range(4):
+        row = g[G_NBR] + (cell * 4 + d) * 8
+        for s in range(8):
+            y = g[row + s]
+            if y < 0:
+                continue
+            ki = C_KEYS + 4 * y + d
+            shift = 2 * (7 - s)  # seen from y, cell lies on the opposite side
+            if placing:
+                c[ki] |= bits << shift
+            else:
+                c[ki] &= ~(3 << shift)
+            key = c[ki]
+            for r in range(2):
+                ci = codes + r * cells + y
+                old = c[ci]
+                digit = (old // power) % 10
+                shape = g[g[G_SHAPE] + r * patterns.KEYS + key]
+                if shape != digit:
+                    if board[y] == 0:
+                        pattern_weigh(g, value, c, sums, r, y, at, -1.0)
+                    c[ci] = old + (shape - digit) * power
+                    if board[y] == 0:
+                        pattern_weigh(g, value, c, sums, r, y, at, 1.0)
+        power *= 10
+    if not placing:  # an empty cell again
+        for r in range(2):
+            pattern_weigh(g, value, c, sums, r, cell, at, 1.0)
 
 
 @njit(cache=True)
@@ -478,6 +583,10 @@ def static(g, w, through, count, board, cnt, sums, c, p, value):  # type: ignore
     k = g[G_K]
     tempo, threat, fork, fork_other = value[k + 1], value[k + 2], value[k + 3], value[k + 4]
     q = 1 - p
+    at = k + V_CELLS + g[G_CELLS] + g[G_WINDOWS]
+    if value[at + 2 * N_CLASSES] != 0.0:  # the pattern evaluation
+        raw = sums[S_PATTERN + 2 * p] + sums[S_PATTERN + 2 * q + 1]
+        return STATIC * raw / (abs(raw) + SOFT)
     raw = tempo * sums[p] - sums[q]
     if c[C_THREES + q] > 0:  # else no window to scan: the leaves' commonest case
         raw -= threat * threat_cells(g, w, through, count, board, cnt, q)
@@ -1011,9 +1120,9 @@ class GomokuSearch(RootSearch):
         self.zobrist = rng.integers(1, 1 << 62, size=(2, cells), dtype=np.int64)
         self.board = np.zeros(cells, np.int64)
         self.cnt = np.zeros((self.geo[1].shape[0], 2), np.int64)
-        self.sums = np.zeros(2, float)
+        self.sums = np.zeros(S_PATTERN + 4, float)
         self.nearby = np.zeros(cells, np.int64)
-        self.c = np.zeros(COUNTERS, np.int64)
+        self.c = np.zeros(COUNTERS + 6 * cells, np.int64)
         self.keys = np.zeros(1 << TABLE_BITS, np.int64)
         self.values = np.zeros(1 << TABLE_BITS, float)
         self.meta = np.zeros(1 << TABLE_BITS, np.int64)
@@ -1069,6 +1178,7 @@ class GomokuSearch(RootSearch):
         self.sums[:] = 0.0
         self.nearby[:] = 0
         self.c[:] = 0
+        self.empty_patterns()
         arrays = self.arrays()
         for cell in range(self.size * self.size):
             owner = state.stone(cell)  # type: ignore[attr-defined]
@@ -1081,6 +1191,23 @@ class GomokuSearch(RootSearch):
         self.longest = 0
         if self.threats is not None:
             self.threats.halted = False
+
+    def empty_patterns(self) -> None:
+        """The pattern codes and sums of the empty board (the edges in the keys)."""
+        g, cells = self.geo[0], self.size * self.size
+        at = self.k + V_CELLS + cells + int(g[G_WINDOWS])
+        if self.value[at + 2 * N_CLASSES] == 0.0:
+            return
+        shape, kind = _pattern_tables()
+        board = np.zeros(cells, np.int64)
+        keys = patterns.keys(board, g[g[G_NBR] : g[G_SHAPE]].reshape(cells, 4, 8))
+        self.c[C_KEYS : C_KEYS + 4 * cells] = keys.ravel()
+        for r in (0, 1):
+            code = (shape[r][keys].astype(np.int64) * np.array([1, 10, 100, 1000])).sum(axis=1)
+            self.c[C_KEYS + (4 + r) * cells : C_KEYS + (5 + r) * cells] = code
+            kinds = at + kind[code].astype(np.int64)
+            self.sums[S_PATTERN + 2 * r] = self.value[kinds].sum()
+            self.sums[S_PATTERN + 2 * r + 1] = self.value[kinds + N_CLASSES].sum()
 
     def reset(self) -> None:
         self.keys[:] = 0
