@@ -16,7 +16,9 @@ Usage (from the checkout; both sides loaded the same way, in one process):
 - ``w1`` ... ``w4``, ``tempo``, ``threat``, ``fork``, ``fork_other``, ``line1`` ...
   ``line3``, ``edge``: the evaluation's constants (``gomoku.WINDOW``, ``gomoku.TEMPO``,
   ``gomoku.THREAT``, ``gomoku.FORK``, ``gomoku.LINES``, ``gomoku.EDGE``; 15x15 boards);
-- ``pattern``: 1, the evaluation by the empty cells' pattern classes (``gomoku.PATTERN``).
+- ``pattern``: 1, the evaluation by the empty cells' pattern classes (``gomoku.PATTERN``);
+  ``moves``: the moves' scores by those classes too, times this (``gomoku.PATTERN_MOVES``;
+  the classes are kept only with ``pattern`` on, so it needs it).
 
 Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
 Tests: tests/search/test_gomoku_threats.py
@@ -52,6 +54,7 @@ class Variant(IDSAgent):
         ),
         Param("edge", float, gomoku.EDGE, "the weight of a window along the edge", low=0.0),
         Param("pattern", float, gomoku.PATTERN, "1: the pattern evaluation (0: windows)", low=0.0),
+        Param("moves", float, gomoku.PATTERN_MOVES, "moves ordered by classes too", low=0.0),
     )
 
     def _setup(  # type: ignore[override]
@@ -72,14 +75,16 @@ class Variant(IDSAgent):
         line3: float,
         edge: float,
         pattern: float,
+        moves: float,
         **rest: object,
     ) -> None:
         super()._setup(**rest)  # type: ignore[arg-type]
         self.defend, self.root_threes = defend, root_threes
         self.answer = answer
-        self.evaluation = gomoku.weights(
-            5, tempo, threat, (w1, w2, w3, w4), (fork, fork_other), 15, (line1, line2, line3), edge, pattern
-        )[0]
+        self.evaluation, self.move_attack, self.move_defend = gomoku.weights(
+            5, tempo, threat, (w1, w2, w3, w4), (fork, fork_other), 15, (line1, line2, line3), edge,
+            pattern, pattern_moves=moves,
+        )  # fmt: skip
 
     def tune(self, built: Engine | None) -> Engine | None:
         if isinstance(built, gomoku.GomokuEngine):
@@ -88,6 +93,8 @@ class Variant(IDSAgent):
             value = built.search.value  # shared by the helpers; set_root sums it afresh
             if value.size == self.evaluation.size:  # five in a row (the table is for k=5)
                 value[:] = self.evaluation
+                built.search.attack[:] = self.move_attack
+                built.search.defend[:] = self.move_defend
             searches = [built.search, *(built.smp.helpers if built.smp is not None else [])]
             for search in searches:  # each has a geometry row of its own (GomokuSearch.varied)
                 search.geo[0][gomoku.G_ANSWER] = self.answer  # type: ignore[attr-defined]

@@ -57,6 +57,26 @@ def random_states(game: Game, count: int, seed: int = 0) -> list[State]:
     return out
 
 
+def clustered_states(game: Game, count: int, seed: int) -> list[State]:
+    """Positions of 8-20 random stones, each next to one already placed (random games
+    over the whole board seldom make a three)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = game.play_moves([7 * 15 + 7])
+        for _ in range(rng.randrange(7, 20)):
+            placed = [c for c in range(225) if state.stone(c) is not None]  # type: ignore[attr-defined]
+            r, c = divmod(rng.choice(placed), 15)
+            r, c = r + rng.randrange(-1, 2), c + rng.randrange(-1, 2)
+            if 0 <= r < 15 and 0 <= c < 15 and state.stone(r * 15 + c) is None:  # type: ignore[attr-defined]
+                state = state.play(r * 15 + c)
+            if state.is_terminal():
+                break
+        if not state.is_terminal():
+            out.append(state)
+    return out
+
+
 def play_game(game: Game, agents: Sequence, limit, seed: int | None = None) -> tuple[int, int]:  # type: ignore[no-untyped-def]
     """Play one game between two agents (first moves first); return the returns."""
     state = game.initial_state(seed)

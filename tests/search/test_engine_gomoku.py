@@ -19,7 +19,7 @@ from arena.search.alphabeta.engines.gomoku import (
     place,
     remove,
 )
-from helpers import Stopwatch, random_states
+from helpers import Stopwatch, clustered_states, random_states
 
 
 @pytest.fixture(scope="module")
@@ -150,26 +150,6 @@ def winning_cells(state: arena.State, player: int) -> set[int]:
                     cells.add(cell)
     del game
     return cells
-
-
-def clustered_states(game: arena.Game, count: int, seed: int) -> list[arena.State]:
-    """Positions of 8-20 random stones, each next to one already placed (random games
-    over the whole board seldom make a three)."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        state = game.play_moves([7 * 15 + 7])
-        for _ in range(rng.randrange(7, 20)):
-            placed = [c for c in range(225) if state.stone(c) is not None]  # type: ignore[attr-defined]
-            r, c = divmod(rng.choice(placed), 15)
-            r, c = r + rng.randrange(-1, 2), c + rng.randrange(-1, 2)
-            if 0 <= r < 15 and 0 <= c < 15 and state.stone(r * 15 + c) is None:  # type: ignore[attr-defined]
-                state = state.play(r * 15 + c)
-            if state.is_terminal():
-                break
-        if not state.is_terminal():
-            out.append(state)
-    return out
 
 
 def test_the_answers_to_a_three_hold_every_move_that_does_not_lose_at_once() -> None:

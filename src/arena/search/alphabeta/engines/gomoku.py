@@ -194,6 +194,14 @@ PATTERN_OTHER = (0.0, -2.0, -8.4, 22.0, -41.0, -55.0, -34.0, -188.0, -86.0, -339
                  -651.0, -458.0, -1870.0)  # fmt: skip
 """The same for the opponent's cells (where the mover must answer)."""
 N_CLASSES = len(patterns.CLASSES)
+PATTERN_MOVES = 0.0
+"""Not 0 (with :data:`PATTERN` on): a move's score adds, times this, :data:`MOVES_MOVER`
+by what it makes for the mover (its class at the cell) and :data:`MOVES_OTHER` by what
+the opponent would make there (blocked by the move); 0: the windows' scores alone."""
+MOVES_MOVER = (0.0, 50.0, 200.0, 500.0, 300.0, 800.0, 1500.0, 3000.0, 1000.0, 4000.0, 20000.0,
+               50000.0, 1e6, 0.0)  # fmt: skip
+MOVES_OTHER = (0.0, 30.0, 120.0, 300.0, 200.0, 500.0, 1000.0, 2000.0, 700.0, 2500.0, 15000.0,
+               30000.0, 5e5, 0.0)  # fmt: skip
 V_CELLS = 5
 """Where the cells' values start in the evaluation's array, past the window values
 (0..k stones): tempo, threat, the two fork values, then one per cell (:func:`weights`)."""
@@ -283,6 +291,7 @@ def weights(
     edge: float = EDGE,
     pattern: float = PATTERN,
     pattern_weights: tuple[tuple[float, ...], tuple[float, ...]] = (PATTERN_MOVER, PATTERN_OTHER),
+    pattern_moves: float = PATTERN_MOVES,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(value, attack, defend)`` by the stones of a window (0..k); ``value`` goes on
     with the evaluation's other constants: ``tempo``, ``threat``, ``fork``, then the
@@ -290,6 +299,8 @@ def weights(
     edge, the last for every line further in), then the weight of each window of
     :func:`geometry`'s (``edge`` for those along the edge, else 1), then the classes'
     weights for the mover and for the opponent and ``pattern`` (:data:`PATTERN`).
+    ``attack`` and ``defend`` go on with the move scores by the mover's and the
+    opponent's class at the cell, times ``pattern_moves``, then ``pattern_moves``.
 
     >>> value = weights(5, size=15, lines=(0.0, 80.0, 145.0), edge=0.5)[0]
     >>> [float(value[5 + V_CELLS + cell]) for cell in (0, 16, 112)]  # A15, B14, H8
@@ -313,6 +324,8 @@ def weights(
         attack[k - 2] * 4,
         defend[k - 2] * 3,
     )  # make a four; block a three
+    attack = np.array([*attack, *(pattern_moves * np.array(MOVES_MOVER)), pattern_moves])
+    defend = np.array([*defend, *(pattern_moves * np.array(MOVES_OTHER)), pattern_moves])
     return value, attack, defend
 
 
@@ -598,10 +611,16 @@ def static(g, w, through, count, board, cnt, sums, c, p, value):  # type: ignore
 
 
 @njit(cache=True)
-def cell_score(through, count, attack, defend, cnt, p, cell):  # type: ignore[no-untyped-def]
-    """The move's score for player ``p``: what it builds and what it blocks."""
+def cell_score(g, c, through, count, attack, defend, cnt, p, cell):  # type: ignore[no-untyped-def]
+    """The move's score for player ``p``: what it builds and what it blocks (and, with
+    :data:`PATTERN_MOVES`, what it makes by the cell's classes for either side)."""
     q = 1 - p
     s = 0.0
+    at = g[G_K] + 1
+    if attack[at + N_CLASSES] != 0.0:
+        codes = C_KEYS + 4 * g[G_CELLS] + cell
+        s += attack[at + g[g[G_CLASS] + c[codes + p * g[G_CELLS]]]]
+        s += defend[at + g[g[G_CLASS] + c[codes + q * g[G_CELLS]]]]
     for i in range(count[cell]):
         win = through[cell, i]
         a = cnt[win, p]
@@ -614,13 +633,13 @@ def cell_score(through, count, attack, defend, cnt, p, cell):  # type: ignore[no
 
 
 @njit(cache=True)
-def score_moves(g, through, count, attack, defend, board, cnt, nearby, p, cells, scores):  # type: ignore[no-untyped-def]
+def score_moves(g, c, through, count, attack, defend, board, cnt, nearby, p, cells, scores):  # type: ignore[no-untyped-def]
     """The empty cells near stones, with their scores for player ``p``; returns how many."""
     n = 0
     for cell in range(g[G_CELLS]):
         if board[cell] == 0 and nearby[cell] > 0:
             cells[n] = cell
-            scores[n] = cell_score(through, count, attack, defend, cnt, p, cell)
+            scores[n] = cell_score(g, c, through, count, attack, defend, cnt, p, cell)
             n += 1
     return n
 
@@ -893,11 +912,13 @@ def search(
     elif answers > 0:  # the opponent threatens an open four: only the answers, all of them
         n = answers
         for j in range(n):
-            sbuf[ply, j] = cell_score(through, count, attack, defend, cnt, p, moves[j])
+            sbuf[ply, j] = cell_score(g, c, through, count, attack, defend, cnt, p, moves[j])
         sort_by_score(moves, sbuf[ply], n, first)
         child_depth = depth - 1
     else:
-        n = score_moves(g, through, count, attack, defend, board, cnt, nearby, p, moves, sbuf[ply])
+        n = score_moves(
+            g, c, through, count, attack, defend, board, cnt, nearby, p, moves, sbuf[ply]
+        )
         sort_by_score(moves, sbuf[ply], n, first)
         pruned = n > g[G_BEAM]
         n = min(n, g[G_BEAM])
@@ -1035,7 +1056,9 @@ def search_root(
         n = forced
         sort_by_score(cells, sbuf[0], 0, first)  # nothing to sort: blocks are all that matter
     else:
-        n = score_moves(g, through, count, attack, defend, board, cnt, nearby, p, cells, sbuf[0])
+        n = score_moves(
+            g, c, through, count, attack, defend, board, cnt, nearby, p, cells, sbuf[0]
+        )
         if n == 0:  # an empty board: the centre
             size = g[G_SIZE]
             cells[0] = (size // 2) * size + size // 2

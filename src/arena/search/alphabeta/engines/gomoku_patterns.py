@@ -129,9 +129,9 @@ def _shape(line: tuple[int, ...]) -> int:
 def shape_of(text: str) -> str:
     """The shape made by an own stone at the centre of nine cells written as ``text``
     (``x`` own, ``o`` the other's or off the board, ``.`` empty; the centre is ``x``)."""
-    line = tuple({".": 0, "x": 1, "o": 2}[c] for c in text)
-    assert len(line) == 2 * SIDE + 1 and line[SIDE] == 1, text
-    return SHAPES[_shape(line)]
+    if len(text) != 2 * SIDE + 1 or text[SIDE] != "x" or set(text) - set(".xo"):
+        raise ValueError(f"shape_of: {text!r}: nine cells of '.', 'x', 'o', 'x' at the centre")
+    return SHAPES[_shape(tuple({".": 0, "x": 1, "o": 2}[c] for c in text))]
 
 
 def key_of(text: str) -> int:

@@ -1,0 +1,188 @@
+"""Gomoku's line patterns: shapes of known lines, the tables' symmetries, the fives and
+fours they name checked against the game's own rules, and the engine's codes and sums
+kept right as stones come and go."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import arena
+from arena.search.alphabeta.engines import gomoku
+from arena.search.alphabeta.engines import gomoku_patterns as patterns
+from helpers import clustered_states
+
+SHAPE = patterns.shape_table()
+CLASS = patterns.class_table()
+NBR = patterns.neighbours(15)
+POWERS = np.array([1, 10, 100, 1000])
+
+
+@pytest.mark.parametrize(
+    ("line", "shape"),
+    [
+        ("...xx.x..", "F3"),  # a broken three with room: x x . x
+        ("...xxx...", "F3"),
+        ("o.xxx...o", "F3"),
+        ("..x.x.x..", "B3"),  # x . x . x: each next stone makes a four only
+        ("..oxxx...", "B3"),  # closed on one side
+        ("oo.xx..oo", "B2"),  # seven cells: any three here is closed
+        ("...xx....", "F2"),
+        ("..xxxx...", "F4"),
+        ("x.xxx.x..", "F4"),  # two fives in one line: as good as an open four
+        (".oxxxx...", "B4"),
+        (".xx.xx...", "B4"),
+        ("..xxxxx..", "FIVE"),
+        ("xxxxxxx..", "FIVE"),  # freestyle: a longer line wins too
+        ("...ox.o..", "DEAD"),  # three cells between the walls
+        ("ooo.x.ooo", "DEAD"),
+        ("o...x...o", "F1"),
+        ("....xo...", "B1"),
+    ],
+)
+def test_shapes_of_known_lines(line: str, shape: str) -> None:
+    assert patterns.shape_of(line) == shape
+
+
+def test_tables_are_the_same_mirrored_and_with_the_colours_swapped() -> None:
+    """A line read backwards makes the same shape; a key with Black and White swapped
+    gives White the shape it gave Black."""
+    keys = np.arange(patterns.KEYS)
+    states = [(keys >> 2 * s) & 3 for s in range(8)]
+    mirrored = sum(states[7 - s] << 2 * s for s in range(8))
+    swap = np.array([0, 2, 1, 3])
+    swapped = sum(swap[states[s]] << 2 * s for s in range(8))
+    assert np.array_equal(SHAPE[0], SHAPE[0][mirrored])
+    assert np.array_equal(SHAPE[0], SHAPE[1][swapped])
+    assert set(np.unique(SHAPE[0])) == set(range(len(patterns.SHAPES)))
+
+
+def test_classes_combine_the_four_lines() -> None:
+    cases = {
+        (patterns.F3, patterns.F3, patterns.B1, patterns.B1): "F3x2",
+        (patterns.B4, patterns.F3, patterns.DEAD, patterns.F1): "B4F3",
+        (patterns.B4, patterns.B4, patterns.F1, patterns.F1): "F4",  # a double four
+        (patterns.B4, patterns.F2, patterns.F1, patterns.F1): "B4+",
+        (patterns.F3, patterns.B2, patterns.F1, patterns.F1): "F3",
+        (patterns.F2, patterns.F2, patterns.B3, patterns.F1): "B3+",
+        (patterns.F1, patterns.B1, patterns.DEAD, patterns.F1): "NONE",
+    }
+    for shapes, name in cases.items():
+        assert patterns.CLASSES[patterns.class_of(shapes)] == name
+        code = int(np.dot(shapes, POWERS))
+        assert patterns.CLASSES[CLASS[code]] == name
+
+
+def fives(state: arena.State) -> set[int]:
+    """The cells where the mover completes a five, by the game's own rules."""
+    out = set()
+    for cell in state.legal_moves():
+        after = state.play(cell)
+        if after.is_terminal() and after.returns()[state.to_move] > 0:
+            out.add(cell)
+    return out
+
+
+def test_fives_and_fours_agree_with_the_rules() -> None:
+    """On positions of clustered stones, for the side to move: a cell's class is FIVE
+    exactly where the rules say it wins; where it makes a four in some line (B4 and up),
+    the rules give it a five to follow; where it makes an open or double four (F4), two;
+    and where no line has a four (the classes below B4), none."""
+    game = arena.load_game("gomoku")
+    seen = {"FIVE": 0, "F4": 0, "B4": 0, "none": 0}
+    rng = random.Random(5)
+    for state in clustered_states(game, 60, seed=38):
+        board = np.array(
+            [0 if state.stone(c) is None else state.stone(c) + 1 for c in range(225)]  # type: ignore[attr-defined]
+        )
+        p = state.to_move
+        codes = (SHAPE[p][patterns.keys(board, NBR)].astype(np.int64) * POWERS).sum(axis=1)
+        wins = fives(state)
+        for cell in state.legal_moves():
+            kind = patterns.CLASSES[CLASS[codes[cell]]]
+            assert (kind == "FIVE") == (cell in wins), (state, cell)
+            seen["FIVE"] += kind == "FIVE"
+            if kind == "FIVE" or wins or rng.random() > 0.3 and kind in ("NONE", "B2", "F2"):
+                continue  # a five already there; the commonest cells sampled (time)
+            after = state.play(cell)
+            if after.is_terminal():
+                continue
+            # The same player again: the other side passes on a cell far from the fight.
+            far = next(c for c in (0, 14, 210, 224, 1, 13) if after.stone(c) is None)  # type: ignore[attr-defined]
+            after = after.play(far)
+            if after.is_terminal():
+                continue
+            count = len(fives(after))
+            four = any(codes[cell] // power % 10 >= patterns.B4 for power in POWERS)
+            if kind == "F4":
+                assert count >= 2, (state, cell)
+                seen["F4"] += 1
+            elif four:
+                assert count >= 1, (state, cell)
+                seen["B4"] += 1
+            else:
+                assert count == 0, (state, cell)
+                seen["none"] += 1
+    assert seen["FIVE"] > 0 and seen["F4"] > 3 and seen["B4"] > 10 and seen["none"] > 100, seen
+
+
+def test_the_engine_keeps_codes_and_sums_through_place_and_remove() -> None:
+    """With the pattern evaluation on, the engine's sums equal the classes' weights
+    summed afresh from the board, after every stone placed; taking them off again gives
+    back every array as it was."""
+    game = arena.load_game("gomoku")
+    engine = gomoku.make_engine(game)
+    assert engine is not None
+    search = engine.search
+    search.value[:] = gomoku.weights(5, pattern=1.0)[0]
+    at = 5 + gomoku.V_CELLS + 225 + int(search.geo[0][gomoku.G_WINDOWS])
+    mover = np.array(gomoku.PATTERN_MOVER)
+    other = np.array(gomoku.PATTERN_OTHER)
+
+    def afresh(board: np.ndarray) -> list[float]:
+        out = []
+        for r in (0, 1):
+            code = (SHAPE[r][patterns.keys(board, NBR)].astype(np.int64) * POWERS).sum(axis=1)
+            kinds = CLASS[code][board == 0].astype(np.int64)
+            out += [float(mover[kinds].sum()), float(other[kinds].sum())]
+        return out
+
+    assert np.allclose(search.value[at : at + 14], mover)
+    rng = random.Random(7)
+    for state in clustered_states(game, 8, seed=9):
+        search.set_root(state)
+        assert np.allclose(search.sums[gomoku.S_PATTERN :], afresh(search.board))
+        before = [a.copy() for a in (search.board, search.sums, search.c)]
+        arrays = search.arrays()
+        empty = [c for c in range(225) if search.board[c] == 0]
+        played = [(cell, i % 2) for i, cell in enumerate(rng.sample(empty, 30))]
+        for cell, p in played:
+            gomoku.place(*arrays, cell, p)
+            assert np.allclose(search.sums[gomoku.S_PATTERN :], afresh(search.board))
+        for cell, p in reversed(played):
+            gomoku.remove(*arrays, cell, p)
+        for old, new in zip(before, (search.board, search.sums, search.c), strict=True):
+            assert np.allclose(old, new)
+
+
+def test_the_pattern_evaluation_plays_the_tactics() -> None:
+    """``ids`` with the pattern evaluation and move order (``pattern=1,moves=1`` of the
+    measurement script) takes a win, blocks a four and answers an open three."""
+    from pathlib import Path
+
+    script = Path(__file__).parents[2] / "scripts" / "gomoku_variant.py"
+    game = arena.load_game("gomoku")
+    agent = arena.load_agent(f"py:{script}:Variant:pattern=1,moves=1,threads=1")
+    engine = agent.engine(game)  # type: ignore[attr-defined]
+    assert isinstance(engine, gomoku.GomokuEngine) and engine.search.value[-1] == 1.0
+    cases = {
+        "H8 A1 J8 A2 K8 A3 L8 A4": {"G8", "M8"},  # Black completes five
+        "H8 G8 J8 A1 K8 A3 L8": {"M8"},  # White blocks the four
+        "H8 A1 J8 A3 K8": {"G8", "L8", "F8", "M8"},  # White answers the open three
+    }
+    for text, moves in cases.items():
+        state = game.play_moves(game.parse_moves(text))
+        move, _ = engine.choose(state, 0.5, 64, agent)
+        assert game.format_move(move) in moves, text
