@@ -23,6 +23,11 @@ freestyle Gomoku, any agents):
    windows along the edge alone (its weight, plus one, is ``EDGE``); and the stones on
    the first and second lines, the mover's counted ``TEMPO`` times (``LINES``).
 
+5. **Patterns** (``--patterns``): a third regression on the empty cells' pattern classes
+   (:mod:`arena.search.alphabeta.engines.gomoku_patterns`), counted for the side to move
+   and for the opponent, in the engine's window units (the shipped evaluation's own
+   scale, fitted): ``PATTERN_MOVER`` and ``PATTERN_OTHER`` of the pattern evaluation.
+
 It prints the weights, then the engine's constants they make: the window values
 scaled so that the opponent's two-stone window is worth 100 (``WINDOW``), the mover's
 weight against the opponent's (``TEMPO``, the mean over two and three stones) and the
@@ -48,12 +53,22 @@ import numpy as np
 
 import arena
 from arena.search.alphabeta.engines import gomoku
+from arena.search.alphabeta.engines import gomoku_patterns as patterns
 
 NAMES = ("own 1", "own 2", "own 3", "opp 1", "opp 2", "opp 3", "opp 4", "threats", "first")
-OWN_EDGE, OPP_EDGE, FORKS, LINE_STONES = 9, 12, 16, 17
+OWN_EDGE, OPP_EDGE, FORKS, LINE_STONES, CLASSES = 9, 12, 16, 17, 21
 """Columns past :data:`NAMES`: the windows along the edge (the mover's with 1..3 stones,
-the opponent's with 1..4), the mover's four-three cells, and the stones on the first
-and second lines (the mover's, then the opponent's)."""
+the opponent's with 1..4), the mover's four-three cells, the stones on the first
+and second lines (the mover's, then the opponent's), and the empty cells of each pattern
+class (the mover's, then the opponent's: ``patterns.CLASSES`` each)."""
+N_CLASSES = len(patterns.CLASSES)
+
+
+def class_counts(board: np.ndarray, player: int, tables: tuple[np.ndarray, ...]) -> np.ndarray:
+    """How many empty cells of ``board`` have each class for ``player``."""
+    shape, kind, nbr = tables
+    code = (shape[player][patterns.keys(board, nbr)].astype(np.int64) * [1, 10, 100, 1000]).sum(1)
+    return np.bincount(kind[code][board == 0], minlength=N_CLASSES)
 
 
 def positions(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -67,6 +82,7 @@ def positions(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rows_, cols_ = np.divmod(np.arange(size * size), size)
     line = np.minimum(np.minimum(rows_, cols_), np.minimum(size - 1 - rows_, size - 1 - cols_))
     along = line[w].max(axis=1) == 0  # windows with every cell on the edge
+    tables = (patterns.shape_table(), patterns.class_table(), patterns.neighbours(size))
     rows: list[list[float]] = []
     results: list[float] = []
     games: list[int] = []
@@ -106,6 +122,8 @@ def positions(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 row.append(float(gomoku.fork_cells(g, w, through, count, board, cnt, p)))
                 for player in (p, q):
                     row += [float(np.sum((line == j) & (board == player + 1))) for j in (0, 1)]
+                for player in (p, q):
+                    row += list(class_counts(np.asarray(board, np.int64), player, tables))
                 rows.append(row)
                 results.append((returns[p] + 1) / 2)
                 games.append(number)
@@ -172,6 +190,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("databases", type=Path, nargs="+", help="arena match --db files")
     parser.add_argument("--seed", type=int, default=0, help="the held-out fifth's draw")
+    parser.add_argument(
+        "--patterns", action="store_true", help="also fit the pattern evaluation's weights"
+    )
     args = parser.parse_args()
     x, y, games = positions(args.databases)
     held = np.random.default_rng(args.seed).random(games.max() + 1) < 0.2
@@ -207,6 +228,25 @@ def main() -> None:
     print(f"FORK = ({extra[1] / scale:.1f}, 0.0)")
     print(f"EDGE = {1 + extra[2] / scale:.2f}")
     print(f"LINES = ({extra[3] / scale:.1f}, {extra[4] / scale:.1f}, 0.0)")
+    if args.patterns:
+        fit_patterns(x, y, raw, train, test)
+
+
+def fit_patterns(
+    x: np.ndarray, y: np.ndarray, raw: np.ndarray, train: np.ndarray, test: np.ndarray
+) -> None:
+    """The pattern evaluation's weights (a class never seen, or NONE, is 0)."""
+    counts = x[:, CLASSES : CLASSES + 2 * N_CLASSES]
+    used = np.flatnonzero(counts[train].std(axis=0) > 0)
+    used = used[used % N_CLASSES != 0]  # NONE: the empty board's cells, no weight
+    theta = fit(counts[train][:, used], y[train])
+    held_out = log_loss(counts[test][:, used] @ theta[:-1] + theta[-1], y[test])
+    unit = min((log_loss(s * raw[train], y[train]), s) for s in np.geomspace(1e-5, 1e-1, 161))[1]
+    weights = np.zeros(2 * N_CLASSES)
+    weights[used] = theta[:-1] / unit  # in the engine's units: its raw value's logit scale
+    print(f"patterns: held-out log-loss {held_out:.4f}")
+    for name, part in (("PATTERN_MOVER", weights[:N_CLASSES]), ("PATTERN_OTHER", weights[N_CLASSES:])):
+        print(f"{name} = ({', '.join(f'{v:.1f}' for v in part)})")
 
 
 if __name__ == "__main__":

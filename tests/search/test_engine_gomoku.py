@@ -230,8 +230,9 @@ def test_the_fit_script_makes_constants_from_a_match_database(tmp_path: Path) ->
     )  # fmt: skip
     script = str(root / "scripts" / "fit_gomoku_eval.py")
     done = subprocess.run(
-        [sys.executable, script, str(db)], capture_output=True, text=True, env=env, timeout=600
-    )
+        [sys.executable, script, str(db), "--patterns"],
+        capture_output=True, text=True, env=env, timeout=600,
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].split()[0].isdigit() and int(lines[0].split()[0]) > 20
@@ -239,6 +240,9 @@ def test_the_fit_script_makes_constants_from_a_match_database(tmp_path: Path) ->
     assert any(line.startswith("TEMPO = ") for line in lines)
     for name in ("FORK = (", "EDGE = ", "LINES = ("):  # the second regression's terms
         assert any(line.startswith(name) for line in lines), name
+    for name in ("PATTERN_MOVER = (", "PATTERN_OTHER = ("):  # the pattern weights, 14 each
+        (row,) = [line for line in lines if line.startswith(name)]
+        assert len(row.split("(")[1].split(",")) == 14
     bad = tmp_path / "notes.db"
     bad.write_text("not a database\n")
     done = subprocess.run(

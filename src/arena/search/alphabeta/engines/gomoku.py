@@ -110,7 +110,8 @@ CHECK_EVERY = 127
 # geometry g: size, cells, k, windows, beam, answers (1: a node facing a threat of an open
 # four searches only its answers); then where the pattern tables start in g: each cell's
 # neighbours along its lines (patterns.neighbours), the line shapes by key for player 0
-# and 1 (patterns.shape_table), the classes by the four shapes (patterns.class_table).
+# and 1 (patterns.shape_table, packed: shapes), the classes by the four shapes
+# (patterns.class_table).
 G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM, G_ANSWER, G_NBR, G_SHAPE, G_CLASS = range(9)
 G_TABLES = 9
 # position counters c: stones, hash, fours of player 0 and 1, threes of player 0 and 1
@@ -118,7 +119,7 @@ G_TABLES = 9
 # Past them, when the pattern evaluation is on (PATTERN): each cell's key along each of its
 # four lines (4 per cell), then each player's shape code of every cell (the four shapes as
 # the digits of s0 + 10 s1 + 100 s2 + 1000 s3; a cell apiece, player 0's first), kept for
-# the occupied cells too, so that a stone taken off finds its cell's code right.
+# the empty cells (an occupied one's is made afresh when its stone comes off).
 C_STONES, C_HASH, C_FOURS, C_THREES = 0, 1, 2, 4
 COUNTERS = 6
 C_KEYS = COUNTERS
@@ -242,10 +243,14 @@ def geometry(size: int, k: int) -> tuple[np.ndarray, ...]:
                     count_near[cell] += 1
     nbr = patterns.neighbours(size).ravel()
     shape, kind = _pattern_tables()
+    # Both players' shapes of a key in one byte (player 1's in the high half), eight keys
+    # to a word: 64 KB, which stays in the cache where 2 x 65,536 words would not.
+    both = (shape[0].astype(np.int64) | shape[1].astype(np.int64) << 4).reshape(-1, 8)
+    packed = (both << (8 * np.arange(8))).sum(axis=1)
     at = G_TABLES
-    starts = [at, at + nbr.size, at + nbr.size + shape.size]
+    starts = [at, at + nbr.size, at + nbr.size + packed.size]
     g = np.array([size, cells, k, len(windows), BEAM, ANSWER, *starts], np.int64)
-    g = np.concatenate([g, nbr, shape.ravel().astype(np.int64), kind.astype(np.int64)])
+    g = np.concatenate([g, nbr, packed, kind.astype(np.int64)])
     return g, w, through, count, near, count_near
 
 
@@ -334,6 +339,33 @@ def place(
     g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p
 ):  # type: ignore[no-untyped-def]
     """Put a stone of player ``p`` on ``cell`` and update every count."""
+    place_windows(
+        g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p
+    )
+    at = g[G_K] + V_CELLS + g[G_CELLS] + g[G_WINDOWS]  # the classes' weights
+    if value[at + 2 * N_CLASSES] != 0.0:
+        pattern_move(g, value, board, c, sums, cell, p, True, at)
+
+
+@njit(cache=True)
+def remove(
+    g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p
+):  # type: ignore[no-untyped-def]
+    """Take the stone of player ``p`` off ``cell`` (the exact inverse of :func:`place`)."""
+    remove_windows(
+        g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p
+    )
+    at = g[G_K] + V_CELLS + g[G_CELLS] + g[G_WINDOWS]
+    if value[at + 2 * N_CLASSES] != 0.0:
+        pattern_move(g, value, board, c, sums, cell, p, False, at)
+
+
+@njit(cache=True)
+def place_windows(
+    g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p
+):  # type: ignore[no-untyped-def]
+    """:func:`place` without the pattern codes: the VCF search's, which reads only the
+    windows' counts (its :func:`remove_windows` leaves the codes as they were)."""
     k = g[G_K]
     q = 1 - p
     board[cell] = p + 1
@@ -363,16 +395,13 @@ def place(
         cnt[win, p] = a + 1
     for i in range(count_near[cell]):
         nearby[near[cell, i]] += 1
-    at = scale + g[G_WINDOWS]  # the classes' weights
-    if value[at + 2 * N_CLASSES] != 0.0:
-        pattern_move(g, value, board, c, sums, cell, p, True, at)
 
 
 @njit(cache=True)
-def remove(
+def remove_windows(
     g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p
 ):  # type: ignore[no-untyped-def]
-    """Take the stone of player ``p`` off ``cell`` (the exact inverse of :func:`place`)."""
+    """The exact inverse of :func:`place_windows`."""
     k = g[G_K]
     q = 1 - p
     board[cell] = 0
@@ -402,9 +431,6 @@ def remove(
                 c[C_THREES + q] += 1
     for i in range(count_near[cell]):
         nearby[near[cell, i]] -= 1
-    at = scale + g[G_WINDOWS]
-    if value[at + 2 * N_CLASSES] != 0.0:
-        pattern_move(g, value, board, c, sums, cell, p, False, at)
 
 
 @njit(cache=True)
@@ -416,11 +442,18 @@ def pattern_weigh(g, value, c, sums, r, cell, at, sign):  # type: ignore[no-unty
 
 
 @njit(cache=True)
+def shapes(g, key):  # type: ignore[no-untyped-def]
+    """The byte of both players' shapes for ``key`` (player 0's in the low four bits)."""
+    return (g[g[G_SHAPE] + (key >> 3)] >> ((key & 7) * 8)) & 255
+
+
+@njit(cache=True)
 def pattern_move(g, value, board, c, sums, cell, p, placing, at):  # type: ignore[no-untyped-def]
     """Keep the pattern codes and sums as a stone of ``p`` goes on ``cell`` (``placing``;
     the board already holds it) or comes off (the board already without it): the keys of
-    the cells within four steps along its lines change, and so their shapes along that
-    line, their codes, and (for the empty ones) their classes' weights in the sums."""
+    the cells within four steps along its lines change, and so, for the empty ones, their
+    shapes along that line, their codes and their classes' weights in the sums. (An
+    occupied cell's code is left stale: it is made afresh when its stone comes off.)"""
     cells = g[G_CELLS]
     codes = C_KEYS + 4 * cells
     if placing:  # no longer an empty cell
@@ -436,25 +469,31 @@ def pattern_move(g, value, board, c, sums, cell, p, placing, at):  # type: ignor
                 continue
             ki = C_KEYS + 4 * y + d
             shift = 2 * (7 - s)  # seen from y, cell lies on the opposite side
-            if placing:
-                c[ki] |= bits << shift
-            else:
-                c[ki] &= ~(3 << shift)
-            key = c[ki]
+            old_key = c[ki]
+            key = old_key | (bits << shift) if placing else old_key & ~(3 << shift)
+            c[ki] = key
+            if board[y] != 0:
+                continue
+            before, after = shapes(g, old_key), shapes(g, key)
+            if before == after:
+                continue
             for r in range(2):
-                ci = codes + r * cells + y
-                old = c[ci]
-                digit = (old // power) % 10
-                shape = g[g[G_SHAPE] + r * patterns.KEYS + key]
+                digit = (before >> (4 * r)) & 15
+                shape = (after >> (4 * r)) & 15
                 if shape != digit:
-                    if board[y] == 0:
-                        pattern_weigh(g, value, c, sums, r, y, at, -1.0)
-                    c[ci] = old + (shape - digit) * power
-                    if board[y] == 0:
-                        pattern_weigh(g, value, c, sums, r, y, at, 1.0)
+                    ci = codes + r * cells + y
+                    pattern_weigh(g, value, c, sums, r, y, at, -1.0)
+                    c[ci] += (shape - digit) * power
+                    pattern_weigh(g, value, c, sums, r, y, at, 1.0)
         power *= 10
-    if not placing:  # an empty cell again
+    if not placing:  # an empty cell again: its code afresh from its keys
         for r in range(2):
+            code = 0
+            power = 1
+            for d in range(4):
+                code += ((shapes(g, c[C_KEYS + 4 * cell + d]) >> (4 * r)) & 15) * power
+                power *= 10
+            c[codes + r * cells + cell] = code
             pattern_weigh(g, value, c, sums, r, cell, at, 1.0)
 
 
@@ -714,7 +753,7 @@ def vcf(
     blocks = buf[ply + 1]
     for i in range(n):
         cell = moves[i]
-        place(
+        place_windows(
             g,
             w,
             through,
@@ -737,7 +776,7 @@ def vcf(
             won = 3  # two winning cells: one block cannot stop both
         elif m == 1:
             block = blocks[0]
-            place(
+            place_windows(
                 g,
                 w,
                 through,
@@ -761,7 +800,7 @@ def vcf(
                 )  # fmt: skip
                 if won:
                     won += 2
-            remove(
+            remove_windows(
                 g,
                 w,
                 through,
@@ -778,7 +817,7 @@ def vcf(
                 block,
                 q,
             )
-        remove(
+        remove_windows(
             g,
             w,
             through,
