@@ -186,3 +186,37 @@ def test_the_pattern_evaluation_plays_the_tactics() -> None:
         state = game.play_moves(game.parse_moves(text))
         move, _ = engine.choose(state, 0.5, 64, agent)
         assert game.format_move(move) in moves, text
+
+
+def test_moves_are_scored_by_their_log_odds_from_windows_and_classes() -> None:
+    """With ``PATTERN_MOVES`` on, a move's score is the fitted log-odds: the windows'
+    score's logarithm times ``MOVES_WINDOWS`` plus the weights of the cell's classes for
+    the mover and the opponent, as read here from the board; and a winning cell still
+    comes first."""
+    game = arena.load_game("gomoku")
+    engine = gomoku.make_engine(game)
+    assert engine is not None
+    search = engine.search
+    search.value[:], plain_attack, plain_defend = gomoku.weights(5, pattern=1.0)
+    search.attack[:], search.defend[:] = gomoku.weights(5, pattern=1.0, pattern_moves=1.0)[1:]
+    g, _, through, count = search.geo[:4]
+    state = game.play_moves(game.parse_moves("H8 H9 J8 J9 K8 K9 L8 A1"))  # Black's open four
+    search.set_root(state)
+    p = state.to_move
+    cells, scores = np.zeros(225, np.int64), np.zeros(225)
+    n = gomoku.score_moves(
+        g, search.c, through, count, search.attack, search.defend, search.board, search.cnt,
+        search.nearby, p, cells, scores,
+    )  # fmt: skip
+    board = np.asarray(search.board, np.int64)
+    keys = patterns.keys(board, NBR)
+    kinds = [CLASS[(SHAPE[r][keys].astype(np.int64) * POWERS).sum(1)] for r in (0, 1)]
+    for cell, score in zip(cells[:n], scores[:n], strict=True):
+        windows = gomoku.cell_score(
+            g, search.c, through, count, plain_attack, plain_defend, search.cnt, p, cell
+        )
+        expected = gomoku.MOVES_WINDOWS * np.log1p(windows)
+        expected += gomoku.MOVES_MOVER[kinds[p][cell]] + gomoku.MOVES_OTHER[kinds[1 - p][cell]]
+        assert score == pytest.approx(expected)
+    best = cells[int(np.argmax(scores[:n]))]
+    assert game.format_move(int(best)) in ("G8", "M8")  # Black's fives
