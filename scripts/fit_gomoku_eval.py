@@ -245,7 +245,8 @@ def fit_patterns(
     weights = np.zeros(2 * N_CLASSES)
     weights[used] = theta[:-1] / unit  # in the engine's units: its raw value's logit scale
     print(f"patterns: held-out log-loss {held_out:.4f}")
-    for name, part in (("PATTERN_MOVER", weights[:N_CLASSES]), ("PATTERN_OTHER", weights[N_CLASSES:])):
+    halves = (("PATTERN_MOVER", weights[:N_CLASSES]), ("PATTERN_OTHER", weights[N_CLASSES:]))
+    for name, part in halves:
         print(f"{name} = ({', '.join(f'{v:.1f}' for v in part)})")
 
 

@@ -104,7 +104,7 @@ def test_fives_and_fours_agree_with_the_rules() -> None:
             kind = patterns.CLASSES[CLASS[codes[cell]]]
             assert (kind == "FIVE") == (cell in wins), (state, cell)
             seen["FIVE"] += kind == "FIVE"
-            if kind == "FIVE" or wins or rng.random() > 0.3 and kind in ("NONE", "B2", "F2"):
+            if kind == "FIVE" or wins or (rng.random() > 0.3 and kind in ("NONE", "B2", "F2")):
                 continue  # a five already there; the commonest cells sampled (time)
             after = state.play(cell)
             if after.is_terminal():

@@ -78,6 +78,7 @@ from numba import njit
 
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
+from arena.search.alphabeta.engines import gomoku_patterns as patterns
 from arena.search.alphabeta.engines.driver import (
     BOUND_TEXT,
     Iteration,
@@ -85,7 +86,6 @@ from arena.search.alphabeta.engines.driver import (
     RootSearch,
     deepen,
 )
-from arena.search.alphabeta.engines import gomoku_patterns as patterns
 from arena.search.alphabeta.engines.gomoku_threats import Found, ThreatSearch, add
 from arena.search.alphabeta.engines.table_values import (
     EXACT,
@@ -1111,9 +1111,7 @@ def search_root(
         n = forced
         sort_by_score(cells, sbuf[0], 0, first)  # nothing to sort: blocks are all that matter
     else:
-        n = score_moves(
-            g, c, through, count, attack, defend, board, cnt, nearby, p, cells, sbuf[0]
-        )
+        n = score_moves(g, c, through, count, attack, defend, board, cnt, nearby, p, cells, sbuf[0])
         if n == 0:  # an empty board: the centre
             size = g[G_SIZE]
             cells[0] = (size // 2) * size + size // 2

@@ -121,7 +121,7 @@ def _shape(line: tuple[int, ...]) -> int:
     best = DEAD
     for i, v in enumerate(line):
         if v == 0:
-            best = max(best, _shape(line[:i] + (1,) + line[i + 1 :]))
+            best = max(best, _shape((*line[:i], 1, *line[i + 1 :])))
     # One more stone along the line makes ``best``: this shape is two codes below it.
     return {F4: F3, B4: B3, F3: F2, B3: B2, F2: F1, B2: B1}.get(best, DEAD)
 
