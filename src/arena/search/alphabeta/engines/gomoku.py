@@ -199,9 +199,10 @@ at about 15% fewer nodes a second."""
 PATTERN_MOVER = (0.0, 5.0, 10.5, -17.0, 51.0, 84.0, 41.0, 169.0, 68.0, 451.0, 301.0, 1825.0,
                  1825.0, 1825.0)  # fmt: skip
 """The mover's weight of an empty cell by its class (NONE ... FIVE), in the windows' units:
-fitted to 58,164 positions of 2,185 games, the engine's own and against Rapfi
-(``scripts/fit_gomoku_eval.py --patterns``); F4 and FIVE, never seen by the fit (the mover
-wins at once), are given the four-three's."""
+fitted to all 58,164 positions of 2,185 games, the engine's own and against Rapfi (issue
+29's databases; ``scripts/fit_gomoku_eval.py --patterns`` fits four fifths of them and
+prints values close to these: 1,941 for the four-three); F4 and FIVE, never seen by the
+fit (the mover wins at once), are given the four-three's."""
 PATTERN_OTHER = (0.0, -2.0, -8.4, 22.0, -41.0, -55.0, -34.0, -188.0, -86.0, -339.0, -225.0,
                  -651.0, -458.0, -1870.0)  # fmt: skip
 """The same for the opponent's cells (where the mover must answer)."""
