@@ -70,10 +70,11 @@ def test_on_gomoku_the_static_draw_keeps_openings_the_judge_rejects() -> None:
 
 def test_a_depth_4_judge_keeps_what_depth_6_rejects() -> None:
     # The judge balances for play about its own depth (docs/matches.md): with the
-    # evaluation fitted on 2026-11-29, depth 4 values this opening +0.005 (kept at
-    # balance=0.005) and depth 6 +0.11, the side to move well ahead (rejected).
+    # evaluation by pattern classes (2026-11-30), depth 4 values this opening +0.0001
+    # (kept at balance=0.005) and depth 6 +0.11, the side to move well ahead (rejected).
+    # (With the windows' evaluation fitted on 2026-11-29 it was C5 J5 A7 E1.)
     game = load_game("gomoku")
-    state = game.play_moves(game.parse_moves("C5 J5 A7 E1"))
+    state = game.play_moves(game.parse_moves("F14 N10 M3 D4"))
     assert SearchJudge(game, 4).lopsided(state) <= 0.005 < SearchJudge(game, 6).lopsided(state)
     judge = SearchJudge(game, 6)
     judge.agent.choose(state, Limit(depth=6))
