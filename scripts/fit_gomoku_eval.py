@@ -71,9 +71,11 @@ def class_counts(board: np.ndarray, player: int, tables: tuple[np.ndarray, ...])
     return np.bincount(kind[code][board == 0], minlength=N_CLASSES)
 
 
-def positions(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def positions(
+    paths: list[Path], classes: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(features, results, games)`` of the positions in the games of ``paths`` (the
-    game each position is from, numbered from 0)."""
+    game each position is from, numbered from 0); ``classes``: with the class counts."""
     game = arena.load_game("gomoku")
     search = gomoku.GomokuSearch(game)
     g, w, through, count = search.geo[:4]
@@ -82,7 +84,11 @@ def positions(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rows_, cols_ = np.divmod(np.arange(size * size), size)
     line = np.minimum(np.minimum(rows_, cols_), np.minimum(size - 1 - rows_, size - 1 - cols_))
     along = line[w].max(axis=1) == 0  # windows with every cell on the edge
-    tables = (patterns.shape_table(), patterns.class_table(), patterns.neighbours(size))
+    tables = (
+        (patterns.shape_table(), patterns.class_table(), patterns.neighbours(size))
+        if classes
+        else ()
+    )
     rows: list[list[float]] = []
     results: list[float] = []
     games: list[int] = []
@@ -122,7 +128,7 @@ def positions(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 row.append(float(gomoku.fork_cells(g, w, through, count, board, cnt, p)))
                 for player in (p, q):
                     row += [float(np.sum((line == j) & (board == player + 1))) for j in (0, 1)]
-                for player in (p, q):
+                for player in (p, q) if classes else ():
                     row += list(class_counts(np.asarray(board, np.int64), player, tables))
                 rows.append(row)
                 results.append((returns[p] + 1) / 2)
@@ -194,7 +200,7 @@ def main() -> None:
         "--patterns", action="store_true", help="also fit the pattern evaluation's weights"
     )
     args = parser.parse_args()
-    x, y, games = positions(args.databases)
+    x, y, games = positions(args.databases, args.patterns)
     held = np.random.default_rng(args.seed).random(games.max() + 1) < 0.2
     if held.all() or not held.any():  # too few games to hold a fifth out: every other one
         held = np.arange(games.max() + 1) % 2 == 1

@@ -26,6 +26,7 @@ Tests: tests/search/test_gomoku_threats.py
 
 from __future__ import annotations
 
+from arena.core.errors import SpecError
 from arena.core.game import Game
 from arena.core.spec import Param
 from arena.search.alphabeta.engines import Engine, gomoku
@@ -78,6 +79,8 @@ class Variant(IDSAgent):
         moves: float,
         **rest: object,
     ) -> None:
+        if moves != 0.0 and pattern == 0.0:
+            raise SpecError("gomoku-variant: moves= orders by the cells' classes: needs pattern=1")
         super()._setup(**rest)  # type: ignore[arg-type]
         self.defend, self.root_threes = defend, root_threes
         self.answer = answer

@@ -220,3 +220,17 @@ def test_moves_are_scored_by_their_log_odds_from_windows_and_classes() -> None:
         assert score == pytest.approx(expected)
     best = cells[int(np.argmax(scores[:n]))]
     assert game.format_move(int(best)) in ("G8", "M8")  # Black's fives
+
+
+def test_moves_by_class_without_the_classes_is_refused() -> None:
+    """The classes are kept only with the pattern evaluation on: ordering moves by them
+    without it is a clear error, in the engine's weights and in the variant's spec."""
+    from pathlib import Path
+
+    from arena.core.errors import SpecError
+
+    with pytest.raises(ValueError, match="pattern_moves needs pattern on"):
+        gomoku.weights(5, pattern=0.0, pattern_moves=1.0)
+    script = Path(__file__).parents[2] / "scripts" / "gomoku_variant.py"
+    with pytest.raises(SpecError, match="needs pattern=1"):
+        arena.load_agent(f"py:{script}:Variant:pattern=0,moves=1")

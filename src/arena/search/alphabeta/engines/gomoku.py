@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import cache
 
 import numpy as np
 from numba import njit
@@ -271,14 +272,10 @@ def geometry(size: int, k: int) -> tuple[np.ndarray, ...]:
     return g, w, through, count, near, count_near
 
 
-_TABLES: list[np.ndarray] = []
-
-
+@cache
 def _pattern_tables() -> tuple[np.ndarray, np.ndarray]:
     """The line shapes and the cells' classes (:mod:`.gomoku_patterns`), built once."""
-    if not _TABLES:
-        _TABLES.extend([patterns.shape_table(), patterns.class_table()])
-    return _TABLES[0], _TABLES[1]
+    return patterns.shape_table(), patterns.class_table()
 
 
 WINDOW = (2.0, 100.0, 185.0, 1240.0)
@@ -336,6 +333,8 @@ def weights(
     cells = np.asarray(lines, float)[np.minimum(line, len(lines) - 1)]
     along = line[geometry(size, k)[1]].max(axis=1) == 0  # every cell on the edge
     scale = np.where(along, edge, 1.0)
+    if pattern_moves != 0.0 and pattern == 0.0:
+        raise ValueError("gomoku weights: pattern_moves needs pattern on (its classes)")
     mover, other = pattern_weights
     value = np.array(
         [*window_values(k, window), tempo, threat, *fork, *cells, *scale, *mover, *other, pattern]
@@ -354,6 +353,13 @@ def weights(
 
 
 @njit(cache=True)
+def pattern_at(g):  # type: ignore[no-untyped-def]
+    """Where the classes' weights start in the evaluation's array (:func:`weights`); the
+    pattern evaluation is on where ``value[pattern_at(g) + 2 * N_CLASSES]`` is not 0."""
+    return g[G_K] + V_CELLS + g[G_CELLS] + g[G_WINDOWS]
+
+
+@njit(cache=True)
 def place(
     g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p
 ):  # type: ignore[no-untyped-def]
@@ -361,7 +367,7 @@ def place(
     place_windows(
         g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p
     )
-    at = g[G_K] + V_CELLS + g[G_CELLS] + g[G_WINDOWS]  # the classes' weights
+    at = pattern_at(g)
     if value[at + 2 * N_CLASSES] != 0.0:
         pattern_move(g, value, board, c, sums, cell, p, True, at)
 
@@ -374,7 +380,7 @@ def remove(
     remove_windows(
         g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p
     )
-    at = g[G_K] + V_CELLS + g[G_CELLS] + g[G_WINDOWS]
+    at = pattern_at(g)
     if value[at + 2 * N_CLASSES] != 0.0:
         pattern_move(g, value, board, c, sums, cell, p, False, at)
 
@@ -654,7 +660,7 @@ def static(g, w, through, count, board, cnt, sums, c, p, value):  # type: ignore
     k = g[G_K]
     tempo, threat, fork, fork_other = value[k + 1], value[k + 2], value[k + 3], value[k + 4]
     q = 1 - p
-    at = k + V_CELLS + g[G_CELLS] + g[G_WINDOWS]
+    at = pattern_at(g)
     if value[at + 2 * N_CLASSES] != 0.0:  # the pattern evaluation
         raw = sums[S_PATTERN + 2 * p] + sums[S_PATTERN + 2 * q + 1]
         return STATIC * raw / (abs(raw) + SOFT)
@@ -1275,7 +1281,7 @@ class GomokuSearch(RootSearch):
     def empty_patterns(self) -> None:
         """The pattern codes and sums of the empty board (the edges in the keys)."""
         g, cells = self.geo[0], self.size * self.size
-        at = self.k + V_CELLS + cells + int(g[G_WINDOWS])
+        at = int(pattern_at(g))
         if self.value[at + 2 * N_CLASSES] == 0.0:
             return
         shape, kind = _pattern_tables()
