@@ -18,7 +18,9 @@ Usage (from the checkout; both sides loaded the same way, in one process):
   ``gomoku.THREAT``, ``gomoku.FORK``, ``gomoku.LINES``, ``gomoku.EDGE``; 15x15 boards);
 - ``pattern``: 1, the evaluation by the empty cells' pattern classes (``gomoku.PATTERN``);
   ``moves``: the moves' scores by those classes too, times this (``gomoku.PATTERN_MOVES``;
-  the classes are kept only with ``pattern`` on, so it needs it).
+  the classes are kept only with ``pattern`` on, so it needs it);
+- ``beam``: the moves a node searches below the root (``gomoku.BEAM``), every thread's;
+  ``leaf``: the plies of the VCF at the horizon (``gomoku.LEAF_PLIES``; 0: none).
 
 Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
 Tests: tests/search/test_gomoku_threats.py
@@ -56,6 +58,8 @@ class Variant(IDSAgent):
         Param("edge", float, gomoku.EDGE, "the weight of a window along the edge", low=0.0),
         Param("pattern", float, gomoku.PATTERN, "1: the pattern evaluation (0: windows)", low=0.0),
         Param("moves", float, gomoku.PATTERN_MOVES, "moves ordered by classes too", low=0.0),
+        Param("beam", int, gomoku.BEAM, "moves a node searches below the root", low=1),
+        Param("leaf", int, gomoku.LEAF_PLIES, "plies of the VCF at the horizon", low=0),
     )
 
     def _setup(  # type: ignore[override]
@@ -77,6 +81,8 @@ class Variant(IDSAgent):
         edge: float,
         pattern: float,
         moves: float,
+        beam: int,
+        leaf: int,
         **rest: object,
     ) -> None:
         if moves != 0.0 and pattern == 0.0:
@@ -84,6 +90,7 @@ class Variant(IDSAgent):
         super()._setup(**rest)  # type: ignore[arg-type]
         self.defend, self.root_threes = defend, root_threes
         self.answer = answer
+        self.beam, self.leaf = beam, leaf
         self.evaluation, self.move_attack, self.move_defend = gomoku.weights(
             5, tempo, threat, (w1, w2, w3, w4), (fork, fork_other), 15, (line1, line2, line3), edge,
             pattern, pattern_moves=moves,
@@ -101,6 +108,8 @@ class Variant(IDSAgent):
             searches = [built.search, *(built.smp.helpers if built.smp is not None else [])]
             for search in searches:  # each has a geometry row of its own (GomokuSearch.varied)
                 search.geo[0][gomoku.G_ANSWER] = self.answer  # type: ignore[attr-defined]
+                search.geo[0][gomoku.G_BEAM] = self.beam  # type: ignore[attr-defined]
+                search.leaf_vcf = self.leaf  # type: ignore[attr-defined]
         return built
 
     def engine(self, game: Game) -> Engine | None:
