@@ -12,7 +12,8 @@ import pytest
 import arena
 from arena.core.game import State
 from arena.games.gomoku.heuristic import immediate_wins
-from arena.search.alphabeta.engines.gomoku_threats import ThreatSearch
+from arena.search.alphabeta.engines.gomoku_threats import R_NEAR, ThreatSearch
+from helpers import clustered_states
 
 
 def position(text: str, spec: str = "gomoku") -> State:
@@ -238,3 +239,26 @@ def test_the_variant_script_sets_the_engines_settings() -> None:
     assert (value[start], value[start + 16], value[start + 112]) == (-9.0, -3.0, 0.0)
     assert (value[start + cells], value[start + cells + 2]) == (0.5, 1.0)  # along the edge
     assert value[3] == gomoku.WINDOW[2]  # the others as the engine has them
+
+
+@pytest.mark.parametrize("spec", ["gomoku", "gomoku:overline=nowin"])
+def test_the_scans_near_the_stones_search_what_the_whole_boards_do(spec: str) -> None:
+    """The search scans only the cells near the stones of the side it looks for (and, after
+    a three, only the lines through it); the whole board's scans are the reference: the
+    same result, the same proof and the same number of nodes, position after position."""
+    game = arena.load_game(spec)
+    near, whole = ThreatSearch(game), ThreatSearch(game)
+    assert near.rule[R_NEAR] == 1  # the default
+    whole.rule[R_NEAR] = 0
+    wins = 0
+    for state in clustered_states(game, 40, seed=29):
+        for threes, attacker in ((0, None), (3, None), (2, 1 - state.to_move)):
+            a = near.search(state, threes, None, attacker=attacker, nodes=3000)
+            b = whole.search(state, threes, None, attacker=attacker, nodes=3000)
+            assert (a is None) == (b is None)
+            if a is not None and b is not None:
+                assert (a.move, a.kind) == (b.move, b.kind)
+            assert near.nodes == whole.nodes
+            assert sorted(near.proof_cells()) == sorted(whole.proof_cells())
+            wins += a is not None
+    assert wins >= 10  # positions with something to prove

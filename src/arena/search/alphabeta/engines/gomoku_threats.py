@@ -52,8 +52,9 @@ from arena.search.clock.compiled_deadline import NEVER, expired, now_ns
 NODES, CAP, END, ABORTED, LAST, LONGEST = range(6)
 STATS = 6
 CHECK_EVERY = 63
-# rule r: size, k, exact (1: overline=nowin).
-R_SIZE, R_K, R_EXACT = range(3)
+# rule r: size, k, exact (1: overline=nowin), near (1: scans only near the stones, 0: the
+# whole board: the reference the tests compare with).
+R_SIZE, R_K, R_EXACT, R_NEAR = range(4)
 ATTACK, DEFEND = 0, 1
 MAX_PLY = 96
 TABLE_BITS = 16
@@ -148,18 +149,72 @@ def lined(board, rule, cell, v, least):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def near_mask(board, rule, v, mask):  # type: ignore[no-untyped-def]
+    """``mask[y]`` 1 where ``y`` lies within k-1 of a stone ``v`` along one of the four
+    lines, else 0 (with ``rule[R_NEAR]`` 0: 1 everywhere).
+
+    Every scan of the search looks for cells in a k-window with two or more stones of one
+    player (its fours, threes, five-cells and winning cells), and such a cell lies within
+    k-1 of one of them: scanning the mask's cells alone finds the same cells in the same
+    order, at the cost of the stones' neighbourhoods instead of the whole board's windows."""
+    if rule[R_NEAR] == 0:
+        mask[:] = 1
+        return
+    size, k = rule[R_SIZE], rule[R_K]
+    mask[:] = 0
+    for cell in range(board.size):
+        if board[cell] != v:
+            continue
+        r0, c0 = cell // size, cell % size
+        for d in range(4):
+            dr, dc = DR[d], DC[d]
+            for s in range(-(k - 1), k):
+                r, c = r0 + s * dr, c0 + s * dc
+                if 0 <= r < size and 0 <= c < size:
+                    mask[r * size + c] = 1
+
+
+@njit(cache=True)
+def wins_near(board, rule, cell, v, tmp):  # type: ignore[no-untyped-def]
+    """Whether a cell within k-1 of ``cell`` along its lines is a winning cell of ``v``
+    (a stone there leaves two five-cells). When ``v`` had no winning cell before its stone
+    on ``cell``, these are the only cells where one can be now: the stone is in the
+    window of one of the new five-cells."""
+    size, k = rule[R_SIZE], rule[R_K]
+    r0, c0 = cell // size, cell % size
+    for d in range(4):
+        dr, dc = DR[d], DC[d]
+        for s in range(-(k - 1), k):
+            r, c = r0 + s * dr, c0 + s * dc
+            if s == 0 or not (0 <= r < size and 0 <= c < size):
+                continue
+            y = r * size + c
+            if board[y] == 0 and lined(board, rule, y, v, k - 2):  # (as in winning_cells)
+                board[y] = v
+                m = fives_through(board, rule, y, v, tmp)
+                board[y] = 0
+                if m >= 2:
+                    return True
+    return False
+
+
+@njit(cache=True)
 def place(board, cell, v, zob, key):  # type: ignore[no-untyped-def]
     board[cell] = v
     return key ^ zob[v - 1, cell]
 
 
 @njit(cache=True)
-def winning_cells(board, rule, v, tmp, out):  # type: ignore[no-untyped-def]
+def winning_cells(board, rule, v, tmp, out, mask):  # type: ignore[no-untyped-def]
     """Every empty cell where a stone ``v`` leaves two five-cells (``v`` has none now):
-    into ``out``, returns how many."""
+    into ``out``, returns how many. ``mask``: :func:`near_mask` of ``v``'s stones.
+
+    As ``v`` has no five-cell, each one the stone makes lies in a k-window through it
+    with k-2 stones ``v`` and no other (k-1 with it, and the five-cell empty): only a
+    cell :func:`lined` with k-2 can be a winning cell."""
     n = 0
-    for y in range(board.size):
-        if board[y] == 0 and lined(board, rule, y, v, 2):
+    for y in range(board.size):  # (each of the two five-cells needs a window of three)
+        if board[y] == 0 and mask[y] != 0 and lined(board, rule, y, v, rule[R_K] - 2):
             board[y] = v
             m = fives_through(board, rule, y, v, tmp)
             board[y] = 0
@@ -208,11 +263,14 @@ def threat(board, rule, zob, table, buf, a, mode, fours, threes, last, key, ply,
     ZERO, ONE, NONE = mode - mode, mode - mode + 1, mode - mode - 1
     moves = buf[ply]
     tmp = buf[ply + 1]
+    # The scans' masks (near_mask), each used before any recursion: rows no ply reaches.
+    mine, theirs = buf[MAX_PLY + 1], buf[MAX_PLY]
     if mode == DEFEND:
+        near_mask(board, rule, av, mine)
         # a's five-cells: one must be taken; two win.
         nf = 0
         for y in range(board.size):
-            if board[y] == 0 and is_five(board, rule, y, av):
+            if board[y] == 0 and mine[y] != 0 and is_five(board, rule, y, av):
                 moves[nf] = y
                 nf += 1
                 if nf >= 2:
@@ -221,7 +279,7 @@ def threat(board, rule, zob, table, buf, a, mode, fours, threes, last, key, ply,
                     return 1
         n = nf
         if nf == 0:
-            nw = winning_cells(board, rule, av, tmp, moves)
+            nw = winning_cells(board, rule, av, tmp, moves, mine)
             if nw == 0:
                 return 0  # no threat left: the defender has the move
             n = nw
@@ -232,8 +290,9 @@ def threat(board, rule, zob, table, buf, a, mode, fours, threes, last, key, ply,
                 board[y] = 0
                 for j in range(m):
                     n = add(moves, n, tmp[j])
+            near_mask(board, rule, dv, theirs)
             for y in range(board.size):  # the defender's own fours
-                if board[y] == 0 and lined(board, rule, y, dv, 3):
+                if board[y] == 0 and theirs[y] != 0 and lined(board, rule, y, dv, 3):
                     board[y] = dv
                     m = fives_through(board, rule, y, dv, tmp)
                     board[y] = 0
@@ -285,8 +344,10 @@ def threat(board, rule, zob, table, buf, a, mode, fours, threes, last, key, ply,
         moves[0] = forced
         n = 1
     else:
+        near_mask(board, rule, av, mine)
+        least = 2 if threes > 0 else 3
         for x in range(board.size):
-            if board[x] == 0 and lined(board, rule, x, av, 2 if threes > 0 else 3):
+            if board[x] == 0 and mine[x] != 0 and lined(board, rule, x, av, least):
                 moves[n] = x
                 n += 1
     # Fours first (VCF), then threes; a move leaving two five-cells wins at once.
@@ -313,7 +374,12 @@ def threat(board, rule, zob, table, buf, a, mode, fours, threes, last, key, ply,
                 if won:
                     mark[b] = 1
             elif m == 0 and phase == 1:
-                nw = winning_cells(board, rule, av, tmp, buf[ply + 2])
+                # Phase 0 tried every candidate, none a winning cell: a new one is near x.
+                if forced < 0 and fours > 0 and rule[R_NEAR] != 0:
+                    nw = 1 if wins_near(board, rule, x, av, tmp) else 0
+                else:
+                    near_mask(board, rule, av, mine)
+                    nw = winning_cells(board, rule, av, tmp, buf[ply + 2], mine)
                 if nw > 0:
                     won = threat(board, rule, zob, table, buf, a, ONE, fours, threes - 1, NONE,
                                  key2, ply + 1, stats, mark)  # fmt: skip
@@ -344,7 +410,9 @@ class ThreatSearch:
     def __init__(self, game: Game) -> None:
         size, k = game.rows, game.k  # type: ignore[attr-defined]
         self.size = size
-        self.rule = np.array([size, k, int(getattr(game, "exact", False))], np.int64)
+        self.rule = np.array([size, k, int(getattr(game, "exact", False)), 1], np.int64)
+        """Size, k, exactly five, and 1: scans near the stones (0: the whole board's, the
+        reference: the same search, node for node)."""
         cells = size * size
         rng = np.random.default_rng(20261129)
         self.zob = rng.integers(1, 1 << 50, size=(2, cells), dtype=np.int64)
