@@ -290,6 +290,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     az.add_argument("--seed", type=int, default=0, help="positions and networks (default 0)")
     _json_option(az)
     az.set_defaults(func=run_az)
+    threats = kinds.add_parser(
+        "threats",
+        help="Gomoku's threat search (VCF, VCT): nodes/s near the stones and whole-board",
+        description="Run Gomoku's compiled threat search (VCF, then VCT with three threes for "
+        "the side to move; two threes for the other side) from --positions positions of "
+        "clustered stones, each search twice, interleaved: scanning only near the stones "
+        "(the engine's way) and scanning the whole board (the reference). Prints nodes per "
+        "second of each, their ratio and the machine's load; both must search the same "
+        "nodes and find the same wins (exit status 1 otherwise).",
+    )
+    threats.add_argument(
+        "--positions", type=int, default=200, help="positions to search from (default 200)"
+    )
+    threats.add_argument(
+        "--nodes", type=int, default=2000, help="most nodes of one search (default 2000)"
+    )
+    threats.add_argument("--seed", type=int, default=0, help="the positions' draw (default 0)")
+    _json_option(threats)
+    threats.set_defaults(func=run_threats)
     threads = kinds.add_parser(
         "threads",
         help="MCTS simulations/s and ids nodes/s per thread count (e.g. --threads 1,2)",
@@ -454,6 +473,18 @@ def run_timing(args: argparse.Namespace) -> int:
         ),
     )
     return 1 if result["overruns"] else 0
+
+
+def run_threats(args: argparse.Namespace) -> int:
+    if args.positions < 1 or args.nodes < 1:
+        raise ArenaError(
+            f"--positions and --nodes must be >= 1, not {args.positions} and {args.nodes}"
+        )
+    threats_bench = import_module("arena.bench.threats")  # numba: only when asked for
+    result = _reported(
+        args, lambda report: threats_bench.run(args.positions, args.nodes, args.seed, report)
+    )
+    return 1 if result["differ"] else 0
 
 
 def run_threads(args: argparse.Namespace) -> int:

@@ -21,7 +21,10 @@ at least k for freestyle (``overline=win``), exactly k in some direction where
 Budgets: at most ``fours`` fours and ``threes`` threes along a line (searched with 0
 threes first, then 1, 2, ... up to ``threes``), a node cap and a deadline (``stats``); a
 table of the positions already refuted at a budget (Zobrist keys) keeps transpositions
-from being searched twice. A failed or cut-short search returns no
+from being searched twice. Each node's scans look only near the stones of the side they
+look for (:func:`near_mask`), and after a three only along its lines (:func:`wins_near`):
+the whole board's scans (``rule[R_NEAR] = 0``) search the same nodes, about 2.6 times
+slower (docs/speed.md). A failed or cut-short search returns no
 move: a move is returned only with its proof.
 
 >>> import arena
@@ -176,25 +179,41 @@ def near_mask(board, rule, v, mask):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def wins_near(board, rule, cell, v, tmp):  # type: ignore[no-untyped-def]
-    """Whether a cell within k-1 of ``cell`` along its lines is a winning cell of ``v``
-    (a stone there leaves two five-cells). When ``v`` had no winning cell before its stone
-    on ``cell``, these are the only cells where one can be now: the stone is in the
-    window of one of the new five-cells."""
+    """Whether ``v`` has a winning cell (a stone there leaves two five-cells) in a k-window
+    through ``cell`` that holds k-2 stones ``v`` (``cell``'s among them) and no other.
+
+    When ``v`` had no winning cell before its stone on ``cell`` and that stone made no
+    five-cell, these are the only places one can be: one of the winning cell's five-cells
+    needs the new stone, so its window holds both, k-3 more stones ``v`` and the empty
+    five-cell."""
     size, k = rule[R_SIZE], rule[R_K]
     r0, c0 = cell // size, cell % size
     for d in range(4):
         dr, dc = DR[d], DC[d]
-        for s in range(-(k - 1), k):
-            r, c = r0 + s * dr, c0 + s * dc
-            if s == 0 or not (0 <= r < size and 0 <= c < size):
+        for start in range(-(k - 1), 1):
+            er, ec = r0 + start * dr, c0 + start * dc
+            lr, lc = er + (k - 1) * dr, ec + (k - 1) * dc
+            if not (0 <= er < size and 0 <= ec < size and 0 <= lr < size and 0 <= lc < size):
                 continue
-            y = r * size + c
-            if board[y] == 0 and lined(board, rule, y, v, k - 2):  # (as in winning_cells)
-                board[y] = v
-                m = fives_through(board, rule, y, v, tmp)
-                board[y] = 0
-                if m >= 2:
-                    return True
+            mine = 0
+            clear = True
+            for i in range(k):
+                x = board[(er + i * dr) * size + ec + i * dc]
+                if x == v:
+                    mine += 1
+                elif x != 0:
+                    clear = False
+                    break
+            if not clear or mine < k - 2:
+                continue
+            for i in range(k):
+                y = (er + i * dr) * size + ec + i * dc
+                if board[y] == 0:
+                    board[y] = v
+                    m = fives_through(board, rule, y, v, tmp)
+                    board[y] = 0
+                    if m >= 2:
+                        return True
     return False
 
 
@@ -374,7 +393,7 @@ def threat(board, rule, zob, table, buf, a, mode, fours, threes, last, key, ply,
                 if won:
                     mark[b] = 1
             elif m == 0 and phase == 1:
-                # Phase 0 tried every candidate, none a winning cell: a new one is near x.
+                # Phase 0 tried every candidate, none a winning cell: a new one is by x.
                 if forced < 0 and fours > 0 and rule[R_NEAR] != 0:
                     nw = 1 if wins_near(board, rule, x, av, tmp) else 0
                 else:
