@@ -125,6 +125,23 @@ def fives_through(board, rule, cell, v, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def held(board, size, k, er, ec, dr, dc, v):  # type: ignore[no-untyped-def]
+    """The stones ``v`` in the k-window from (``er``, ``ec``) along (``dr``, ``dc``); -1
+    if the window leaves the board or holds a stone of the other player."""
+    lr, lc = er + (k - 1) * dr, ec + (k - 1) * dc
+    if not (0 <= er < size and 0 <= ec < size and 0 <= lr < size and 0 <= lc < size):
+        return -1
+    mine = 0
+    for i in range(k):
+        x = board[(er + i * dr) * size + ec + i * dc]
+        if x == v:
+            mine += 1
+        elif x != 0:
+            return -1
+    return mine
+
+
+@njit(cache=True)
 def lined(board, rule, cell, v, least):  # type: ignore[no-untyped-def]
     """Whether the empty ``cell`` lies in a k-window holding at least ``least`` stones
     ``v`` and no other stone (only there can a stone on it make a four or a three)."""
@@ -133,20 +150,7 @@ def lined(board, rule, cell, v, least):  # type: ignore[no-untyped-def]
     for d in range(4):
         dr, dc = DR[d], DC[d]
         for start in range(-(k - 1), 1):
-            er, ec = r0 + start * dr, c0 + start * dc
-            lr, lc = er + (k - 1) * dr, ec + (k - 1) * dc
-            if not (0 <= er < size and 0 <= ec < size and 0 <= lr < size and 0 <= lc < size):
-                continue
-            mine = 0
-            clear = True
-            for i in range(k):
-                x = board[(er + i * dr) * size + ec + i * dc]
-                if x == v:
-                    mine += 1
-                elif x != 0:
-                    clear = False
-                    break
-            if clear and mine >= least:
+            if held(board, size, k, r0 + start * dr, c0 + start * dc, dr, dc, v) >= least:
                 return True
     return False
 
@@ -192,19 +196,7 @@ def wins_near(board, rule, cell, v, tmp):  # type: ignore[no-untyped-def]
         dr, dc = DR[d], DC[d]
         for start in range(-(k - 1), 1):
             er, ec = r0 + start * dr, c0 + start * dc
-            lr, lc = er + (k - 1) * dr, ec + (k - 1) * dc
-            if not (0 <= er < size and 0 <= ec < size and 0 <= lr < size and 0 <= lc < size):
-                continue
-            mine = 0
-            clear = True
-            for i in range(k):
-                x = board[(er + i * dr) * size + ec + i * dc]
-                if x == v:
-                    mine += 1
-                elif x != 0:
-                    clear = False
-                    break
-            if not clear or mine < k - 2:
+            if held(board, size, k, er, ec, dr, dc, v) < k - 2:
                 continue
             for i in range(k):
                 y = (er + i * dr) * size + ec + i * dc
