@@ -23,8 +23,8 @@ threes first, then 1, 2, ... up to ``threes``), a node cap and a deadline (``sta
 table of the positions already refuted at a budget (Zobrist keys) keeps transpositions
 from being searched twice. Each node's scans look only near the stones of the side they
 look for (:func:`near_mask`), and after a three only along its lines (:func:`wins_near`):
-the whole board's scans (``rule[R_NEAR] = 0``) search the same nodes, about 2.6 times
-slower (docs/speed.md). A failed or cut-short search returns no
+the whole board's scans (``rule[R_NEAR] = 0``) search the same nodes at half the speed
+(``arena bench threats``; docs/speed.md). A failed or cut-short search returns no
 move: a move is returned only with its proof.
 
 >>> import arena
