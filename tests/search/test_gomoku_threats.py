@@ -7,6 +7,9 @@ search's answer in the new position, and the line must end with the attacker's f
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 import arena
@@ -264,3 +267,40 @@ def test_the_scans_near_the_stones_search_what_the_whole_boards_do(spec: str) ->
             assert sorted(near.proof_cells()) == sorted(whole.proof_cells())
             wins += a is not None
     assert wins >= 10  # positions with something to prove
+
+
+def test_a_search_out_of_time_stops_within_sixteen_nodes() -> None:
+    """The clock (and a stop from another thread) is read every 16 nodes: in a crowded
+    position a node takes up to 300 microseconds, and 64 of them overran 20 ms moves."""
+    game = arena.load_game("gomoku")
+    search = ThreatSearch(game)
+    for state in clustered_states(game, 40, seed=3):
+        search.search(state, 3, None, nodes=3000)
+        if search.nodes > 64 and search.search(state, 3, None, nodes=3000) is None:
+            break
+    else:
+        pytest.fail("no position searched more than 64 nodes")
+    untimed = search.nodes
+    assert search.search(state, 3, 1e-9) is None
+    assert 0 < search.nodes <= 16 < untimed
+    search.stop()  # a stop before the search ends it at its first look
+    assert search.search(state, 3, None) is None
+    assert search.nodes <= 16
+
+
+def test_the_compiled_search_is_loaded_before_the_first_move() -> None:
+    """Making the search loads its compiled code (10-15 ms, once a process, from numba's
+    cache), so no move's clock pays for it: in a fresh process, every compiled function
+    the search calls from Python has been loaded once a ThreatSearch exists."""
+    code = (
+        "import arena\n"
+        "from arena.search.alphabeta.engines import gomoku_threats as t\n"
+        "called = (t.is_five, t.place, t.threat)\n"
+        "before = [bool(f.overloads) for f in called]\n"
+        "t.ThreatSearch(arena.load_game('gomoku'))\n"
+        "print(before, [bool(f.overloads) for f in called])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    ).stdout.split("\n")[0]
+    assert out == "[False, False, True] [True, True, True]"

@@ -55,6 +55,11 @@ from arena.search.clock.compiled_deadline import NEVER, expired, now_ns
 NODES, CAP, END, ABORTED, LAST, LONGEST = range(6)
 STATS = 6
 CHECK_EVERY = 63
+"""The node cap is checked every 64 nodes (node-capped searches stop at a multiple of 64)."""
+CLOCK_EVERY = 15
+"""The clock, and a stop from another thread, every 16 nodes: a node in a crowded
+position takes 20-300 microseconds, so 64 of them could carry a search (and the thread
+the engine waits for) past a 20 ms move's margin."""
 # rule r: size, k, exact (1: overline=nowin), near (1: scans only near the stones, 0: the
 # whole board: the reference the tests compare with).
 R_SIZE, R_K, R_EXACT, R_NEAR = range(4)
@@ -248,8 +253,9 @@ def add(out, n, cell):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def tick(stats):  # type: ignore[no-untyped-def]
     stats[NODES] += 1
-    if stats[NODES] & CHECK_EVERY == 0 and (
-        stats[NODES] >= stats[CAP] or expired(stats, END, LAST, LONGEST)
+    n = stats[NODES]
+    if (n & CHECK_EVERY == 0 and n >= stats[CAP]) or (
+        n & CLOCK_EVERY == 0 and expired(stats, END, LAST, LONGEST)
     ):
         stats[ABORTED] = 1
     return stats[ABORTED] != 0
@@ -437,6 +443,17 @@ class ThreatSearch:
         self.nodes = 0
         self.halted = False
         """Set by :meth:`stop`: searches end at once until the owner clears it."""
+        self.warm(game)
+
+    def warm(self, game: Game) -> None:
+        """Load the compiled search now, off the clock: its first call in a process loads
+        it from numba's cache, 10-15 ms that a 20 ms move cannot spare."""
+        state = game.initial_state()
+        for _ in range(3):
+            legal = state.legal_moves()
+            state = state.play(legal[len(legal) // 2])
+        self.search(state, 1, None, nodes=64)
+        self.nodes = 0
 
     def stop(self) -> None:
         """End the search under way at its next look at the clock, and any started before
