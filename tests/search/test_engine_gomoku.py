@@ -169,7 +169,7 @@ def test_the_answers_to_a_three_hold_every_move_that_does_not_lose_at_once() -> 
         if search.c[C_FOURS] or search.c[C_FOURS + 1] or not search.c[C_THREES + q]:
             continue
         out = np.zeros(225, np.int64)
-        n = defence_cells(g, w, through, count, search.board, search.cnt, p, out)
+        n = defence_cells(g, w, through, count, search.board, search.cnt, search.c, p, out)
         if n == 0:
             continue
         answers = set(out[:n].tolist())

@@ -523,12 +523,17 @@ def pattern_move(g, value, board, c, sums, cell, p, placing, at):  # type: ignor
 
 
 @njit(cache=True)
-def four_cells(g, w, cnt, board, p, out):  # type: ignore[no-untyped-def]
-    """The distinct empty cells that complete a four of player ``p`` (into ``out``)."""
+def four_cells(g, w, cnt, board, p, out, fours):  # type: ignore[no-untyped-def]
+    """The distinct empty cells that complete a four of player ``p`` (into ``out``):
+    ``fours`` is how many windows hold one (``c[C_FOURS + p]``, kept as stones come and
+    go), so the scan ends at the last of them instead of reading every window."""
     k = g[G_K]
     n = 0
     for win in range(g[G_WINDOWS]):
+        if fours <= 0:
+            break
         if cnt[win, p] == k - 1 and cnt[win, 1 - p] == 0:
+            fours -= 1
             for i in range(k):
                 cell = w[win, i]
                 if board[cell] == 0:
@@ -539,6 +544,22 @@ def four_cells(g, w, cnt, board, p, out):  # type: ignore[no-untyped-def]
                     if not seen:
                         out[n] = cell
                         n += 1
+    return n
+
+
+@njit(cache=True)
+def fours_through(g, w, through, count, cnt, board, p, cell, out):  # type: ignore[no-untyped-def]
+    """:func:`four_cells` when every four of ``p`` runs through ``cell`` (its stone just
+    made them, and ``p`` had none before): only the windows through it are read."""
+    k = g[G_K]
+    n = 0
+    for i in range(count[cell]):
+        win = through[cell, i]
+        if cnt[win, p] == k - 1 and cnt[win, 1 - p] == 0:
+            for t in range(k):
+                y = w[win, t]
+                if board[y] == 0:
+                    n = add(out, n, y)
     return n
 
 
@@ -585,7 +606,7 @@ def threat_cells(g, w, through, count, board, cnt, q):  # type: ignore[no-untype
 
 
 @njit(cache=True)
-def defence_cells(g, w, through, count, board, cnt, p, out):  # type: ignore[no-untyped-def]
+def defence_cells(g, w, through, count, board, cnt, c, p, out):  # type: ignore[no-untyped-def]
     """The moves of ``p`` (to move, neither side with a four) that may answer the
     opponent's threat to make an open or double four, into ``out``; returns how many
     (0 when the opponent has no such threat: every move may then be played).
@@ -594,13 +615,20 @@ def defence_cells(g, w, through, count, board, cnt, p, out):  # type: ignore[no-
     its own, cannot block both cells. A cell that stops a threat at ``x`` is ``x`` or
     lies in one of the opponent's (k-2)-windows through ``x`` (else those windows are
     unchanged); so the empty cells of those windows, with the cells where ``p`` makes a
-    four (gaining the tempo), hold every move that does not lose at once."""
+    four (gaining the tempo), hold every move that does not lose at once.
+
+    ``c`` holds how many windows of k-2 stones each side has alone (``C_THREES``): each
+    scan ends at the last of them."""
     k = g[G_K]
     q = 1 - p
     n = 0
+    left = c[C_THREES + q]
     for win in range(g[G_WINDOWS]):
+        if left <= 0:
+            break
         if cnt[win, q] != k - 2 or cnt[win, p] != 0:
             continue
+        left -= 1
         for i in range(k):
             x = w[win, i]
             if board[x] != 0 or not makes_double(g, w, through, count, board, cnt, q, x):
@@ -614,8 +642,12 @@ def defence_cells(g, w, through, count, board, cnt, p, out):  # type: ignore[no-
                             n = add(out, n, y)
     if n == 0:
         return 0
+    left = c[C_THREES + p]
     for win in range(g[G_WINDOWS]):
+        if left <= 0:
+            break
         if cnt[win, p] == k - 2 and cnt[win, q] == 0:
+            left -= 1
             for t in range(k):
                 y = w[win, t]
                 if board[y] == 0:
@@ -761,11 +793,17 @@ def vcf(
         return 0
     k = g[G_K]
     q = 1 - p
-    # Candidate attacks: the empty cells of windows with k-2 stones of p and none of q.
+    # Candidate attacks: the empty cells of windows with k-2 stones of p and none of q
+    # (``c[C_THREES + p]`` of them: the scan ends at the last). Every four the attack
+    # makes runs through it (p had none): :func:`fours_through` reads only those windows.
     moves = buf[ply]
     n = 0
+    threes = c[C_THREES + p]
     for win in range(g[G_WINDOWS]):
+        if threes <= 0:
+            break
         if cnt[win, p] == k - 2 and cnt[win, q] == 0:
+            threes -= 1
             for i in range(k):
                 cell = w[win, i]
                 if board[cell] == 0:
@@ -797,7 +835,7 @@ def vcf(
             p,
         )
         won = 0
-        m = four_cells(g, w, cnt, board, p, blocks)
+        m = fours_through(g, w, through, count, cnt, board, p, cell, blocks)
         if m >= 2:
             won = 3  # two winning cells: one block cannot stop both
         elif m == 1:
@@ -929,7 +967,7 @@ def search(
     if c[C_STONES] >= g[G_CELLS]:
         return 0.0
     moves = buf[ply]
-    forced = four_cells(g, w, cnt, board, q, moves) if c[C_FOURS + q] > 0 else 0
+    forced = four_cells(g, w, cnt, board, q, moves, c[C_FOURS + q])
     if forced >= 2:
         return -(WIN - (ply + 2))
     if depth <= 0 or ply >= MAX_PLY - 4:
@@ -970,7 +1008,7 @@ def search(
     pruned = False
     answers = 0
     if forced == 0 and g[G_ANSWER] != 0 and c[C_THREES + q] > 0:
-        answers = defence_cells(g, w, through, count, board, cnt, p, moves)
+        answers = defence_cells(g, w, through, count, board, cnt, c, p, moves)
     if forced == 1:
         n = 1
         child_depth = depth  # a forced block: no reduction
@@ -1116,7 +1154,7 @@ def search_root(
     q = 1 - p
     moves = out[:, 0]
     cells = buf[0]
-    forced = four_cells(g, w, cnt, board, q, cells) if c[C_FOURS + q] > 0 else 0
+    forced = four_cells(g, w, cnt, board, q, cells, c[C_FOURS + q])
     if forced >= 1:
         n = forced
         sort_by_score(cells, sbuf[0], 0, first)  # nothing to sort: blocks are all that matter
@@ -1306,7 +1344,9 @@ class GomokuSearch(RootSearch):
         g, w = self.geo[0], self.geo[1]
         if self.c[C_FOURS + self.player] == 0:
             return None
-        n = four_cells(g, w, self.cnt, self.board, self.player, self.buf[0])
+        n = four_cells(
+            g, w, self.cnt, self.board, self.player, self.buf[0], self.c[C_FOURS + self.player]
+        )
         return int(self.buf[0, 0]) if n else None
 
     def vcf(self, fours: int, end_ns: int) -> tuple[int, int] | None:
