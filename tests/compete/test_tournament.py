@@ -281,7 +281,10 @@ def test_match_reports_forfeits_and_elo(tmp_path: Path) -> None:
     assert "Elo (95%)" in out.stderr and "illegal:4" in out.stderr
 
 
-def test_sprt_stops_when_decided() -> None:
+@pytest.mark.parametrize("colours", ["alternate", "fixed"])
+def test_sprt_stops_when_decided(colours: str) -> None:
+    """With colours alternating the test counts pairs of games (an opening with both
+    colours: the pentanomial model), with colours fixed single games."""
     out = cli(
         "match",
         "tictactoe",
@@ -294,14 +297,21 @@ def test_sprt_stops_when_decided() -> None:
         "--sprt",
         "elo0=0,elo1=200",
         "--json",
-        "--quiet",
         "--openings",
         "random:plies=1,balance=1",
+        *(["--colours", "fixed"] if colours == "fixed" else []),
     )
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.splitlines()[-1])
-    assert result["sprt"]["decision"] == "H1" and result["games"] < 200
-    assert result["sprt"]["llr"] >= result["sprt"]["upper"]
+    sprt = result["sprt"]
+    assert sprt["decision"] == "H1" and result["games"] < 200
+    assert sprt["llr"] >= sprt["upper"]
+    if colours == "fixed":
+        assert sprt["model"] == "trinomial" and sprt["games"] == result["games"]
+        assert f"over {result['games']} games: LLR" in out.stderr
+    else:
+        assert sprt["model"] == "pentanomial" and 2 * sum(sprt["pairs"]) == result["games"]
+        assert f"over {sum(sprt['pairs'])} pairs of games: LLR" in out.stderr
 
 
 ROUND_ROBIN = Settings(

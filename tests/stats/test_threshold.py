@@ -9,7 +9,8 @@ from collections.abc import Callable
 import pytest
 
 from arena.core.errors import SpecError
-from arena.stats.threshold import PAIR_SCORES, ScoreTarget, score_interval
+from arena.stats.sprt import PAIR_SCORES
+from arena.stats.threshold import ScoreTarget, score_interval
 
 RUNS = 300
 

@@ -156,7 +156,9 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="elo0=0,elo1=20,alpha=0.05,beta=0.05",
         help="stop as soon as a sequential test decides whether the first agent is "
-        "stronger (two agents only)",
+        "stronger (two agents only); with colours alternating it counts pairs of games "
+        "(each opening with both colours: the pentanomial model) in the plan's order, "
+        "with --colours fixed single games",
     )
     p.add_argument(
         "--show-search",
@@ -402,14 +404,23 @@ def _run(
     result: dict[str, Any] = table.as_json()
     if named:
         result["programs"] = named
-    if outcome.verdict is not None:
-        v = outcome.verdict
+    if outcome.sprt is not None and outcome.verdict is not None:
+        v, test = outcome.verdict, outcome.sprt
         meaning = {
             "H1": f": {names[0]} is stronger",
             "H0": f": {names[0]} is not stronger",
         }.get(v.decision, "")
-        print(f"SPRT {args.sprt}: {v}{meaning}", file=out)
-        result["sprt"] = {"llr": v.llr, "lower": v.lower, "upper": v.upper, "decision": v.decision}
+        print(f"SPRT {args.sprt} over {test.unit}: {v}{meaning}", file=out)
+        result["sprt"] = {
+            "llr": v.llr,
+            "lower": v.lower,
+            "upper": v.upper,
+            "decision": v.decision,
+            "model": "pentanomial" if test.paired else "trinomial",
+            "pairs" if test.paired else "games": (
+                list(test.pairs) if test.paired else test.tally.games
+            ),
+        }
     if args.json:
         print(json.dumps(result))
     return 0

@@ -39,16 +39,10 @@ from arena.core.words import plural
 from arena.formats.record import GameRecord
 from arena.games import load_game
 from arena.remote.sandbox import Sandbox
+from arena.stats.sprt import PAIR_SCORES, pair_index
 from arena.stats.standings import first_mover
 from arena.stats.tally import Tally
-from arena.stats.threshold import (
-    DELTA,
-    PAIR_SCORES,
-    Outcome,
-    ScoreTarget,
-    pair_index,
-    score_interval,
-)
+from arena.stats.threshold import DELTA, Outcome, ScoreTarget, score_interval
 
 DEFAULT_OPENINGS = "random:plies=2"
 """Paired openings unless the rubric names others: two random plies keep even tiny games

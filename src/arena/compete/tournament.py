@@ -21,6 +21,7 @@ from arena.compete.openings import Openings
 from arena.compete.plan import Plan, PlannedGame, Rounds, spec_of
 from arena.compete.runner import Job, Watch, placed, prefixed_py, run_pool, run_ray, run_serial
 from arena.compete.schedule import plan
+from arena.compete.sprt_stop import SprtStop
 from arena.compete.store import ResultsDB
 from arena.compete.timecontrol import TimeControl
 from arena.core.errors import ArenaError
@@ -31,8 +32,7 @@ from arena.formats.record import GameRecord
 from arena.games import load_game
 from arena.remote.command import CommandAgent
 from arena.remote.sandbox import Sandbox, require
-from arena.stats.sprt import SPRT
-from arena.stats.tally import Tally
+from arena.stats.sprt import SPRT, Verdict
 
 
 @dataclass(frozen=True)
@@ -231,7 +231,13 @@ class Outcome:
     played: int
     """Games played and stored by this run."""
     planned: int
-    verdict: Any = None
+    sprt: SprtStop | None = None
+    """The SPRT stop, when the run had one: its verdict and what it counted."""
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """Where the SPRT stands (None: no SPRT, or nothing counted yet)."""
+        return None if self.sprt is None else self.sprt.verdict
 
 
 def run(
@@ -273,15 +279,16 @@ def run(
     if on_start is not None:
         on_start(planned.size - len(done))
     todo = jobs_for(settings, (p for p in planned if p.game_id not in done))
-    verdict = None
-    a_name = settings.agents[0]
-    tally = Tally.of(records, a_name) if sprt is not None else Tally()
-
-    def decided() -> bool:
-        return verdict is not None and verdict.decision is not None
+    test = None
+    if sprt is not None:
+        if not isinstance(planned, Plan):
+            raise ArenaError("an SPRT compares the two agents of one match, not a league")
+        test = SprtStop(sprt, planned, settings.agents[0])
+        for record in records:
+            test.add(record)
 
     def stop() -> bool:
-        return decided()
+        return test is not None and test.decided
 
     if ray:
         stream = run_ray(todo, ray, stop)
@@ -295,12 +302,11 @@ def run(
             continue  # stored already by another writer: the database's copy counts
         records.append(record)
         played += 1
-        if sprt is not None:
-            tally = tally.add(record, a_name)
-            verdict = sprt.status(*tally)
+        if test is not None:
+            test.add(record)
         if on_record is not None:
             on_record(record, len(records), planned.size)
     if db is not None:
         # What is stored is the result: a row another program added counts once, as its own.
         records = list(db.records(within=planned))
-    return Outcome(records, played, planned.size, verdict)
+    return Outcome(records, played, planned.size, test)

@@ -18,6 +18,7 @@ Tests: tests/stats/test_sprt.py
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -26,6 +27,9 @@ from arena.core.spec import split_pairs
 from arena.stats.ratings import check_counts, expected_score
 
 Decision = Literal["H1", "H0"]
+
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+"""The score of a pair of games per game: 0, 1/2, 1, 3/2 or 2 points over two games."""
 
 _USAGE = "expected elo0=E0,elo1=E1[,alpha=A,beta=B] (e.g. elo0=0,elo1=20,alpha=0.05,beta=0.05)"
 _KEYS = ("elo0", "elo1", "alpha", "beta")
@@ -81,6 +85,70 @@ def _fit(wins: int, draws: int, losses: int, score: float) -> float:
     roots = [(b + sign * math.sqrt(disc)) / (2 * n) for sign in (-1, 1)]
     candidates = [low, high] + [w for w in roots if low < w < high]
     return max(value(w) for w in candidates)
+
+
+def pair_index(points: float) -> int:
+    """Where a pair's points (0, 0.5, 1, 1.5 or 2 over its two games) count.
+
+    >>> pair_index(1.5)
+    3
+    """
+    return round(points * 2)
+
+
+def check_pairs(pairs: Sequence[int]) -> tuple[int, ...]:
+    """``pairs`` as five counts >= 0 (a ValueError otherwise)."""
+    counts = tuple(pairs)
+    if len(counts) != len(PAIR_SCORES) or any(
+        isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in counts
+    ):
+        raise ValueError(f"expected five counts of pairs >= 0, got {pairs!r}")
+    return counts
+
+
+def cost_of_mean(counts: tuple[int, ...], s: float) -> float:
+    """How much log-likelihood the pair counts lose when their distribution must have mean
+    ``s``: max over λ of Σ nᵢ·ln(1 + λ·(aᵢ − s)), with 1 + λ·(aⱼ − s) >= 0 for every
+    outcome j (aᵢ the :data:`PAIR_SCORES`). The LLR of mean s1 against s0 is
+    ``cost_of_mean(counts, s0) - cost_of_mean(counts, s1)``.
+
+    The largest log-likelihood of the counts under a distribution of mean ``s`` is
+    Σ nᵢ·ln(nᵢ/N) minus this (the dual of the constrained maximum: pᵢ = p̂ᵢ / (1 + λ(aᵢ − s));
+    at an end of λ's range, mass goes to an outcome never seen). The objective is concave,
+    so its derivative is found to zero by bisection with Newton steps.
+    """
+    terms = [(n, a - s) for n, a in zip(counts, PAIR_SCORES, strict=True) if n]
+    low, high = -1 / (1 - s), 1 / s  # where 1 + λ(a − s) stays >= 0 for a = 1 and a = 0
+    shrink = 1 - 1e-12
+
+    def slope(lam: float) -> tuple[float, float]:
+        first = second = 0.0
+        for n, c in terms:
+            q = c / (1 + lam * c)
+            first += n * q
+            second -= n * q * q
+        return first, second
+
+    def value(lam: float) -> float:
+        return sum(n * math.log(1 + lam * c) for n, c in terms)
+
+    a, b = low * shrink, high * shrink
+    if slope(b)[0] >= 0:  # still rising at the end: the optimum is there
+        return value(b)
+    if slope(a)[0] <= 0:
+        return value(a)
+    lam = 0.0
+    for _ in range(200):
+        first, second = slope(lam)
+        if abs(first) < 1e-12 or b - a < 1e-12 * (1 + abs(lam)):
+            break  # lam is the optimum
+        if first > 0:
+            a = lam
+        else:
+            b = lam
+        step = lam - first / second if second < 0 else (a + b) / 2
+        lam = step if a < step < b else (a + b) / 2
+    return value(lam)
 
 
 def _xlog(count: int, p: float) -> float:
@@ -195,6 +263,43 @@ class SPRT:
         s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
         return _fit(wins, draws, losses, s1) - _fit(wins, draws, losses, s0)
 
+    def llr_pairs(self, pairs: Sequence[int]) -> float:
+        """The log-likelihood ratio of H1 against H0 after ``pairs``: how many pairs of
+        games (one opening, both colours) scored 0, 1/2, 1, 3/2 and 2 points for A.
+
+        The pentanomial model, as fishtest tests engines on paired openings: the pair is
+        the unit, since its two games are not independent (an opening that decides the
+        game for whoever moves first splits the pair; a deterministic agent that wins an
+        opening with one colour often wins it with the other). The same generalised
+        LLR as :meth:`llr`, over the five outcomes of a pair (:func:`cost_of_mean`).
+
+        Where the openings decide most games (each side wins the pair's game it moves
+        first in), the split pairs say nothing of who is stronger, and the pairs won or
+        lost twice decide sooner than the same games counted one by one:
+
+        >>> test = SPRT(0, 20)
+        >>> pairs = (5, 0, 60, 0, 25)  # 60 pairs split, 25 won twice, 5 lost twice
+        >>> round(test.llr_pairs(pairs), 3), round(test.llr(wins=110, draws=0, losses=70), 3)
+        (3.116, 2.005)
+        >>> print(test.status_pairs(pairs))
+        LLR 3.116 >= 2.944 (the upper bound): H1 accepted
+        >>> test.llr_pairs((0, 0, 0, 0, 0))
+        0.0
+        """
+        counts = check_pairs(pairs)
+        if not sum(counts):
+            return 0.0
+        s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
+        return cost_of_mean(counts, s0) - cost_of_mean(counts, s1)
+
+    def status_pairs(self, pairs: Sequence[int]) -> Verdict:
+        """:meth:`status` on pairs of games (:meth:`llr_pairs`).
+
+        >>> SPRT(0, 20).status_pairs((0, 0, 80, 0, 0)).decision  # 80 split pairs: even
+        'H0'
+        """
+        return self._verdict(self.llr_pairs(pairs))
+
     def status(self, wins: int, draws: int, losses: int) -> Verdict:
         """The LLR, the bounds, and H1/H0 once the LLR reaches the upper/lower bound.
 
@@ -203,7 +308,9 @@ class SPRT:
         >>> SPRT(0, 20).status(100, 100, 180).decision
         'H0'
         """
-        llr = self.llr(wins, draws, losses)
+        return self._verdict(self.llr(wins, draws, losses))
+
+    def _verdict(self, llr: float) -> Verdict:
         lower, upper = self.bounds
         decision: Decision | None = "H1" if llr >= upper else "H0" if llr <= lower else None
         return Verdict(llr, lower, upper, decision)

@@ -41,17 +41,13 @@ Tests: tests/stats/test_threshold.py
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from arena.core.errors import SpecError
 from arena.stats.ratings import check_counts, elo_from_score, score_bounds
-from arena.stats.sprt import SPRT, Verdict
-
-PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
-"""The score of a pair of games per game: 0, 1/2, 1, 3/2 or 2 points over two games."""
+from arena.stats.sprt import SPRT, Verdict, check_pairs, cost_of_mean
 
 Outcome = Literal["met", "not met", "undecided"]
 
@@ -105,10 +101,10 @@ class ScoreTarget:
 
     def status(self, pairs: Sequence[int]) -> Verdict:
         """The LLR against Wald's bounds after ``pairs``: the counts of pairs that scored
-        0, 1/4, 1/2, 3/4 and 1 per game (:data:`PAIR_SCORES`)."""
-        counts = _check_pairs(pairs)
+        0, 1/4, 1/2, 3/4 and 1 per game (:data:`~arena.stats.sprt.PAIR_SCORES`)."""
+        counts = check_pairs(pairs)
         s0, s1 = self.hypotheses
-        llr = _dual_max(counts, s0) - _dual_max(counts, s1) if sum(counts) else 0.0
+        llr = cost_of_mean(counts, s0) - cost_of_mean(counts, s1) if sum(counts) else 0.0
         lower, upper = self.sprt.bounds
         decision = "H1" if llr >= upper else "H0" if llr <= lower else None
         return Verdict(llr, lower, upper, decision)  # type: ignore[arg-type]
@@ -117,66 +113,6 @@ class ScoreTarget:
         """ "met", "not met", or None while the evidence is between the bounds."""
         decision = self.status(pairs).decision
         return None if decision is None else "met" if decision == "H1" else "not met"
-
-
-def pair_index(points: float) -> int:
-    """Where a pair's points (0, 0.5, 1, 1.5 or 2 over its two games) count.
-
-    >>> pair_index(1.5)
-    3
-    """
-    return round(points * 2)
-
-
-def _check_pairs(pairs: Sequence[int]) -> tuple[int, ...]:
-    counts = tuple(pairs)
-    if len(counts) != len(PAIR_SCORES) or any(
-        isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in counts
-    ):
-        raise ValueError(f"expected five counts of pairs >= 0, got {pairs!r}")
-    return counts
-
-
-def _dual_max(counts: tuple[int, ...], s: float) -> float:
-    """max over λ of Σ nᵢ·ln(1 + λ·(aᵢ − s)), with 1 + λ·(aⱼ − s) >= 0 for every outcome j.
-
-    The largest log-likelihood of the counts under a distribution of mean ``s`` is
-    Σ nᵢ·ln(nᵢ/N) minus this (the dual of the constrained maximum: pᵢ = p̂ᵢ / (1 + λ(aᵢ − s));
-    at an end of λ's range, mass goes to an outcome never seen). The objective is concave,
-    so its derivative is found to zero by bisection with Newton steps.
-    """
-    terms = [(n, a - s) for n, a in zip(counts, PAIR_SCORES, strict=True) if n]
-    low, high = -1 / (1 - s), 1 / s  # where 1 + λ(a − s) stays >= 0 for a = 1 and a = 0
-    shrink = 1 - 1e-12
-
-    def slope(lam: float) -> tuple[float, float]:
-        first = second = 0.0
-        for n, c in terms:
-            q = c / (1 + lam * c)
-            first += n * q
-            second -= n * q * q
-        return first, second
-
-    def value(lam: float) -> float:
-        return sum(n * math.log(1 + lam * c) for n, c in terms)
-
-    a, b = low * shrink, high * shrink
-    if slope(b)[0] >= 0:  # still rising at the end: the optimum is there
-        return value(b)
-    if slope(a)[0] <= 0:
-        return value(a)
-    lam = 0.0
-    for _ in range(200):
-        first, second = slope(lam)
-        if abs(first) < 1e-12 or b - a < 1e-12 * (1 + abs(lam)):
-            break  # lam is the optimum
-        if first > 0:
-            a = lam
-        else:
-            b = lam
-        step = lam - first / second if second < 0 else (a + b) / 2
-        lam = step if a < step < b else (a + b) / 2
-    return value(lam)
 
 
 def score_interval(wins: int, draws: int, losses: int) -> tuple[float, float]:
