@@ -151,6 +151,19 @@ def cost_of_mean(counts: tuple[int, ...], s: float) -> float:
     return value(lam)
 
 
+def pair_llr(pairs: Sequence[int], s0: float, s1: float) -> float:
+    """The generalised log-likelihood ratio of mean score ``s1`` against ``s0`` after
+    ``pairs`` (the counts of pairs that scored :data:`PAIR_SCORES`); 0 before any pair.
+
+    >>> round(pair_llr((5, 0, 60, 0, 25), 0.5, 0.6), 3)
+    7.199
+    """
+    counts = check_pairs(pairs)
+    if not sum(counts):
+        return 0.0
+    return cost_of_mean(counts, s0) - cost_of_mean(counts, s1)
+
+
 def _xlog(count: int, p: float) -> float:
     """count·ln p, with 0·ln 0 = 0 (an outcome never seen costs nothing)."""
     if count == 0:
@@ -286,11 +299,7 @@ class SPRT:
         >>> test.llr_pairs((0, 0, 0, 0, 0))
         0.0
         """
-        counts = check_pairs(pairs)
-        if not sum(counts):
-            return 0.0
-        s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
-        return cost_of_mean(counts, s0) - cost_of_mean(counts, s1)
+        return pair_llr(pairs, expected_score(self.elo0), expected_score(self.elo1))
 
     def status_pairs(self, pairs: Sequence[int]) -> Verdict:
         """:meth:`status` on pairs of games (:meth:`llr_pairs`).
@@ -298,7 +307,7 @@ class SPRT:
         >>> SPRT(0, 20).status_pairs((0, 0, 80, 0, 0)).decision  # 80 split pairs: even
         'H0'
         """
-        return self._verdict(self.llr_pairs(pairs))
+        return self.verdict(self.llr_pairs(pairs))
 
     def status(self, wins: int, draws: int, losses: int) -> Verdict:
         """The LLR, the bounds, and H1/H0 once the LLR reaches the upper/lower bound.
@@ -308,9 +317,10 @@ class SPRT:
         >>> SPRT(0, 20).status(100, 100, 180).decision
         'H0'
         """
-        return self._verdict(self.llr(wins, draws, losses))
+        return self.verdict(self.llr(wins, draws, losses))
 
-    def _verdict(self, llr: float) -> Verdict:
+    def verdict(self, llr: float) -> Verdict:
+        """The decision an ``llr`` makes against this test's bounds."""
         lower, upper = self.bounds
         decision: Decision | None = "H1" if llr >= upper else "H0" if llr <= lower else None
         return Verdict(llr, lower, upper, decision)

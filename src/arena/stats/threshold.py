@@ -47,7 +47,7 @@ from typing import Literal
 
 from arena.core.errors import SpecError
 from arena.stats.ratings import check_counts, elo_from_score, score_bounds
-from arena.stats.sprt import SPRT, Verdict, check_pairs, cost_of_mean
+from arena.stats.sprt import SPRT, Verdict, pair_llr
 
 Outcome = Literal["met", "not met", "undecided"]
 
@@ -102,12 +102,7 @@ class ScoreTarget:
     def status(self, pairs: Sequence[int]) -> Verdict:
         """The LLR against Wald's bounds after ``pairs``: the counts of pairs that scored
         0, 1/4, 1/2, 3/4 and 1 per game (:data:`~arena.stats.sprt.PAIR_SCORES`)."""
-        counts = check_pairs(pairs)
-        s0, s1 = self.hypotheses
-        llr = cost_of_mean(counts, s0) - cost_of_mean(counts, s1) if sum(counts) else 0.0
-        lower, upper = self.sprt.bounds
-        decision = "H1" if llr >= upper else "H0" if llr <= lower else None
-        return Verdict(llr, lower, upper, decision)  # type: ignore[arg-type]
+        return self.sprt.verdict(pair_llr(pairs, *self.hypotheses))
 
     def decide(self, pairs: Sequence[int]) -> Outcome | None:
         """ "met", "not met", or None while the evidence is between the bounds."""
