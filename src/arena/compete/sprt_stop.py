@@ -33,6 +33,7 @@ Tests: tests/compete/test_sprt_stop.py
 from __future__ import annotations
 
 from arena.compete.plan import Plan, parse_game_id
+from arena.core.words import plural
 from arena.formats.record import GameRecord
 from arena.stats.sprt import PAIR_SCORES, SPRT, Verdict, pair_index
 from arena.stats.tally import Tally
@@ -70,9 +71,8 @@ class SprtStop:
     def unit(self) -> str:
         """What the test has counted: ``"12 pairs of games"`` or ``"25 games"``."""
         if self.paired:
-            n = sum(self._pairs)
-            return f"{n} pair{'s' if n != 1 else ''} of games"
-        return f"{self.tally.games} game{'s' if self.tally.games != 1 else ''}"
+            return plural(sum(self._pairs), "pair") + " of games"
+        return plural(self.tally.games, "game")
 
     def add(self, record: GameRecord) -> None:
         """Count one finished game of the plan (after the decision: nothing changes)."""
