@@ -307,6 +307,19 @@ def test_warmup(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "unknown game 'chess'" in err
 
 
+def test_warmup_makes_best_ready_on_one_thread_and_two(capsys: pytest.CaptureFixture[str]) -> None:
+    """Go's ``best`` runs MC-RAVE, compiled apart from the plain MCTS: a warmup that left
+    it out had a first ``best`` game of Go compile for minutes."""
+    from arena.search.mcts import warmup as compiled
+
+    compiled._ready.clear()  # what this process has made ready, not what the cache holds
+    assert main(["warmup", "go:size=5"]) == 0
+    assert "go:size=5: ready" in capsys.readouterr().out
+    made = {needs for spec, needs in compiled._ready if spec == "go:size=5"}
+    assert any(needs.startswith("rave,") and needs.endswith(",serial") for needs in made), made
+    assert any(needs.startswith("rave,") and not needs.endswith(",serial") for needs in made)
+
+
 def test_bench_timing_json(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["bench", "timing", "--moves", "12", "--json"])
     result = json.loads(capsys.readouterr().out.splitlines()[-1])

@@ -131,13 +131,11 @@ def test_exactly_five_has_no_engine() -> None:
 
 def winning_cells(state: arena.State, player: int) -> set[int]:
     """The empty cells where ``player`` completes five (by the rules, not the engine)."""
-    game = state.game
+    board = [state.stone(c) for c in range(225)]  # type: ignore[attr-defined]
     cells = set()
+    size = 15
     for cell in range(225):
-        if state.stone(cell) is None:  # type: ignore[attr-defined]
-            board = [state.stone(c) for c in range(225)]  # type: ignore[attr-defined]
-            board[cell] = player
-            size = 15
+        if board[cell] is None:  # a stone of player's there: its runs both ways, and itself
             r0, c0 = divmod(cell, size)
             for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
                 run = 1
@@ -148,7 +146,6 @@ def winning_cells(state: arena.State, player: int) -> set[int]:
                         r, c = r + sign * dr, c + sign * dc
                 if run >= 5:
                     cells.add(cell)
-    del game
     return cells
 
 
