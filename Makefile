@@ -53,10 +53,11 @@ lint: install-test
 
 # The whole suite, slow tests included (CI runs exactly this), on both cores. The fast kernels
 # are compiled once first (or loaded from numba's disk cache), so the two test workers load
-# them instead of both compiling the same code.
+# them instead of both compiling the same code. The 25 slowest tests are listed at the end
+# (the suite's time is kept near 10 minutes on 2 cores: these are where it goes).
 test: lint engines browser sabaki
 	$(BIN)/arena warmup
-	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=25
 
 # The documentation site (mkdocs.yml, pages in docs/) into site/; strict: a broken link,
 # a missing page or a docstring the API reference cannot read stops the build.
