@@ -300,11 +300,16 @@ def test_bench_agents_fixed_budget(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_warmup(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["warmup", "tictactoe", "connect4:rows=5"]) == 0
+    assert main(["warmup", "tictactoe", "connect4:rows=5", "--jobs", "2"]) == 0
     out = capsys.readouterr().out
+    assert "2 games, 2 at once" in out  # each in a worker process
     assert "tictactoe: ready" in out and "connect4:rows=5: ready" in out
+    assert main(["warmup", "tictactoe", "--jobs", "1"]) == 0
+    assert "at once" not in capsys.readouterr().out  # here, in this process
     code, _, err = run("warmup", "chess")
     assert code == 2 and "unknown game 'chess'" in err
+    code, _, err = run("warmup", "tictactoe", "--jobs", "0")
+    assert code == 2 and err.strip().endswith("--jobs must be at least 1, not 0")
 
 
 def test_warmup_makes_best_ready_on_one_thread_and_two(capsys: pytest.CaptureFixture[str]) -> None:
@@ -313,7 +318,7 @@ def test_warmup_makes_best_ready_on_one_thread_and_two(capsys: pytest.CaptureFix
     from arena.search.mcts import warmup as compiled
 
     compiled._ready.clear()  # what this process has made ready, not what the cache holds
-    assert main(["warmup", "go:size=5"]) == 0
+    assert main(["warmup", "go:size=5", "--jobs", "1"]) == 0
     assert "go:size=5: ready" in capsys.readouterr().out
     made = {needs for spec, needs in compiled._ready if spec == "go:size=5"}
     assert any(needs.startswith("rave,") and needs.endswith(",serial") for needs in made), made

@@ -7,16 +7,25 @@ searches are compiled code of their own (Go's MC-RAVE with its knowledge, the al
 engines of ``ids``) that the plain MCTS does not load: without them a first ``best`` game
 of Go compiled for about three minutes after a warmup on the project's machine.
 
+Games compile at once, each in a process of its own (``--jobs``; numba compiles on one
+core): every game's compiled code goes to files of its own in the cache.
+
 Tests: tests/cli/test_cli.py
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import os
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from multiprocessing import active_children, get_context
 
 from arena.agents.best import best_spec
 from arena.agents.registry import load_agent
+from arena.compete.runner import die_with_parent
 from arena.core.agent import start_game
 from arena.core.errors import ArenaError
 from arena.core.game import Game
@@ -39,24 +48,73 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="example: arena warmup connect4 go:size=9",
     )
     p.add_argument("games", nargs="*", metavar="GAME", help="game specs (default: all)")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="games compiled at once, each in a process of its own (default: the machine's "
+        "cores, at most one a game)",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     specs = args.games or list(NAMES)
-    games = [load_game(spec) for spec in specs]
+    games = [load_game(spec) for spec in specs]  # a bad spec: one line, before any compiling
+    if args.jobs is not None and args.jobs < 1:
+        raise ArenaError(f"--jobs must be at least 1, not {args.jobs}")
+    jobs = min(args.jobs or os.cpu_count() or 1, len(games))
     ready = 0
-    for game in games:
-        start = time.perf_counter()
-        seconds = warmup(game)
+    for spec, seconds in warmed(games, jobs):
         if seconds is None:
             if args.games:
-                raise ArenaError(f"{game.spec} has no compiled kernel: mcts runs it in Python")
+                raise ArenaError(f"{spec} has no compiled kernel: mcts runs it in Python")
             continue
-        warm_best(game)
         ready += 1
-        print(f"{game.spec}: ready ({time.perf_counter() - start:.1f} s)")
+        print(f"{spec}: ready ({seconds:.1f} s)", flush=True)
     return 0 if ready else 1
+
+
+def warmed(games: list[Game], jobs: int):  # type: ignore[no-untyped-def]
+    """``(spec, seconds)`` of each game made ready (seconds None: no kernel), as each is
+    done: here with one job, else in ``jobs`` processes of their own."""
+    if jobs <= 1:
+        for game in games:
+            yield game.spec, warm(game.spec)
+        return
+    print(f"compiling {len(games)} games, {jobs} at once", flush=True)
+    pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"), initializer=die_with_parent)
+    try:
+        futures = {pool.submit(warm_quietly, game.spec): game.spec for game in games}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    except BaseException:
+        # Interrupted, or a game failed: the other compilations are not waited for.
+        pool.shutdown(wait=False, cancel_futures=True)
+        for child in active_children():
+            child.terminate()
+        raise
+    finally:
+        pool.shutdown(wait=True)
+
+
+def warm(spec: str) -> float | None:
+    """Make ``spec`` ready: its kernel and compiled MCTS, then ``best``'s searches; the
+    seconds it took (None: the game has no kernel)."""
+    start = time.perf_counter()
+    game = load_game(spec)
+    if warmup(game) is None:
+        return None
+    warm_best(game)
+    return time.perf_counter() - start
+
+
+def warm_quietly(spec: str) -> float | None:
+    """:func:`warm` in a worker process: its first-use notice and spinner would interleave
+    with the other workers' (the coordinator prints each game's line)."""
+    with contextlib.redirect_stderr(io.StringIO()):
+        return warm(spec)
 
 
 def warm_best(game: Game) -> None:
