@@ -8,7 +8,9 @@ engines of ``ids``) that the plain MCTS does not load: without them a first ``be
 of Go compiled for about three minutes after a warmup on the project's machine.
 
 Games compile at once, each in a process of its own (``--jobs``; numba compiles on one
-core): every game's compiled code goes to files of its own in the cache.
+core). Code the games share (the MCTS itself) is compiled for each game's kernel apart;
+numba rewrites a function's index file only when one of its compilations is done, so two
+workers rarely meet there, and an entry lost that way is compiled again on first use.
 
 Tests: tests/cli/test_cli.py
 """
@@ -40,7 +42,7 @@ Lazy SMP's helpers are compiled apart from the one-thread search)."""
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "warmup",
-        help="compile the fast kernels (and the compiled MCTS) for games ahead of use",
+        help="compile the fast kernels, the compiled MCTS and best's searches ahead of use",
         description="Compile each game's kernel, the compiled MCTS and the searches `best` "
         "plays it with (one thread and two) into numba's disk cache (or load them, when they "
         "are there already), so that no search pays for compilation. Default: every game "
