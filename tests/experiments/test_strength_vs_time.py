@@ -12,7 +12,9 @@ import pytest
 from smoke import PNG, experiment, one_line_error, read_csv
 
 TINY = ["--game", "tictactoe", "--times", "0.01,0.005", "--opponent", "random", "--games", "2"]
-TINY += ["--compare", "0.005,0.01"]
+# The short comparison may see no simulation at all on a loaded machine (its margin keeps
+# up to 95 % of 5 ms for the pauses the process has suffered); the long one always does.
+TINY += ["--compare", "0.005,0.1"]
 
 
 run = experiment("strength-vs-time")
@@ -33,10 +35,11 @@ def test_files_exist_and_numbers_add_up(tmp_path: Path) -> None:
         assert 0 <= low <= score <= high <= 1
         assert int(r["forfeits"]) <= losses and float(r["simulations_per_move"]) > 0
     roots = read_csv(tmp_path / "strength-vs-time-roots.csv")
-    for seconds in ("0.005", "0.01"):
+    for seconds in ("0.005", "0.1"):
         mine = [r for r in roots if r["seconds"] == seconds]
         assert len(mine) == 6  # the legal moves after b2 a1 c1
-        assert sum(int(r["visits"]) for r in mine) == int(mine[0]["simulations"]) > 0
+        assert sum(int(r["visits"]) for r in mine) == int(mine[0]["simulations"])
+        assert int(mine[0]["simulations"]) > 0 or seconds == "0.005"
         for r in mine:
             if r["win_rate"]:
                 assert 0 <= float(r["low"]) <= float(r["win_rate"]) <= float(r["high"]) <= 1
