@@ -117,8 +117,8 @@ def positions(
                     g, w, through, count, board, cnt, p
                 ):
                     continue  # the mover wins at once
-                alone_p = cnt[:, q] == 0
-                alone_q = cnt[:, p] == 0
+                alone_p = cnt[:, 2 + p] == 0  # the windows p holds (gomoku.FLANKS)
+                alone_q = cnt[:, 2 + q] == 0
                 row = [float(np.sum(alone_p & (cnt[:, p] == j))) for j in (1, 2, 3)]
                 row += [float(np.sum(alone_q & (cnt[:, q] == j))) for j in range(1, k)]
                 row.append(float(gomoku.threat_cells(g, w, through, count, board, cnt, q)))

@@ -15,6 +15,7 @@ from arena.search.alphabeta.engines.gomoku import (
     C_FOURS,
     C_THREES,
     GomokuEngine,
+    four_cells,
     make_engine,
     place,
     remove,
@@ -124,9 +125,96 @@ def test_proven_values_agree_with_the_python_reference() -> None:
         assert texts[0] == texts[1] and texts[0] in ("win in 1", "loss in 2")
 
 
-def test_exactly_five_has_no_engine() -> None:
-    assert engine_for(arena.load_game("gomoku:overline=nowin")) is None
-    assert engine_for(arena.load_game("gomoku:size=9")) is not None
+def barred(board: np.ndarray, window: np.ndarray, p: int, exact: bool, size: int) -> bool:
+    """The rule's own reading: ``p`` cannot make five in ``window`` (a stone of the other in
+    it; exactly five: one of its own next to either end)."""
+    if (board[window] == 2 - p).any():
+        return True
+    (r0, c0), (r1, c1) = divmod(int(window[0]), size), divmod(int(window[1]), size)
+    dr, dc = r1 - r0, c1 - c0
+    ends = ((r0 - dr, c0 - dc), (r0 + len(window) * dr, c0 + len(window) * dc))
+    return exact and any(
+        0 <= r < size and 0 <= c < size and board[r * size + c] == p + 1 for r, c in ends
+    )
+
+
+@pytest.mark.parametrize("spec", ["gomoku:overline=nowin,size=9", "gomoku:size=9"])
+def test_fours_threes_and_winning_cells_follow_the_rules(spec: str) -> None:
+    """Exactly five and freestyle: the engine's counts of fours and threes are the windows
+    the rule leaves a player, and its winning cells are the moves after which the game
+    says the mover won (random crowded positions, where sixes are common)."""
+    game = arena.load_game(spec)
+    engine = make_engine(game)
+    search, size = engine.search, 9
+    w = search.geo[1]
+    rng = random.Random(3)
+    centre = [r * size + c for r in range(1, 8) for c in range(1, 8)]
+    wins = sixes = 0
+    for _ in range(150):
+        state = game.initial_state()
+        for _ in range(rng.randrange(10, 40)):
+            near = [m for m in state.legal_moves() if m in centre]
+            state = state.play(rng.choice(near or state.legal_moves()))
+            if state.is_terminal():
+                break
+        if state.is_terminal():
+            continue
+        search.set_root(state)
+        board = search.board
+        for p in (0, 1):
+            own = (board[w] == p + 1).sum(axis=1)
+            held = np.array([not barred(board, win, p, game.exact, size) for win in w])
+            assert search.c[C_FOURS + p] == int(np.sum(held & (own == 4)))
+            assert search.c[C_THREES + p] == int(np.sum(held & (own == 3)))
+            sixes += int(np.sum(~held & (own == 4) & ((board[w] == 2 - p).sum(axis=1) == 0)))
+        p = state.to_move
+        n = four_cells(search.geo[0], w, search.cnt, board, p, search.buf[0], search.c[C_FOURS + p])
+        found = {int(cell) for cell in search.buf[0, :n]}
+        won = {m for m in state.legal_moves() if state.play(m).returns()[p] > 0}
+        assert found == won
+        wins += bool(won)
+    assert wins >= 30  # the positions do test the winning cells
+    assert (sixes >= 30) == game.exact  # and, exactly five, fours a six spoils
+
+
+@pytest.mark.parametrize(
+    ("text", "freestyle", "exact"),
+    [
+        # Black H8 J8 K8 L8 and N8, White's G8: M8 makes six.
+        ("H8 A1 J8 A2 K8 A3 L8 A4 N8 G8", ("M8", "win in 1"), ("A5", None)),
+        # The same with G8 free: G8 makes exactly five (F8 and M8 stay empty).
+        ("H8 A1 J8 A2 K8 A3 L8 A4 N8 A6", ("G8", "win in 1"), ("G8", "win in 1")),
+    ],
+)
+def test_exactly_five_a_six_does_not_win_and_both_searches_agree(
+    text: str, freestyle: tuple[str, str], exact: tuple[str, str | None]
+) -> None:
+    for spec, (move, value) in (("gomoku", freestyle), ("gomoku:overline=nowin", exact)):
+        state = position(text, spec)
+        fast, slow = arena.load_agent("ids"), arena.load_agent("ids:engine=python")
+        assert isinstance(fast.engine(state.game), GomokuEngine)
+        for agent in (fast, slow):
+            assert state.game.format_move(agent.choose(state, arena.Limit(depth=3))) == move
+            if value is not None:
+                assert agent.last_search.root[0]["text"] == value
+        assert fast.last_search.engine == "compiled"
+
+
+def test_exactly_five_plays_whole_games_with_both_threads() -> None:
+    """``best`` (two threads: one looks for wins by threats) on exactly five: every move
+    legal, no game lost on time, against the readable search."""
+    game = arena.load_game("gomoku:overline=nowin,size=11")
+    assert engine_for(game, 2) is not None
+    best, reference = arena.load_agent("best"), arena.load_agent("ids:engine=python")
+    for agent in (best, reference):
+        agent.reset(game)
+    state = game.play_moves(game.parse_moves("F6 F7"))
+    while not state.is_terminal():
+        agent = best if state.to_move == 0 else reference
+        move = agent.choose(state, arena.Limit(time=0.05))
+        assert move in state.legal_moves()
+        state = state.play(move)
+    assert state.returns()[0] >= 0  # the compiled engine with the first move does not lose
 
 
 def winning_cells(state: arena.State, player: int) -> set[int]:

@@ -1,13 +1,19 @@
 """Gomoku's compiled engine: threat-aware alpha-beta over k-windows (numba).
 
-What ``ids`` runs on Gomoku (freestyle: ``overline=win``; ``ids:engine=python``
-keeps the readable reference, and ``overline=nowin`` has no engine).
+What ``ids`` runs on Gomoku, freestyle (``overline=win``) and exactly five
+(``overline=nowin``); ``ids:engine=python`` keeps the readable reference.
 
 The position is a board of cells plus, for every k-window (k cells in a line:
 572 on 15x15), how many stones of each player it holds; a move updates the
 4k windows through its cell. From those counts, kept incrementally:
 
-- **Threats.** A window with k-1 stones of one player and none of the other
+- **Exactly five.** A player *holds* a window while nothing bars it: a stone of the
+  other in it, or (``overline=nowin``) a stone of its own next to either end, where
+  the five would be six. So every count below is of the rule's own fives, fours and
+  threes, and the search, the VCF and the answers to a three need nothing else; the
+  pattern codes see nine cells of a line, and take a cell past them as not the
+  player's;
+- **Threats.** A window with k-1 stones of one player that it holds
   is a *four*: its empty cell wins at once. The side to move with a four wins
   (the search returns ``WIN - plies`` at once); facing the opponent's fours it
   must block their empty cells (two distinct ones lose; one is a forced move,
@@ -136,6 +142,11 @@ C_KEYS = COUNTERS
 # sums: each player's window value; then, with the pattern evaluation, each player's sum
 # over the empty cells of its classes' weights as the mover's and as the opponent's.
 S_PATTERN = 2
+# window counts cnt[win]: the stones of player 0 and 1 in it, then what bars player 0 and 1
+# from it (the other's stones in it; exactly five: also the player's own next to its ends).
+# A player *holds* a window while nothing bars it.
+FLANKS = 8
+"""The most windows a cell flanks (two a line)."""
 TABLE_BITS = 20
 BEAM = 12
 ANSWER = 1
@@ -233,23 +244,36 @@ PROVEN = WIN - 10_000.0
 MAX_PLY = 128
 
 
-def geometry(size: int, k: int) -> tuple[np.ndarray, ...]:
-    """``(g, windows, through, count_through, near, count_near)`` of a board."""
+def geometry(size: int, k: int, exact: bool = False) -> tuple[np.ndarray, ...]:
+    """``(g, windows, through, count_through, near, count_near)`` of a board.
+
+    ``through[cell]`` lists the ``count_through[cell]`` windows through the cell; past
+    them, from column ``4 k``, the windows the cell *flanks* (the cell next to either
+    end, in line), their number in the last column: with ``exact`` (the rule of exactly
+    five, ``overline=nowin``) a stone there bars its owner from the window, whose five
+    would be six. Freestyle lists none."""
     cells = size * size
     windows = []
+    ends = []
     for r in range(size):
         for c in range(size):
             for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
                 er, ec = r + (k - 1) * dr, c + (k - 1) * dc
                 if 0 <= er < size and 0 <= ec < size:
                     windows.append([(r + i * dr) * size + c + i * dc for i in range(k)])
+                    flanks = ((r - dr, c - dc), (er + dr, ec + dc))
+                    on = [(y, x) for y, x in flanks if 0 <= y < size and 0 <= x < size]
+                    ends.append([y * size + x for y, x in on])
     w = np.array(windows, np.int64).reshape(len(windows), k)
-    through = np.zeros((cells, 4 * k), np.int64)
+    through = np.zeros((cells, 4 * k + FLANKS + 1), np.int64)
     count = np.zeros(cells, np.int64)
     for i, row in enumerate(windows):
         for cell in row:
             through[cell, count[cell]] = i
             count[cell] += 1
+        for cell in ends[i] if exact else ():
+            through[cell, 4 * k + through[cell, -1]] = i
+            through[cell, -1] += 1
     near = np.zeros((cells, 25), np.int64)
     count_near = np.zeros(cells, np.int64)
     for cell in range(cells):
@@ -260,7 +284,7 @@ def geometry(size: int, k: int) -> tuple[np.ndarray, ...]:
                     near[cell, count_near[cell]] = rr * size + cc
                     count_near[cell] += 1
     nbr = patterns.neighbours(size).ravel()
-    shape, kind = _pattern_tables()
+    shape, kind = _pattern_tables(exact)
     # Both players' shapes of a key in one byte (player 1's in the high half), eight keys
     # to a word: 64 KB, which stays in the cache where 2 x 65,536 words would not.
     both = (shape[0].astype(np.int64) | shape[1].astype(np.int64) << 4).reshape(-1, 8)
@@ -273,9 +297,10 @@ def geometry(size: int, k: int) -> tuple[np.ndarray, ...]:
 
 
 @cache
-def _pattern_tables() -> tuple[np.ndarray, np.ndarray]:
-    """The line shapes and the cells' classes (:mod:`.gomoku_patterns`), built once."""
-    return patterns.shape_table(), patterns.class_table()
+def _pattern_tables(exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The line shapes and the cells' classes (:mod:`.gomoku_patterns`), built once a
+    rule (``exact``: exactly five)."""
+    return patterns.shape_table(exact), patterns.class_table()
 
 
 WINDOW = (2.0, 100.0, 185.0, 1240.0)
@@ -402,7 +427,7 @@ def place_windows(
         win = through[cell, i]
         a = cnt[win, p]
         b = cnt[win, q]
-        if b == 0:
+        if cnt[win, 2 + p] == 0:  # p holds it: one stone more
             sums[p] += value[scale + win] * (value[a + 1] - value[a])
             if a + 1 == k - 1:
                 c[C_FOURS + p] += 1
@@ -411,13 +436,25 @@ def place_windows(
                 c[C_FOURS + p] -= 1
             elif a + 1 == k - 2:
                 c[C_THREES + p] += 1
-        elif a == 0:
+        if cnt[win, 2 + q] == 0:  # q held it: no more
             sums[q] -= value[scale + win] * value[b]
             if b == k - 1:
                 c[C_FOURS + q] -= 1
             elif b == k - 2:
                 c[C_THREES + q] -= 1
         cnt[win, p] = a + 1
+        cnt[win, 2 + q] += 1
+    flanks = 4 * k
+    for i in range(through[cell, flanks + FLANKS]):  # exactly five: p's five there is six
+        win = through[cell, flanks + i]
+        if cnt[win, 2 + p] == 0:
+            a = cnt[win, p]
+            sums[p] -= value[scale + win] * value[a]
+            if a == k - 1:
+                c[C_FOURS + p] -= 1
+            elif a == k - 2:
+                c[C_THREES + p] -= 1
+        cnt[win, 2 + p] += 1
     for i in range(count_near[cell]):
         nearby[near[cell, i]] += 1
 
@@ -439,7 +476,8 @@ def remove_windows(
         a = cnt[win, p] - 1
         b = cnt[win, q]
         cnt[win, p] = a
-        if b == 0:
+        cnt[win, 2 + q] -= 1
+        if cnt[win, 2 + p] == 0:
             sums[p] -= value[scale + win] * (value[a + 1] - value[a])
             if a + 1 == k - 1:
                 c[C_FOURS + p] -= 1
@@ -448,12 +486,23 @@ def remove_windows(
                 c[C_FOURS + p] += 1
             elif a + 1 == k - 2:
                 c[C_THREES + p] -= 1
-        elif a == 0:
+        if cnt[win, 2 + q] == 0:
             sums[q] += value[scale + win] * value[b]
             if b == k - 1:
                 c[C_FOURS + q] += 1
             elif b == k - 2:
                 c[C_THREES + q] += 1
+    flanks = 4 * k
+    for i in range(through[cell, flanks + FLANKS]):
+        win = through[cell, flanks + i]
+        cnt[win, 2 + p] -= 1
+        if cnt[win, 2 + p] == 0:
+            a = cnt[win, p]
+            sums[p] += value[scale + win] * value[a]
+            if a == k - 1:
+                c[C_FOURS + p] += 1
+            elif a == k - 2:
+                c[C_THREES + p] += 1
     for i in range(count_near[cell]):
         nearby[near[cell, i]] -= 1
 
@@ -532,7 +581,7 @@ def four_cells(g, w, cnt, board, p, out, fours):  # type: ignore[no-untyped-def]
     for win in range(g[G_WINDOWS]):
         if fours <= 0:
             break
-        if cnt[win, p] == k - 1 and cnt[win, 1 - p] == 0:
+        if cnt[win, p] == k - 1 and cnt[win, 2 + p] == 0:
             fours -= 1
             for i in range(k):
                 cell = w[win, i]
@@ -555,7 +604,7 @@ def fours_through(g, w, through, count, cnt, board, p, cell, out):  # type: igno
     n = 0
     for i in range(count[cell]):
         win = through[cell, i]
-        if cnt[win, p] == k - 1 and cnt[win, 1 - p] == 0:
+        if cnt[win, p] == k - 1 and cnt[win, 2 + p] == 0:
             for t in range(k):
                 y = w[win, t]
                 if board[y] == 0:
@@ -568,12 +617,11 @@ def makes_double(g, w, through, count, board, cnt, q, x):  # type: ignore[no-unt
     """Whether ``q`` playing the empty cell ``x`` gets two or more winning cells at once
     (an open four or a double four)."""
     k = g[G_K]
-    p = 1 - q
     # The completions of q's windows through x that would hold k-1 stones.
     first = -1
     for j in range(count[x]):
         other = through[x, j]
-        if cnt[other, q] == k - 2 and cnt[other, p] == 0:
+        if cnt[other, q] == k - 2 and cnt[other, 2 + q] == 0:
             y = -1
             for t in range(k):
                 y = w[other, t]
@@ -593,10 +641,9 @@ def threat_cells(g, w, through, count, board, cnt, q):  # type: ignore[no-untype
     open four or a double four): the threats the other side must answer. (A cell is
     counted once for each of q's (k-2)-windows it lies in.)"""
     k = g[G_K]
-    p = 1 - q
     found = 0
     for win in range(g[G_WINDOWS]):
-        if cnt[win, q] != k - 2 or cnt[win, p] != 0:
+        if cnt[win, q] != k - 2 or cnt[win, 2 + q] != 0:
             continue
         for i in range(k):
             x = w[win, i]
@@ -626,7 +673,7 @@ def defence_cells(g, w, through, count, board, cnt, c, p, out):  # type: ignore[
     for win in range(g[G_WINDOWS]):
         if left <= 0:
             break
-        if cnt[win, q] != k - 2 or cnt[win, p] != 0:
+        if cnt[win, q] != k - 2 or cnt[win, 2 + q] != 0:
             continue
         left -= 1
         for i in range(k):
@@ -635,7 +682,7 @@ def defence_cells(g, w, through, count, board, cnt, c, p, out):  # type: ignore[
                 continue
             for j in range(count[x]):
                 other = through[x, j]
-                if cnt[other, q] == k - 2 and cnt[other, p] == 0:
+                if cnt[other, q] == k - 2 and cnt[other, 2 + q] == 0:
                     for t in range(k):
                         y = w[other, t]
                         if board[y] == 0:
@@ -646,7 +693,7 @@ def defence_cells(g, w, through, count, board, cnt, c, p, out):  # type: ignore[
     for win in range(g[G_WINDOWS]):
         if left <= 0:
             break
-        if cnt[win, p] == k - 2 and cnt[win, q] == 0:
+        if cnt[win, p] == k - 2 and cnt[win, 2 + p] == 0:
             left -= 1
             for t in range(k):
                 y = w[win, t]
@@ -662,10 +709,9 @@ def fork_cells(g, w, through, count, board, cnt, p):  # type: ignore[no-untyped-
     three with the same stone): the cells of a four-three. (A cell is counted once for
     each of p's (k-2)-windows it lies in, as in :func:`threat_cells`.)"""
     k = g[G_K]
-    q = 1 - p
     found = 0
     for win in range(g[G_WINDOWS]):
-        if cnt[win, p] != k - 2 or cnt[win, q] != 0:
+        if cnt[win, p] != k - 2 or cnt[win, 2 + p] != 0:
             continue
         step = w[win, 1] - w[win, 0]  # the line's direction
         for i in range(k):
@@ -676,7 +722,7 @@ def fork_cells(g, w, through, count, board, cnt, p):  # type: ignore[no-untyped-
                 other = through[x, j]
                 if (
                     cnt[other, p] >= k - 3
-                    and cnt[other, q] == 0
+                    and cnt[other, 2 + p] == 0
                     and w[other, 1] - w[other, 0] != step
                 ):
                     found += 1
@@ -715,12 +761,10 @@ def cell_score(g, c, through, count, attack, defend, cnt, p, cell):  # type: ign
     at = g[G_K] + 1
     for i in range(count[cell]):
         win = through[cell, i]
-        a = cnt[win, p]
-        b = cnt[win, q]
-        if b == 0:
-            s += attack[a]
-        elif a == 0:
-            s += defend[b]
+        if cnt[win, 2 + p] == 0:
+            s += attack[cnt[win, p]]
+        elif cnt[win, 2 + q] == 0:
+            s += defend[cnt[win, q]]
     if attack[at + N_CLASSES] != 0.0:  # a move's log-odds: of the windows' score, the classes
         codes = C_KEYS + 4 * g[G_CELLS] + cell
         s = attack[at + N_CLASSES] * math.log1p(s)
@@ -802,7 +846,7 @@ def vcf(
     for win in range(g[G_WINDOWS]):
         if threes <= 0:
             break
-        if cnt[win, p] == k - 2 and cnt[win, q] == 0:
+        if cnt[win, p] == k - 2 and cnt[win, 2 + p] == 0:
             threes -= 1
             for i in range(k):
                 cell = w[win, i]
@@ -1237,13 +1281,14 @@ class GomokuSearch(RootSearch):
     def __init__(self, game: Game, tempo: float = TEMPO, threat: float = THREAT) -> None:
         size, k = game.rows, game.k  # type: ignore[attr-defined]
         self.size, self.k = size, k
-        self.geo = geometry(size, k)
+        self.exact: bool = game.exact  # type: ignore[attr-defined]
+        self.geo = geometry(size, k, game.exact)  # type: ignore[attr-defined]
         self.value, self.attack, self.defend = weights(k, tempo, threat, size=size)
         cells = size * size
         rng = np.random.default_rng(20261123)
         self.zobrist = rng.integers(1, 1 << 62, size=(2, cells), dtype=np.int64)
         self.board = np.zeros(cells, np.int64)
-        self.cnt = np.zeros((self.geo[1].shape[0], 2), np.int64)
+        self.cnt = np.zeros((self.geo[1].shape[0], 4), np.int64)
         self.sums = np.zeros(S_PATTERN + 4, float)
         self.nearby = np.zeros(cells, np.int64)
         self.c = np.zeros(COUNTERS + 6 * cells, np.int64)
@@ -1322,7 +1367,7 @@ class GomokuSearch(RootSearch):
         at = int(pattern_at(g))
         if self.value[at + 2 * N_CLASSES] == 0.0:
             return
-        shape, kind = _pattern_tables()
+        shape, kind = _pattern_tables(self.exact)
         board = np.zeros(cells, np.int64)
         keys = patterns.keys(board, g[g[G_NBR] : g[G_SHAPE]].reshape(cells, 4, 8))
         self.c[C_KEYS : C_KEYS + 4 * cells] = keys.ravel()
@@ -1415,7 +1460,7 @@ class GomokuSearch(RootSearch):
 
 
 class GomokuEngine:
-    """``ids``'s engine for one freestyle Gomoku board."""
+    """``ids``'s engine for one Gomoku board (freestyle or exactly five)."""
 
     def __init__(
         self, game: Game, tempo: float = TEMPO, threat: float = THREAT, threads: int = 1
@@ -1581,9 +1626,7 @@ def proven(
     return info
 
 
-def make_engine(game: Game, threads: int = 1) -> GomokuEngine | None:
-    """The engine for freestyle Gomoku (``overline=win``; searching with ``threads``
-    threads), else None."""
-    if getattr(game, "exact", False):
-        return None
+def make_engine(game: Game, threads: int = 1) -> GomokuEngine:
+    """The engine for a Gomoku board, freestyle or exactly five (``overline=nowin``),
+    searching with ``threads`` threads."""
     return GomokuEngine(game, threads=threads)

@@ -95,14 +95,18 @@ def slot(offset: int) -> int:
     return offset + SIDE if offset < 0 else offset + SIDE - 1
 
 
-def _fives(line: tuple[int, ...]) -> tuple[bool, set[int]]:
+def _fives(line: tuple[int, ...], exact: bool = False) -> tuple[bool, set[int]]:
     """Whether the own stones (1) of ``line`` (9 cells: 0 empty, 1 own, 2 blocked; the
-    centre own) make five through the centre, and the empty cells that would."""
+    centre own) make five through the centre, and the empty cells that would. ``exact``
+    (``overline=nowin``): only a line of exactly five counts, so a five whose next cell
+    on either side is own is none (the cells past the nine are taken as not own)."""
     wins: set[int] = set()
     for start in range(SIDE + 1):
         window = line[start : start + 5]
         if 2 in window:
             continue
+        if exact and 1 in (line[start - 1] if start > 0 else 0, *line[start + 5 : start + 6]):
+            continue  # filled, it would be six or more
         empty = [start + i for i, v in enumerate(window) if v == 0]
         if not empty:
             return True, wins
@@ -112,8 +116,8 @@ def _fives(line: tuple[int, ...]) -> tuple[bool, set[int]]:
 
 
 @cache
-def _shape(line: tuple[int, ...]) -> int:
-    five, wins = _fives(line)
+def _shape(line: tuple[int, ...], exact: bool = False) -> int:
+    five, wins = _fives(line, exact)
     if five:
         return FIVE
     if wins:
@@ -121,17 +125,24 @@ def _shape(line: tuple[int, ...]) -> int:
     best = DEAD
     for i, v in enumerate(line):
         if v == 0:
-            best = max(best, _shape((*line[:i], 1, *line[i + 1 :])))
+            best = max(best, _shape((*line[:i], 1, *line[i + 1 :]), exact))
     # One more stone along the line makes ``best``: this shape is two codes below it.
     return {F4: F3, B4: B3, F3: F2, B3: B2, F2: F1, B2: B1}.get(best, DEAD)
 
 
-def shape_of(text: str) -> str:
+def shape_of(text: str, exact: bool = False) -> str:
     """The shape made by an own stone at the centre of nine cells written as ``text``
-    (``x`` own, ``o`` the other's or off the board, ``.`` empty; the centre is ``x``)."""
+    (``x`` own, ``o`` the other's or off the board, ``.`` empty; the centre is ``x``);
+    ``exact``: by the rule of exactly five (``overline=nowin``).
+
+    >>> shape_of("x.xxxx..."), shape_of("x.xxxx...", exact=True)  # the left cell: six
+    ('F4', 'B4')
+    >>> shape_of("xxx.xx..."), shape_of("xxx.xx...", exact=True)  # its only five: six
+    ('B4', 'B2')
+    """
     if len(text) != 2 * SIDE + 1 or text[SIDE] != "x" or set(text) - set(".xo"):
         raise ValueError(f"shape_of: {text!r}: nine cells of '.', 'x', 'o', 'x' at the centre")
-    return SHAPES[_shape(tuple({".": 0, "x": 1, "o": 2}[c] for c in text))]
+    return SHAPES[_shape(tuple({".": 0, "x": 1, "o": 2}[c] for c in text), exact)]
 
 
 def key_of(text: str) -> int:
@@ -148,9 +159,9 @@ def key_of(text: str) -> int:
     return key
 
 
-def shape_table() -> np.ndarray:
+def shape_table(exact: bool = False) -> np.ndarray:
     """``(2, KEYS)`` int8: the shape player 0 (Black) and player 1 make by a stone at the
-    centre of each key's neighbours."""
+    centre of each key's neighbours (``exact``: by the rule of exactly five)."""
     table = np.zeros((2, KEYS), np.int8)
     offsets = _slots()
     for key in range(KEYS):
@@ -158,7 +169,7 @@ def shape_table() -> np.ndarray:
         for p in (0, 1):
             own = BLACK if p == 0 else WHITE
             line = [1 if s == own else 0 if s == EMPTY else 2 for s in states]
-            table[p, key] = _shape((*line[:SIDE], 1, *line[SIDE:]))
+            table[p, key] = _shape((*line[:SIDE], 1, *line[SIDE:]), exact)
     return table
 
 
