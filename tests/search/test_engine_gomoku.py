@@ -194,7 +194,7 @@ def test_exactly_five_a_six_does_not_win_and_both_searches_agree(
         fast, slow = arena.load_agent("ids"), arena.load_agent("ids:engine=python")
         assert isinstance(fast.engine(state.game), GomokuEngine)
         for agent in (fast, slow):
-            assert state.game.format_move(agent.choose(state, arena.Limit(depth=3))) == move
+            assert state.game.format_move(agent.choose(state, arena.Limit(depth=2))) == move
             if value is not None:
                 assert agent.last_search.root[0]["text"] == value
         assert fast.last_search.engine == "compiled"
