@@ -182,7 +182,7 @@ class IDSAgent(Agent):
         if seconds is None and not (limit.depth or limit.nodes):
             seconds = self.default_time
         # The caller's time (not the agent's own default) is what a cold move must keep.
-        engine = None if limit.nodes else self._engine_on_clock(state.game, limited)
+        engine = self._engine_on_clock(state.game, limited)
         if engine is not None and self.multipv > 1 and not getattr(engine, "multipv", False):
             # An analysis asks each move its own value: the compiled Connect Four and Gomoku
             # engines search a whole depth per call and cannot re-search one move with an
@@ -190,12 +190,15 @@ class IDSAgent(Agent):
             engine = None
         if engine is not None:
             depth = min(self.maxdepth, limit.depth or self.maxdepth)
+            # A node budget: the engine searches it on one thread (the same move on any
+            # machine), as the readable search counts its nodes.
+            budget = {"nodes": limit.nodes} if limit.nodes else {}
             if self.multipv > 1 and getattr(engine, "multipv", False):
                 move, self.last_search = engine.choose(  # type: ignore[call-arg]
-                    state, seconds, depth, self, multipv=self.multipv
+                    state, seconds, depth, self, multipv=self.multipv, **budget
                 )
             else:
-                move, self.last_search = engine.choose(state, seconds, depth, self)
+                move, self.last_search = engine.choose(state, seconds, depth, self, **budget)
             return move
         searcher = self.searchers.get(state.game)
         # Othello: the exact endgame when it fits in half the time (report rows say "exact").

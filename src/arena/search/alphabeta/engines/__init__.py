@@ -9,8 +9,9 @@ compiled too. ``ids`` runs the engine by default where one exists
 
 An engine module is named in :data:`ENGINES` and defines ``make_engine(game,
 threads)``: the engine for the game's parameters, or None. It answers ``choose(state,
-seconds, maxdepth, agent)`` with ``(move, SearchInfo)`` — never later than
-``seconds`` allow, reporting progress through ``agent.report`` as ``ids``
+seconds, maxdepth, agent, nodes=None)`` with ``(move, SearchInfo)`` — never later than
+``seconds`` allow, within about ``nodes`` nodes on one thread when given (``ids`` with
+``Limit(nodes=N)``), reporting progress through ``agent.report`` as ``ids``
 does — and may define ``stop()`` (``ids`` forwards ``Agent.stop`` to it). ``ids``
 builds its engine in ``reset``, off the clock.
 
@@ -39,8 +40,16 @@ ENGINES: dict[str, str] = {
 
 class Engine(Protocol):
     def choose(
-        self, state: State, seconds: float | None, maxdepth: int, agent: Agent
-    ) -> tuple[int, SearchInfo]: ...
+        self,
+        state: State,
+        seconds: float | None,
+        maxdepth: int,
+        agent: Agent,
+        nodes: int | None = None,
+    ) -> tuple[int, SearchInfo]:
+        """The move and its report, within ``seconds`` (None: no clock), ``maxdepth`` and
+        about ``nodes`` nodes (None: no budget; searched on one thread)."""
+        ...
 
     # Optional: ``stop()``, which ``ids.stop`` calls to end the search under way
     # (see :mod:`.driver`); an engine without it runs to its deadline.

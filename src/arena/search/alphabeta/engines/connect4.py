@@ -105,8 +105,10 @@ WIN_NOW, STATIC = 990.0, 900.0
 BASE = 4
 
 # stats: nodes, deadline (ns), aborted, horizon seen, last look at the clock, longest
-# time between two looks (clock.expired).
-NODES, END, ABORTED, HORIZON, LAST, LONGEST = range(6)
+# time between two looks (clock.expired), the most nodes this search may visit (a budget:
+# ``Limit(nodes=N)``; NO_CAP without one).
+NODES, END, ABORTED, HORIZON, LAST, LONGEST, NODE_CAP = range(7)
+NO_CAP = 1 << 62
 CHECK_EVERY = 255  # nodes between two looks at the clock, minus one (a mask)
 # Eval tables X: rows with odd index (1st, 3rd, ... row), even rows, parity on, then the
 # centre weight of each column, then every k-window's cells.
@@ -248,7 +250,9 @@ def search(
     winning move). Returns 0 with ``stats[ABORTED]`` set past the deadline.
     """
     stats[NODES] += 1
-    if stats[NODES] & CHECK_EVERY == 0 and expired(stats, END, LAST, LONGEST):
+    if stats[NODES] & CHECK_EVERY == 0 and (
+        expired(stats, END, LAST, LONGEST) or stats[NODES] >= stats[NODE_CAP]
+    ):
         stats[ABORTED] = 1
     if stats[ABORTED]:
         return 0.0
@@ -452,13 +456,15 @@ class Connect4Search(RootSearch):
         cells = rows * cols
         self.moves = np.zeros((cells + 2, cols), np.int64)
         self.scores = np.zeros((cells + 2, cols), np.int64)
-        self.stats = np.zeros(6, np.int64)
+        self.stats = np.zeros(7, np.int64)
         self.longest = 0
         self.out = np.zeros((cols, 3), float)
         self.pv = np.zeros(cells, np.int64)
         self.pos = self.mask = 0
         self.first = 0
         self.nodes = 0
+        self.budget: int | None = None
+        """The most nodes this move's iterations may visit together (None: no budget)."""
 
     def warm(self) -> None:
         """Load the compiled code and touch every page of the table (off the clock:
@@ -485,7 +491,8 @@ class Connect4Search(RootSearch):
         return (int(cell).bit_length() - 1) // self.stride
 
     def iterate(self, depth: int, end_ns: int) -> Iteration | None:
-        self.stats[:] = (0, end_ns, 0, 0, now_ns(), self.longest)
+        cap = NO_CAP if self.budget is None else self.budget - self.nodes
+        self.stats[:] = (0, end_ns, 0, 0, now_ns(), self.longest, cap)
         if self.halted:  # checked after the write: a stop() racing it still wins
             self.best_partial = None
             return None
@@ -656,11 +663,25 @@ class Connect4Engine:
         self.search.stop()
 
     def choose(
-        self, state: State, seconds: float | None, maxdepth: int, agent: Agent
+        self,
+        state: State,
+        seconds: float | None,
+        maxdepth: int,
+        agent: Agent,
+        nodes: int | None = None,
     ) -> tuple[int, SearchInfo]:
+        """The move and its report; ``nodes``: at most about that many nodes (the search
+        looks at its count every :data:`CHECK_EVERY` + 1), on one thread and without the
+        solver, so the same position gives the same move on any machine."""
         self.halt.clear()
         with quiet_gc():
-            return self._choose(state, seconds, maxdepth, agent)
+            if nodes is None:
+                return self._choose(state, seconds, maxdepth, agent)
+            self.search.budget = nodes
+            try:
+                return self._choose(state, seconds, maxdepth, agent, budgeted=True)
+            finally:
+                self.search.budget = None
 
     def try_exact(self, ply: int, empty: int, seconds: float) -> bool:
         """Whether to give the solver its share of this move: always within its reach,
@@ -671,15 +692,20 @@ class Connect4Engine:
         return self.failed_at is None or ply >= self.failed_at + RETRY_PLIES
 
     def _choose(
-        self, state: State, seconds: float | None, maxdepth: int, agent: Agent
+        self,
+        state: State,
+        seconds: float | None,
+        maxdepth: int,
+        agent: Agent,
+        budgeted: bool = False,
     ) -> tuple[int, SearchInfo]:
         start = time.perf_counter()
         pos, mask = self.bitboards(state)
         legal = state.legal_moves()
         empty = self.cells - state.ply
         depth = min(maxdepth, empty)
-        smp = self.smp
-        if seconds is not None and self.try_exact(state.ply, empty, seconds):
+        smp = None if budgeted else self.smp
+        if not budgeted and seconds is not None and self.try_exact(state.ply, empty, seconds):
             if smp is not None:  # the helpers deepen while this thread tries the solve
                 for helper in smp.ready():
                     helper.set_root(pos, mask)

@@ -1505,13 +1505,33 @@ class GomokuEngine:
         self.search.stop()
 
     def choose(
-        self, state: State, seconds: float | None, maxdepth: int, agent: Agent
+        self,
+        state: State,
+        seconds: float | None,
+        maxdepth: int,
+        agent: Agent,
+        nodes: int | None = None,
     ) -> tuple[int, SearchInfo]:
+        """The move and its report; ``nodes``: at most about that many nodes (the search
+        looks at its count every :data:`CHECK_EVERY` + 1), on one thread and without the
+        root's timed searches of threats (the VCF at the horizon stays), so the same
+        position gives the same move on any machine."""
         with quiet_gc():
-            return self._choose(state, seconds, maxdepth, agent)
+            if nodes is None:
+                return self._choose(state, seconds, maxdepth, agent)
+            self.search.budget = nodes
+            try:
+                return self._choose(state, seconds, maxdepth, agent, budgeted=True)
+            finally:
+                self.search.budget = None
 
     def _choose(
-        self, state: State, seconds: float | None, maxdepth: int, agent: Agent
+        self,
+        state: State,
+        seconds: float | None,
+        maxdepth: int,
+        agent: Agent,
+        budgeted: bool = False,
     ) -> tuple[int, SearchInfo]:
         start = time.perf_counter()
         search = self.search
@@ -1522,8 +1542,8 @@ class GomokuEngine:
         win = search.win_now()
         if win is not None:
             return win, proven(state, win, WIN - 1, search.nodes, start)
-        smp = self.smp
-        if seconds is not None and smp is None:
+        smp = None if budgeted else self.smp
+        if seconds is not None and smp is None and not budgeted:
             budget = min(VCF_SHARE * seconds, VCF_MAX_SECONDS)
             if self.root_threats is not None and self.root_threes > 0:
                 threat = self.root_threats.search(state, self.root_threes, budget)
@@ -1535,7 +1555,7 @@ class GomokuEngine:
                     return found[0], proven(state, found[0], WIN - found[1], search.nodes, start)
         search.allow[:] = 1
         self.defended = None
-        if seconds is not None and self.defend_threes >= 0:
+        if seconds is not None and self.defend_threes >= 0 and not budgeted:
             self.defend(state, DEFEND_SHARE * seconds)
         legal = state.legal_moves()
         size = game.rows  # type: ignore[attr-defined]

@@ -418,7 +418,13 @@ class OthelloEngine:
     """:meth:`choose` takes ``multipv`` (``ids`` looks for this)."""
 
     def choose(
-        self, state: State, seconds: float | None, maxdepth: int, agent: Agent, multipv: int = 0
+        self,
+        state: State,
+        seconds: float | None,
+        maxdepth: int,
+        agent: Agent,
+        multipv: int = 0,
+        nodes: int | None = None,
     ) -> tuple[int, SearchInfo]:
         """The move to play in ``state`` and what the search found (see the module).
 
@@ -426,11 +432,23 @@ class OthelloEngine:
         are searched again with an open window at that depth, so each has its own
         exact value (``=``) instead of a bound; moves the time did not reach keep
         their bounds.
+
+        ``nodes``: at most about that many nodes, and no new depth past
+        :data:`NEXT_SHARE` of them (the time rule, in nodes), on one thread and without
+        the timed exact endgame, so the same position gives the same move on any machine.
         """
         deadline = Deadline(seconds)
         self.halt.clear()
         with quiet_gc():  # no collector pause on the clock
-            return self._choose(state, seconds, maxdepth, agent, deadline, multipv)
+            if nodes is None:
+                return self._choose(state, seconds, maxdepth, agent, deadline, multipv)
+            self.budget = nodes
+            try:
+                return self._choose(
+                    state, seconds, maxdepth, agent, deadline, multipv, budgeted=True
+                )
+            finally:
+                self.budget = None
 
     @staticmethod
     def final(value: int) -> bool:
@@ -480,6 +498,7 @@ class OthelloEngine:
         agent: Agent,
         deadline: Deadline,
         multipv: int = 0,
+        budgeted: bool = False,
     ) -> tuple[int, SearchInfo]:
         if state.game != self.game:
             raise IllegalMove(None, f"the engine plays {self.game.spec}, not {state.game.spec}")
@@ -489,7 +508,7 @@ class OthelloEngine:
         if len(legal) == 1:
             return legal[0], SearchInfo(seconds=deadline.finish(), depth=0, engine="fast")
         me, opp = self.bits(state)
-        if self.solver is not None and seconds is not None:
+        if self.solver is not None and seconds is not None and not budgeted:
             budget = EXACT_SHARE * seconds
             if empty_cells(state) <= exact_reach(budget):
                 found = self.exact_move(state, me, opp, budget)
@@ -509,7 +528,7 @@ class OthelloEngine:
         move = self.move_of(int(order[0]))
         info = SearchInfo(depth=0, engine="fast", units=self.units.note)
         nodes = self.spent = 0
-        smp = self.smp
+        smp = None if budgeted else self.smp
         last = empty_cells(state) + 2  # a depth past the end of every line
         settled = False  # the main search's value is exact (a helper's estimate stays out)
         if smp is not None:
