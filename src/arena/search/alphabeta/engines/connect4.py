@@ -63,6 +63,7 @@ from arena.search.alphabeta.engines.driver import (
     RootSearch,
     deepen,
     final,
+    node_budget,
 )
 from arena.search.alphabeta.engines.table_values import (
     EXACT,
@@ -674,14 +675,8 @@ class Connect4Engine:
         looks at its count every :data:`CHECK_EVERY` + 1), on one thread and without the
         solver, so the same position gives the same move on any machine."""
         self.halt.clear()
-        with quiet_gc():
-            if nodes is None:
-                return self._choose(state, seconds, maxdepth, agent)
-            self.search.budget = nodes
-            try:
-                return self._choose(state, seconds, maxdepth, agent, budgeted=True)
-            finally:
-                self.search.budget = None
+        with quiet_gc(), node_budget(self.search, nodes) as budgeted:
+            return self._choose(state, seconds, maxdepth, agent, budgeted)
 
     def try_exact(self, ply: int, empty: int, seconds: float) -> bool:
         """Whether to give the solver its share of this move: always within its reach,

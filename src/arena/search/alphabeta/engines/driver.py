@@ -19,6 +19,7 @@ on its own thread over the whole move beside the main search, through the shared
 table; the deepest completed iteration is played.
 
 Tests: tests/search/test_engine_connect4.py, tests/search/test_engine_gomoku.py,
+tests/search/test_ids_engines.py,
 tests/search/test_lazy_smp.py
 """
 
@@ -26,8 +27,9 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from functools import partial
 from typing import Any, NamedTuple, Protocol
 
@@ -344,6 +346,22 @@ def deepen(
     info.nodes = search.nodes + (smp.nodes if smp is not None else 0)
     info.seconds = deadline.finish(getattr(search, "longest", 0) / 1e9)
     return move, info
+
+
+@contextmanager
+def node_budget(holder: Any, nodes: int | None) -> Iterator[bool]:
+    """Within the block, ``holder.budget`` (the most nodes its search visits in a move) is
+    ``nodes``, and the block is told whether there is one: a move of ``Limit(nodes=N)``,
+    which the engines search on one thread and without their timed parts. Afterwards the
+    budget is gone again (None), whatever the block raised."""
+    if nodes is None:
+        yield False
+        return
+    holder.budget = nodes
+    try:
+        yield True
+    finally:
+        holder.budget = None
 
 
 def final(found: Iteration) -> bool:

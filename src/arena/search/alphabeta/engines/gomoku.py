@@ -93,6 +93,7 @@ from arena.search.alphabeta.engines.driver import (
     LazySMP,
     RootSearch,
     deepen,
+    node_budget,
 )
 from arena.search.alphabeta.engines.gomoku_threats import Found, ThreatSearch, add
 from arena.search.alphabeta.engines.table_values import (
@@ -1516,14 +1517,8 @@ class GomokuEngine:
         looks at its count every :data:`CHECK_EVERY` + 1), on one thread and without the
         root's timed searches of threats (the VCF at the horizon stays), so the same
         position gives the same move on any machine."""
-        with quiet_gc():
-            if nodes is None:
-                return self._choose(state, seconds, maxdepth, agent)
-            self.search.budget = nodes
-            try:
-                return self._choose(state, seconds, maxdepth, agent, budgeted=True)
-            finally:
-                self.search.budget = None
+        with quiet_gc(), node_budget(self.search, nodes) as budgeted:
+            return self._choose(state, seconds, maxdepth, agent, budgeted)
 
     def _choose(
         self,

@@ -53,7 +53,7 @@ from arena.core.errors import IllegalMove, SpecError
 from arena.core.evaluation import SCALE
 from arena.core.game import Game, State
 from arena.search.alphabeta.engines import othello_search as search
-from arena.search.alphabeta.engines.driver import BOUND_TEXT, LazySMP
+from arena.search.alphabeta.engines.driver import BOUND_TEXT, LazySMP, node_budget
 from arena.search.alphabeta.engines.othello_eval import (
     HEURISTIC,
     SOFT,
@@ -439,16 +439,9 @@ class OthelloEngine:
         """
         deadline = Deadline(seconds)
         self.halt.clear()
-        with quiet_gc():  # no collector pause on the clock
-            if nodes is None:
-                return self._choose(state, seconds, maxdepth, agent, deadline, multipv)
-            self.budget = nodes
-            try:
-                return self._choose(
-                    state, seconds, maxdepth, agent, deadline, multipv, budgeted=True
-                )
-            finally:
-                self.budget = None
+        # No collector pause on the clock.
+        with quiet_gc(), node_budget(self, nodes) as budgeted:
+            return self._choose(state, seconds, maxdepth, agent, deadline, multipv, budgeted)
 
     @staticmethod
     def final(value: int) -> bool:
