@@ -42,9 +42,9 @@ def test_the_compiled_searches_let_other_threads_run() -> None:
     "spec", ["connect4", "othello", "gomoku:size=9", "gomoku:size=9,overline=nowin"]
 )
 def test_a_node_budget_runs_the_compiled_engine_the_same_on_any_thread_count(spec: str) -> None:
-    """``Limit(nodes=N)`` is searched by the compiled engine (it was the readable search,
-    hundreds of times slower), on one thread whatever ``threads=`` says, within a check of
-    the count past N: the same move, nodes and depth every time; more nodes, deeper."""
+    """``Limit(nodes=N)`` is searched by the compiled engine (it was the readable search),
+    on one thread whatever ``threads=`` says, within a check of the count past N: the same
+    move, nodes and depth every time; more nodes, deeper."""
     game = arena.load_game(spec)
     state = game.initial_state()
     for _ in range(4):
