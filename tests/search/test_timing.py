@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -27,9 +29,16 @@ def test_more_time_on_the_clock_never_means_less_for_the_move(
     )
 
 
-@given(st.floats(0.06, 1000), st.floats(0, 10), st.integers(0, 300))
-def test_the_move_always_leaves_the_reserve(clock: float, increment: float, ply: int) -> None:
-    spent = allocate(clock, increment, ply=ply, legal=30)
+@given(
+    st.floats(0.06, 1000),
+    st.floats(0, 10),
+    st.integers(0, 300),
+    st.one_of(st.none(), st.floats(0, 800)),
+)
+def test_the_move_always_leaves_the_reserve(
+    clock: float, increment: float, ply: int, expected: float | None
+) -> None:
+    spent = allocate(clock, increment, ply=ply, legal=30, expected=expected)
     assert 0 < spent <= clock - reserve(clock) + 1e-6
 
 
@@ -86,3 +95,37 @@ def test_ids_plays_a_lone_legal_move_at_once() -> None:
     agent = arena.load_agent("ids")
     agent.choose(state, arena.Limit(time=1.0, clock=10.0, increment=1.0))
     assert agent.last_search.seconds < 0.5  # a generous bound: 1 s would have been allotted
+
+
+def test_a_19x19_clock_lasts_through_the_middle_game() -> None:
+    """Go says how long its game may last (one ply per empty point), so ten minutes of
+    sudden death are spread over hundreds of plies: the move at ply 200 gets at least half
+    the time of the move at ply 40, and 5% of the clock is left at ply 320. Shared over
+    the general 40-ply guess, the same clock was three quarters spent by ply 40, and a
+    move at ply 200 got a twentieth of a second."""
+    game = arena.load_game("go:size=19")
+    rng = random.Random(1)
+    state, clock, spent = game.initial_state(), 600.0, {}
+    for ply in range(320):
+        if ply % 2 == 0:
+            spent[ply] = move_time(arena.Limit(time=20.0, clock=clock), state)
+            clock -= spent[ply]
+        moves = [m for m in state.legal_moves() if m != game.pass_move]
+        state = state.play(rng.choice(moves or list(state.legal_moves())))
+    assert spent[200] >= 0.5 * spent[40], spent
+    assert clock >= 0.05 * 600, clock
+    # A game without an estimate keeps the general guess.
+    connect4 = arena.load_game("connect4").initial_state()
+    assert connect4.expected_plies_left() is None
+    assert move_time(arena.Limit(time=1.0, clock=10.0), connect4) == allocate(10.0, ply=0, legal=7)
+
+
+def test_mcts_shares_a_go_clock_by_the_empty_points() -> None:
+    """The compiled MCTS (``best`` on Go) asks for its time with the position: 81 empty
+    points on 9x9 make about 40 moves to come, not the general guess's 20."""
+    state = arena.load_game("go:size=9").initial_state()
+    agent = arena.load_agent("mcts:threads=1")
+    rollouts, seconds = agent.budget(arena.Limit(time=5.0, clock=10.0), state)
+    assert rollouts == float("inf")  # no rollout budget: the clock alone bounds it
+    assert seconds == allocate(10.0, ply=0, legal=82, expected=81.0)
+    assert seconds is not None and seconds < 0.6 * allocate(10.0, ply=0, legal=82)

@@ -214,6 +214,13 @@ class State(ABC):
         or None for games that only have win, draw and loss."""
         return None
 
+    def expected_plies_left(self) -> float | None:
+        """How many more plies the game is likely to last, for an agent sharing out its
+        clock (:mod:`arena.search.clock.time_management`), or None when the game knows no
+        better than a general guess (40 plies). Go counts its empty points: a 19x19 game
+        lasts hundreds of plies, and a clock shared over 40 is spent by the middle game."""
+        return None
+
     @abstractmethod
     def _ident(self) -> tuple[Any, ...]:
         """Everything that decides the future of the game, for equality."""

@@ -6,7 +6,10 @@ which decides from the clock itself (``Limit.clock``, ``Limit.increment``,
 ``Limit.moves_to_go``) and the position:
 
 - a share of the clock over the moves the game may still last, plus most of
-  the increment;
+  the increment. How long that is, the position says when its game knows
+  (``State.expected_plies_left``: Go counts its empty points, so a 19x19 clock
+  lasts the hundreds of plies of a game); otherwise a general guess of 40
+  plies, stretched when the game runs longer;
 - weighted by the phase of the game: 0.6 of the share in the opening, up to
   1.6 times it in the middle game, and a little less after it;
 - less with few legal moves (2 or 3: less to decide) and nearly nothing with one;
@@ -32,6 +35,9 @@ True
 (0.3, None)
 >>> move_time(Limit(time=0.113, clock=1.0, increment=0.1), state)
 0.12
+>>> go = arena.load_game("go:size=19").initial_state()
+>>> move_time(Limit(time=20.0, clock=600.0), go)  # 361 empty points: 180 moves to come
+1.99446
 
 Tests: tests/search/test_timing.py, tests/compete/test_match.py
 """
@@ -70,7 +76,7 @@ def reserve(clock: float) -> float:
     return max(0.05, 0.05 * clock)
 
 
-def phase_weight(ply: int, horizon: int = HORIZON) -> float:
+def phase_weight(ply: int, horizon: int = HORIZON, expected: float | None = None) -> float:
     """How much of an even share the position deserves, by how far the game is.
 
     0.6 at the first move, rising to 1.6 halfway through a game of the expected
@@ -79,14 +85,19 @@ def phase_weight(ply: int, horizon: int = HORIZON) -> float:
 
     >>> [round(phase_weight(p), 2) for p in (0, 10, 20, 36, 200)]
     [0.6, 1.31, 1.6, 1.47, 1.47]
+    >>> round(phase_weight(20, expected=341.0), 2)  # 20 plies into a 19x19 game: its opening
+    0.77
     """
-    left = plies_left(ply, horizon)
+    left = plies_left(ply, horizon, expected)
     progress = ply / (ply + left)
     return 0.6 + math.sin(math.pi * progress)
 
 
-def plies_left(ply: int, horizon: int = HORIZON) -> float:
-    """Plies the game may still last (a guess; at least half as long again as so far)."""
+def plies_left(ply: int, horizon: int = HORIZON, expected: float | None = None) -> float:
+    """Plies the game may still last: the position's own estimate when it has one
+    (``expected``), else a guess, at least half as long again as the game so far."""
+    if expected is not None:
+        return max(expected, 2 * MIN_MOVES_LEFT)
     return max(horizon - ply, ply / 2, 2 * MIN_MOVES_LEFT)
 
 
@@ -103,8 +114,10 @@ def allocate(
     legal: int = 2,
     moves_to_go: int | None = None,
     horizon: int = HORIZON,
+    expected: float | None = None,
 ) -> float:
-    """Seconds to spend on this move with ``clock`` seconds left (see the module)."""
+    """Seconds to spend on this move with ``clock`` seconds left (see the module);
+    ``expected``: the plies the game is likely to last, when the position knows."""
     ceiling = max(FLOOR, min(clock - reserve(clock), SAFE_FRACTION * clock + increment))
     if legal <= 1:
         return min(INSTANT, ceiling)
@@ -112,8 +125,8 @@ def allocate(
         share = BYO_SHARE * clock / max(moves_to_go, 1)
     else:
         fewest = MIN_MOVES_LEFT if increment > 0 else MIN_MOVES_LEFT_SUDDEN
-        own_moves = max(fewest, plies_left(ply, horizon) / 2)
-        share = clock / own_moves * phase_weight(ply, horizon)
+        own_moves = max(fewest, plies_left(ply, horizon, expected) / 2)
+        share = clock / own_moves * phase_weight(ply, horizon, expected)
     wanted = (share + INCREMENT_SHARE * increment) * choice_weight(legal)
     return round(max(FLOOR, min(wanted, ceiling)), 6)
 
@@ -130,4 +143,5 @@ def move_time(limit: Limit, state: State, horizon: int = HORIZON) -> float | Non
         legal=len(state.legal_moves()),
         moves_to_go=limit.moves_to_go,
         horizon=horizon,
+        expected=state.expected_plies_left(),
     )
