@@ -344,3 +344,15 @@ def test_an_agents_words_reach_the_record_as_text_not_terminal_control(tmp_path)
         assert record.reason == "crash" and "\\x1b]52;c;" in record.detail + record.stderr
         shown = record.detail + record.stderr + record.to_json()
         assert not any(c in shown for c in "\x1b\x07\r"), record.detail
+
+
+def test_the_default_share_of_a_go_clock_lasts_the_game() -> None:
+    """An agent that reads only ``Limit.time`` is told a share the game can live on: a
+    19x19 board's empty points make 180 moves to come, not the general 30 (20 s of a
+    10-minute clock on the first move, and three quarters of it gone by move 40)."""
+    for spec, moves in (("go:size=19", 180), ("connect4", 30)):
+        agent = _FirstSlow(0.0, 0.0)
+        play_game(arena.load_game(spec), [agent, "random:seed=1"], TimeControl.parse("600+0"),
+                  max_plies=4)  # fmt: skip
+        first = agent.limits[0]
+        assert first.clock == 600.0 and first.time == pytest.approx(600.0 / moves, abs=1e-5)

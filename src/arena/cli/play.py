@@ -22,7 +22,7 @@ from arena.cli.common import (
 )
 from arena.compete.match import play_game
 from arena.compete.runner import placed, prefixed_py
-from arena.compete.timecontrol import Clock, TimeControl
+from arena.compete.timecontrol import Clock, TimeControl, moves_to_share
 from arena.core.errors import AgentFailure, ArenaError
 from arena.core.game import Game
 from arena.core.limit import DEFAULT_GRACE, Limit
@@ -219,7 +219,7 @@ class _Limited:
 
     def choose(self, state, limit: Limit):  # type: ignore[no-untyped-def]
         started = time.perf_counter()
-        move = self.agent.choose(state, self.clock.limit())
+        move = self.agent.choose(state, self.clock.limit(moves_to_share(state)))
         over = self.clock.charge(time.perf_counter() - started, DEFAULT_GRACE)
         if over:
             raise AgentFailure("time", over)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.agents import load_agent
-from arena.compete.timecontrol import Clock, TimeControl
+from arena.compete.timecontrol import Clock, TimeControl, moves_to_share
 from arena.core.agent import (
     Resign,
     Undo,
@@ -174,7 +174,7 @@ def _play(
         if max_plies is not None and state.ply >= max_plies:
             return _adjudicate(record, state)
         mover = state.to_move
-        limit = clocks[mover].limit()
+        limit = clocks[mover].limit(moves_to_share(state))
         agent = players[mover]
         started = time.perf_counter()
         try:

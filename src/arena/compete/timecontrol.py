@@ -30,8 +30,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from arena.core.errors import SpecError, excerpt
+from arena.core.game import State
 from arena.core.limit import Limit
 from arena.core.spec import split_pairs
+
+SHARE_MOVES = 30
+"""The moves the referee's default share (``Limit.time``) divides a clock by."""
 
 _BUDGETS = ("rollouts", "depth", "nodes")
 
@@ -209,7 +213,11 @@ class TimeControl:
         return self.initial if self.budget is None and self.per_move is None else None
 
     def allotment(
-        self, remaining: float | None, plies_left_estimate: int = 30, *, first_move: bool = False
+        self,
+        remaining: float | None,
+        plies_left_estimate: int = SHARE_MOVES,
+        *,
+        first_move: bool = False,
     ) -> Limit:
         """The limit one move is searched with.
 
@@ -290,8 +298,9 @@ class Clock:
         """Whether the next move is the player's first under a ``first:`` allowance."""
         return self.control.first is not None and self.moves == 0
 
-    def limit(self, plies_left_estimate: int = 30) -> Limit:
-        """The limit of the player's next move."""
+    def limit(self, plies_left_estimate: int = SHARE_MOVES) -> Limit:
+        """The limit of the player's next move (``plies_left_estimate``: the moves its
+        default share divides the clock by, :func:`moves_to_share`)."""
         return self.control.allotment(
             self.remaining, plies_left_estimate, first_move=self.first_move
         )
@@ -332,3 +341,18 @@ def _number(seconds: float | None) -> str:
     """Seconds as the shortest text that reads back to the same float."""
     assert seconds is not None
     return str(int(seconds)) if float(seconds).is_integer() else repr(float(seconds))
+
+
+def moves_to_share(state: State) -> int:
+    """The moves the referee divides the mover's clock by for its default share: 30, or
+    the player's half of the plies the position expects (``State.expected_plies_left``)
+    when that is more, so an agent that only reads ``Limit.time`` lasts a 19x19 Go game.
+
+    >>> import arena
+    >>> moves_to_share(arena.load_game("connect4").initial_state())
+    30
+    >>> moves_to_share(arena.load_game("go:size=19").initial_state())
+    180
+    """
+    expected = state.expected_plies_left()
+    return SHARE_MOVES if expected is None else max(SHARE_MOVES, int(expected / 2))

@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from arena.compete.timecontrol import Clock, TimeControl
+from arena.compete.timecontrol import SHARE_MOVES, Clock, TimeControl
 from arena.core.limit import Limit
 from arena.web.catalog import MAX_SECONDS
 from arena.web.messages import BadMessage
@@ -125,12 +125,14 @@ class BoardClock:
         spent, self.spent[side] = self.spent[side], 0.0
         return bool(self.clocks[side].charge(spent, grace))
 
-    def move_limit(self, side: int) -> Limit | None:
+    def move_limit(self, side: int, share: int = SHARE_MOVES) -> Limit | None:
         """The limit of ``side``'s agent for the move it is to make, with what its clock has
-        left (at most :data:`~arena.web.catalog.MAX_SECONDS` a move); None without a clock."""
+        left (at most :data:`~arena.web.catalog.MAX_SECONDS` a move); None without a clock.
+        ``share``: the moves the default share divides the clock by, as the referee's
+        (:func:`~arena.compete.timecontrol.moves_to_share`)."""
         if self.clocks is None:
             return None
-        given = self.clocks[side].limit()
+        given = self.clocks[side].limit(share)
         time_left = (given.time or MAX_SECONDS) - self.spent[side]
         clock_left = None if given.clock is None else given.clock - self.spent[side]
         return Limit(

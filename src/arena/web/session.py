@@ -65,7 +65,7 @@ import logging
 import time
 from typing import Any
 
-from arena.compete.timecontrol import TimeControl
+from arena.compete.timecontrol import TimeControl, moves_to_share
 from arena.core.agent import Agent, SearchInfo, start_game
 from arena.core.errors import ArenaError
 from arena.core.limit import Limit
@@ -590,7 +590,7 @@ class Session:
             side = board.state.to_move
             agent = self.players.agent(side)
             assert agent is not None
-            limit = self.clock.move_limit(side) or self.limit
+            limit = self.clock.move_limit(side, moves_to_share(board.state)) or self.limit
             refused = self.running.claim(self.client)
             if refused is not None:
                 self.paused = True
