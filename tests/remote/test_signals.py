@@ -180,6 +180,19 @@ def test_worker_processes_and_their_programs_die_with_arena(tmp_path: Path, sign
     assert returncode == (143 if signum == signal.SIGTERM else -9)
 
 
+def descends_from(pid: int, ancestor: int) -> bool:
+    """Whether process ``pid`` is ``ancestor`` or in its tree (by /proc's parent ids)."""
+    while pid > 1:
+        if pid == ancestor:
+            return True
+        try:
+            # The parent id is the second field after the name in parentheses.
+            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            return False
+    return False
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL])
 def test_isolated_python_agents_die_with_arena(tmp_path: Path, signum: int) -> None:
     pidfile = tmp_path / "pids"
@@ -212,8 +225,9 @@ def test_gnugo_dies_with_arena(tmp_path: Path) -> None:
         tmp_path,
     )
     try:
-        # GNU Go writes no pid file: find it as the child of arena's process tree.
-        def engine_pids() -> list[int]:
+        # GNU Go writes no pid file: find it in arena's process tree (another GNU Go on
+        # the machine, a GUI's or a match's, is not arena's to end).
+        def engine_pids(ours: bool = False) -> list[int]:
             found = []
             for entry in Path("/proc").iterdir():
                 if entry.name.isdigit():
@@ -221,12 +235,14 @@ def test_gnugo_dies_with_arena(tmp_path: Path) -> None:
                         cmdline = (entry / "cmdline").read_bytes().split(b"\0")
                     except OSError:
                         continue
-                    if cmdline and cmdline[0] == gnugo.encode() and alive(int(entry.name)):
-                        found.append(int(entry.name))
+                    pid = int(entry.name)
+                    ok = cmdline and cmdline[0] == gnugo.encode() and alive(pid)
+                    if ok and (not ours or descends_from(pid, proc.pid)):
+                        found.append(pid)
             return found
 
-        assert wait_for(lambda: bool(engine_pids()), 30)
-        before = engine_pids()
+        assert wait_for(lambda: bool(engine_pids(ours=True)), 30)
+        before = engine_pids(ours=True)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
         assert wait_for(lambda: not any(pid in engine_pids() for pid in before), 5)
