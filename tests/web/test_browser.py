@@ -13,6 +13,8 @@ it these tests skip, except under ``CI=1``, where they fail.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import random
 import socket
@@ -309,9 +311,21 @@ def started(page: Any) -> dict[str, str]:
 
 
 def new_game(page: Any, want: dict[str, str]) -> dict[str, str]:
+    # Wait for the link to describe the wanted game, not merely for it to change: while the
+    # previous game's agents play, each of their moves changes the link too (a CI run once
+    # read the old game's link, one move on, as the new one).
     before = page.evaluate("() => location.search")
     page.click("#new-game")
-    page.wait_for_function(f"() => location.search !== {before!r}", timeout=20_000)
+    wanted = json.dumps(want)
+    with contextlib.suppress(Exception):  # on a timeout, the assertions below say what came
+        page.wait_for_function(
+            f"""() => {{
+                const got = new URLSearchParams(location.search);
+                return location.search !== {before!r}
+                    && Object.entries({wanted}).every(([k, v]) => got.get(k) === v);
+            }}""",
+            timeout=20_000,
+        )
     got = started(page)
     for key, value in want.items():
         assert got.get(key) == value, (key, got)
