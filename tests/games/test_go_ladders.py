@@ -4,13 +4,19 @@ ladder captures, a ladder breaker or an attacker left in atari lets the string e
 liberties after the extension are no ladder; the kernel reads as the reference on random
 positions; the prior scores a broken ladder's extension low and a working ladder's atari
 as a capture only with the knob on, and as before with it off; ``ladders=1`` is refused on a
-game whose kernel has no such knob, and a search with it plays a legal move."""
+game whose kernel has no such knob, and a search with it plays a legal move. With the knob at
+2 (``mcts:ladders=2``) the tactical rollout reads ladders too: it never runs a string the
+ladder captures, runs it when a breaker stands, gives the atari that starts a working ladder
+on the last move's string, and still plays legal games without eye fills or big
+self-ataris."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from test_go_heuristic import live_states
+from test_go_kernel import own_eye, replay
+from test_go_knowledge import self_atari
 
 import arena
 from arena.core.bitboard import iter_bits
@@ -170,3 +176,74 @@ def test_a_search_with_ladders_plays_a_legal_move_from_its_own_kernel() -> None:
     plain = arena.load_agent("mcts:c=0,rave=1000,prior=20,rollouts=50,seed=3,threads=1")
     plain.choose(state, arena.Limit())
     assert plain.engine.kernel.params[knob] == 0  # type: ignore[attr-defined]
+
+
+def rollout_firsts(moves: str, ladders: int, runs: int = 40) -> tuple[GoState, list[int]]:
+    """The first move of ``runs`` tactical rollouts after ``moves`` on 19x19, the knob at
+    ``ladders``."""
+    game = arena.load_game("go:size=19")
+    state = game.play_moves(game.parse_moves(moves))
+    k = gk.kernel(game)  # type: ignore[arg-type]
+    k.params[k.knobs["ladders"]] = ladders
+    k.functions["seed"](11)
+    firsts = []
+    for _ in range(runs):
+        s = k.encode(state)
+        k.functions["tactics"](k.params, s)
+        firsts.append(gk.moves_played(k, s, state.ply)[0])
+    return state, firsts  # type: ignore[return-value]
+
+
+def test_the_rollout_runs_a_string_only_where_the_ladder_breaks() -> None:
+    # Black's D3 puts White's D4 in atari; E4 runs into a working ladder.
+    run = "c4 d4 d5 pass e3 pass d3"
+    state, firsts = rollout_firsts(run, 1)
+    e4 = state.game.parse_move("e4")
+    assert firsts == [e4] * 40  # the prior's reading alone: the rollout still runs
+    _, firsts = rollout_firsts(run, 2)
+    assert e4 not in firsts
+    _, firsts = rollout_firsts("c4 d4 d5 o14 e3 pass d3", 2)  # White's breaker on O14
+    assert firsts == [e4] * 40
+
+
+def test_the_rollout_gives_the_atari_that_starts_a_working_ladder() -> None:
+    # White's last stone, D4, has two liberties: the atari at D3 starts a working ladder
+    # (and the one at E4 too, by the reference: it drives White to the near edges).
+    moves = "c4 pass d5 pass e3 d4"
+    state, firsts = rollout_firsts(moves, 2)
+    game = state.game
+    d4 = game.parse_move("d4")
+    working = {m for m in game.parse_moves("d3 e4") if ladder_captured(state, m, d4)}
+    assert game.parse_move("d3") in working
+    assert set(firsts) == working
+    _, firsts = rollout_firsts(moves, 1)
+    assert not set(firsts) <= working  # without the knob: the shapes around D4
+
+
+def test_the_rollout_with_ladders_plays_legal_games_without_eye_fills_or_self_ataris() -> None:
+    game = arena.load_game("go:size=9")
+    k = gk.kernel(game)  # type: ignore[arg-type]
+    k.params[k.knobs["ladders"]] = 2
+    k.functions["seed"](2)
+    checked = 0
+    for state in live_states("go:size=9", 12, seed=2):
+        for move in replay(k, state, "tactics"):
+            if move != game.pass_move:
+                assert not own_eye(state, move), f"ply {state.ply}\n{state.render()}"
+                assert not self_atari(state, move), f"ply {state.ply}\n{state.render()}"
+                checked += 1
+            state = state.play(move)
+    assert checked > 100
+
+
+def test_ladders_2_needs_the_tactical_rollout_and_reaches_every_thread() -> None:
+    with pytest.raises(SpecError, match="ladders=2 reads ladders in the tactical rollout"):
+        arena.load_agent("mcts:rave=1000,prior=20,ladders=2")
+    with pytest.raises(SpecError, match="ladders"):
+        arena.load_agent("mcts:rave=1000,prior=20,rollout=tactics,ladders=3")
+    state = board("go:size=9", LADDER, "d4", 1)
+    spec = "mcts:c=0,rave=1000,prior=20,rollout=tactics,ladders=2,rollouts=200,seed=3"
+    agent = arena.load_agent(f"{spec},threads=2")
+    assert agent.choose(state, arena.Limit()) in state.legal_moves()
+    engines = agent.engine.engines  # type: ignore[attr-defined]
+    assert len(engines) == 2 and all(e.kernel.params[gk.P_LADDERS] == 2 for e in engines)

@@ -98,14 +98,18 @@ Ladders
 ``ladder`` reads whether a string is lost to a ladder: the attacker keeps giving
 atari at one of its two liberties, the defender extends at its one liberty, and
 the string escapes with three liberties or more, or by taking an attacking string
-next to it that is in atari. The reading copies the cells into the scratch room
-and works there alone, counting exact liberties by flooding (the strings' records
-keep pseudo-liberties only), with an undo log instead of a copy per branch; past
+next to it that is in atari. The reading plays on the position's own cells and puts
+them back from an undo log (no copy of the board, none per branch), counting exact
+liberties by flooding (the strings' records keep pseudo-liberties only, and it leaves
+them alone); past
 ``LADDER_NODES`` stones placed the answer is "not captured", the safe one for a
 prior. ``heuristic.ladder_captured`` is its readable reference. With the knob
 ``P_LADDERS`` set (``mcts:ladders=1``), ``prior`` scores an extension the ladder
 still captures as a self-atari and an atari that starts a working ladder as a
-capture.
+capture. At 2 (``mcts:ladders=2``) the tactical rollout reads them too: it no longer
+runs a string the ladder captures, and when the last move left its own string with
+two liberties it gives the atari that starts a working ladder (after the saves and
+captures, before the shapes), as Pachi's and Fuego's playouts check ladders.
 
 Both draw from a xorshift generator that numba's ``np.random`` (seeded by
 ``seed``) seeds at the start of each playout: the same seed gives the same
@@ -154,7 +158,7 @@ P_ZOB = 24  # offset in p: Zobrist keys, [colour * NP + cell]
 P_IDX = 25  # offset in p: point -> cell
 P_POINT = 26  # offset in p: cell -> point (-1 on the border)
 P_PATTERNS = 27  # offset in p: MoGo's 3x3 shapes by neighbourhood code (patterns.py)
-P_LADDERS = 28  # a knob (Kernel.knobs): 1 when ``prior`` reads ladders, 0 (the default) when not
+P_LADDERS = 28  # a knob (Kernel.knobs): 0 (default) off, 1 ``prior`` reads ladders, 2 rollouts too
 P_HEADER = 32
 
 # --- the header of s ---------------------------------------------------------------
@@ -727,7 +731,8 @@ def _safe(L, p, s, at, colour):  # type: ignore[no-untyped-def]
 def _saving(L, p, s, h, colour, out, n):  # type: ignore[no-untyped-def]
     """Add to ``s[out + n:]`` (room for ``N`` moves) the moves that save the string headed
     by ``h`` (of ``colour``, in atari): captures of an adjacent string in atari, and the
-    extension at its liberty when that leaves two liberties; return the new count."""
+    extension at its liberty when that leaves two liberties (and, with ``P_LADDERS`` at 2,
+    a ladder does not capture it); return the new count."""
     cell, head, nxt, w = L[P_CELL], L[P_HEAD], L[P_NEXT], L[P_W]
     other = 3 - colour
     stone = h
@@ -742,7 +747,12 @@ def _saving(L, p, s, h, colour, out, n):  # type: ignore[no-untyped-def]
         if stone == h:
             break
     lib = _liberty(L, s, h)
-    if n < L[P_N] and _legal(L, p, s, lib, colour) and _safe(L, p, s, lib, colour) == 0:
+    if (
+        n < L[P_N]
+        and _legal(L, p, s, lib, colour)
+        and _safe(L, p, s, lib, colour) == 0
+        and not (L[P_LADDERS] >= 2 and ladder(p, s, lib, lib))  # running a broken ladder
+    ):
         s[out + n] = lib
         n += 1
     return n
@@ -768,8 +778,10 @@ def _shape(L, p, s, at):  # type: ignore[no-untyped-def]
 @_inline
 def _urgent(L, p, s, colour, out):  # type: ignore[no-untyped-def]
     """The urgent moves after the opponent's last move: saving own strings it put in atari,
-    else capturing the opposing strings in atari around it, else MoGo's 3x3 shapes around
-    it. Their number, in ``s[out:]``."""
+    else capturing the opposing strings in atari around it, else (``P_LADDERS`` at 2) the
+    ataris that start a working ladder on its own string when it has two liberties, else
+    MoGo's 3x3 shapes around it (at 2, none that runs a string a ladder captures). Their
+    number, in ``s[out:]``."""
     last = s[L[P_MOVES] + s[PLY] - 1] if s[PLY] > 0 else -1
     if last < 0 or last >= L[P_N]:
         return 0
@@ -790,6 +802,10 @@ def _urgent(L, p, s, colour, out):  # type: ignore[no-untyped-def]
                 n += 1
     if n:
         return n
+    if L[P_LADDERS] >= 2:
+        n = _ladder_ataris(p, s, at, colour, out)
+        if n:
+            return n
     for q in (at - w, at - 1, at + 1, at + w, at - w - 1, at - w + 1, at + w - 1, at + w + 1):
         if (
             s[cell + q] == EMPTY
@@ -797,8 +813,37 @@ def _urgent(L, p, s, colour, out):  # type: ignore[no-untyped-def]
             and not _is_own_eye(L, p, s, q, colour)
             and _legal(L, p, s, q, colour)
             and _safe(L, p, s, q, colour) < 2
+            and not (L[P_LADDERS] >= 2 and _runs_a_ladder(p, s, q, colour))
         ):
             s[out + n] = q
+            n += 1
+    return n
+
+
+@_kernel
+def _runs_a_ladder(p, s, at, colour):  # type: ignore[no-untyped-def]
+    """Whether ``colour``'s stone on cell ``at`` extends an own string in atari that a
+    ladder still captures (a shape there would run a broken ladder). A call, not inlined,
+    as :func:`_ladder_ataris`."""
+    L = _layout(p)
+    cell, head, w = L[P_CELL], L[P_HEAD], L[P_W]
+    for q in (at - w, at - 1, at + 1, at + w):
+        if s[cell + q] == colour and _in_atari(L, p, s, s[head + q]):
+            return ladder(p, s, at, at) == 1
+    return False
+
+
+@_kernel
+def _ladder_ataris(p, s, at, colour, out):  # type: ignore[no-untyped-def]
+    """Put in ``s[out:]`` the ataris that start a working ladder on the string of the stone on
+    cell ``at`` when it has exactly two liberties; return their number. A call, not
+    inlined: the rollout's compiled body stays small enough to compile in seconds."""
+    L = _layout(p)
+    n = 0
+    a0, a1 = _liberty_pair(L, p, s, s[L[P_HEAD] + at])
+    for lib in (a0, a1):
+        if lib >= 0 and _legal(L, p, s, lib, colour) and ladder(p, s, lib, at):
+            s[out + n] = lib
             n += 1
     return n
 
@@ -807,7 +852,7 @@ def _urgent(L, p, s, colour, out):  # type: ignore[no-untyped-def]
 def _draw_tactics(L, p, s, colour, x):  # type: ignore[no-untyped-def]
     """The tactical rollout's move: an urgent move (:func:`_urgent`) at random, else as
     :func:`_draw_rollout` but never a self-atari of two stones or more."""
-    urgent = L[P_SCRATCH] + L[P_NP]  # after the far list's room
+    urgent = _ladder_rooms(L)[7]  # after the ladder reader's rooms: it may read meanwhile
     n = _urgent(L, p, s, colour, urgent)
     if n:
         x, r = _below(x, n)
@@ -833,21 +878,24 @@ def tactics(p, s):  # type: ignore[no-untyped-def]
 
 # LADDER_NODES (the reference's): stones the reader may place before it answers "not captured".
 
-# The scratch room of ``ladder``, after a counter of flood stamps at its start.
 _LADDER_OPEN, _LADDER_CAPTURED, _LADDER_ATTACK = 0, 1, 2
 
 
 @_inline
 def _ladder_rooms(L):  # type: ignore[no-untyped-def]
-    """Offsets in ``s`` of the reader's board, marks, two stone stacks, undo log and frames
-    (:func:`_scratch_room` sizes them)."""
-    board = L[P_SCRATCH] + 1
-    mark = board + L[P_NP]
+    """Offsets in ``s`` of the board the reader plays on (the position's own cells, put back
+    from the undo log), its marks, two stone stacks, undo log, frames, the counter of its
+    flood stamps, and the end of its rooms (:func:`_scratch_room` sizes them). The marks
+    start past the area count's marks and stack and the rollout's far points, so only
+    the reader writes them: its stamps only grow, and a stale mark never matches."""
+    board = L[P_CELL]
+    mark = L[P_SCRATCH] + L[P_NP] + L[P_N]
     stack = mark + L[P_NP]
     stack2 = stack + L[P_N]
     log = stack2 + L[P_N]
     frames = log + L[P_N] + 2 * LADDER_NODES + 8
-    return board, mark, stack, stack2, log, frames
+    counter = frames + 3 * LADDER_NODES + 7
+    return board, mark, stack, stack2, log, frames, counter, counter + 1
 
 
 @_inline
@@ -855,10 +903,10 @@ def _flood(L, s, stone, stack):  # type: ignore[no-untyped-def]
     """Flood the scratch board's string of ``stone``: its stones into ``s[stack:]``; return
     their number, its exact liberty count and its two lowest liberties' cells (-1: none).
     A fresh stamp per flood marks the cells seen, so the marks are never cleared."""
-    board, mark, _, _, _, _ = _ladder_rooms(L)
+    board, mark, _, _, _, _, counter, _ = _ladder_rooms(L)
     w = L[P_W]
-    stamp = s[L[P_SCRATCH]] + 1
-    s[L[P_SCRATCH]] = stamp
+    stamp = s[counter] + 1
+    s[counter] = stamp
     colour = s[board + stone]
     s[mark + stone] = stamp
     s[stack] = stone
@@ -893,7 +941,7 @@ def _ladder_put(L, s, at, colour, top):  # type: ignore[no-untyped-def]
     strings next to it left without a liberty, logging every changed cell (``cell * 4 +
     old value``) from ``top``; return the new top and the new string's liberty count
     (0: the move was suicide, so illegal)."""
-    board, _, _, stack2, log, _ = _ladder_rooms(L)
+    board, _, _, stack2, log, _, _, _ = _ladder_rooms(L)
     w = L[P_W]
     other = 3 - colour
     s[board + at] = colour
@@ -919,7 +967,7 @@ def _ladder_attacked(L, s, target, defender, attacker_libs, top):  # type: ignor
     state, and the defender's forced extension when it is in atari and no attacking string
     next to it is in atari too (its capture would escape). Returns the state, its two
     liberties, the log's top and the stones placed (0 or 1)."""
-    board, _, stack, stack2, _, _ = _ladder_rooms(L)
+    board, _, stack, stack2, _, _, _, _ = _ladder_rooms(L)
     w = L[P_W]
     if attacker_libs == 0:
         return _LADDER_OPEN, -1, -1, top, 0  # suicide: not a move
@@ -943,7 +991,7 @@ def _ladder_attacked(L, s, target, defender, attacker_libs, top):  # type: ignor
 def _ladder_extended(L, s, target):  # type: ignore[no-untyped-def]
     """After the defender's move: captured at one liberty or none (the attacker takes it),
     escaped at three or more, else the attacker's turn with these two liberties."""
-    _, _, stack, _, _, _ = _ladder_rooms(L)
+    _, _, stack, _, _, _, _, _ = _ladder_rooms(L)
     _, libs, a, b = _flood(L, s, target, stack)
     if libs <= 1:
         return _LADDER_CAPTURED, -1, -1
@@ -962,23 +1010,31 @@ def ladder(p, s, at, target):  # type: ignore[no-untyped-def]
     first); the defender escapes by taking an attacking string next to it that is in
     atari, else must extend at its liberty, and escapes with three liberties or more. A
     depth-first search over the attacker's choices (the defender's moves are forced), on
-    a copy of the cells in the scratch room with an undo log. Ko and superko are ignored
+    the position's own cells with an undo log that puts them back (no copy of the board:
+    the tactical rollout reads ladders at many of its moves). Ko and superko are ignored
     (a ladder rarely turns on a ko, and a prior may be wrong now and then). Past
     ``LADDER_NODES`` stones placed the answer is 0: "not captured" only keeps the prior
-    as it was. ``heuristic.ladder_captured`` is the reference; ``s`` changes only in the
-    scratch room."""
+    as it was. ``heuristic.ladder_captured`` is the reference; ``s`` is as it was but for
+    the scratch room."""
     L = _layout(p)
-    board, mark, _, _, log, frames = _ladder_rooms(L)
-    cell = L[P_CELL]
-    for i in range(L[P_NP]):
-        s[board + i] = s[cell + i]
-        s[mark + i] = 0
-    s[L[P_SCRATCH]] = 0
+    board, _, _, _, log, _, _, _ = _ladder_rooms(L)
+    found, top = _ladder_read(L, s, at, target)
+    while top > 0:  # the position's cells as they were
+        top -= 1
+        entry = s[log + top]
+        s[board + (entry >> 2)] = entry & 3
+    return found
+
+
+@_inline
+def _ladder_read(L, s, at, target):  # type: ignore[no-untyped-def]
+    """:func:`ladder`'s answer, and the top of the undo log it leaves."""
+    board, _, _, _, log, frames, _, _ = _ladder_rooms(L)
     mover = (s[PLY] & 1) + 1
     top, libs = _ladder_put(L, s, at, mover, 0)
     defender = s[board + target]
     if defender != mover and defender != 3 - mover:
-        return 0
+        return 0, top
     nodes = 1
     if defender == mover:  # an extension: taken at one liberty or none (suicide)
         state, a, b = _ladder_extended(L, s, target)
@@ -988,7 +1044,7 @@ def ladder(p, s, at, target):  # type: ignore[no-untyped-def]
     depth = 0
     while nodes <= LADDER_NODES:
         if state == _LADDER_CAPTURED:
-            return 1
+            return 1, top
         if state == _LADDER_ATTACK:
             # A frame per attacker's turn: the log's top, the second choice.
             s[frames + 2 * depth] = top
@@ -1000,7 +1056,7 @@ def ladder(p, s, at, target):  # type: ignore[no-untyped-def]
             while depth > 0 and s[frames + 2 * depth - 1] < 0:
                 depth -= 1
             if depth == 0:
-                return 0
+                return 0, top
             saved = s[frames + 2 * depth - 2]
             while top > saved:
                 top -= 1
@@ -1011,13 +1067,14 @@ def ladder(p, s, at, target):  # type: ignore[no-untyped-def]
         top, libs = _ladder_put(L, s, choice, 3 - defender, top)
         state, a, b, top, placed = _ladder_attacked(L, s, target, defender, libs, top)
         nodes += 1 + placed
-    return 0
+    return 0, top
 
 
 @_inline
-def _two_liberties(L, p, s, h):  # type: ignore[no-untyped-def]
-    """Whether the string headed by ``h`` has exactly two liberties (counted: the records
-    keep pseudo-liberties), walking its stones until a third shows."""
+def _liberty_pair(L, p, s, h):  # type: ignore[no-untyped-def]
+    """The two liberties of the string headed by ``h`` when it has exactly two (counted:
+    the records keep pseudo-liberties), else (-1, -1); walks its stones until a third
+    shows."""
     cell, nxt, w = L[P_CELL], L[P_NEXT], L[P_W]
     a0 = a1 = -1
     stone = h
@@ -1029,11 +1086,17 @@ def _two_liberties(L, p, s, h):  # type: ignore[no-untyped-def]
                 elif a1 < 0:
                     a1 = r
                 else:
-                    return False
+                    return -1, -1
         stone = s[nxt + stone]
         if stone == h:
             break
-    return a1 >= 0
+    return (a0, a1) if a1 >= 0 else (-1, -1)
+
+
+@_inline
+def _two_liberties(L, p, s, h):  # type: ignore[no-untyped-def]
+    """Whether the string headed by ``h`` has exactly two liberties."""
+    return _liberty_pair(L, p, s, h)[1] >= 0
 
 
 PRIOR_NEUTRAL = 50
@@ -1203,11 +1266,13 @@ def _rebuild(p, s):  # type: ignore[no-untyped-def]
 
 
 def _scratch_room(cells: int, n: int) -> int:
-    """The scratch section's length: the area count's marks and stack (``cells + n``), and
-    the ladder reader's room (:func:`ladder`): a counter, its board, marks, two stacks of
-    stones, the undo log (every placed stone and every stone that can be taken on one
-    line of play) and a frame per attacker's turn."""
-    return max(cells + n, 1 + 2 * cells + 3 * n + 5 * LADDER_NODES + 16)
+    """The scratch section's length: the area count's marks and stack (``cells + n``; the
+    rollout's far points and ``_rebuild``'s stack fit there), the ladder reader's rooms
+    (:func:`_ladder_rooms`: marks, two stacks of stones, the undo log (every placed
+    stone and every stone that can be taken on one line of play), a frame per attacker's
+    turn and the stamps' counter), then the tactical rollout's urgent moves (``n``), which
+    the reader may not overwrite: it reads while they are gathered."""
+    return 2 * cells + 5 * n + 5 * LADDER_NODES + 16
 
 
 def params(game: Go) -> np.ndarray:

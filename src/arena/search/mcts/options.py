@@ -75,9 +75,12 @@ PARAMS = (
     ),
     Param(
         "ladders",
-        bool,
-        False,
-        "rave, prior: the game's prior reads ladders (go; off until measured)",
+        int,
+        0,
+        "go, with rave and prior: 1 the prior reads ladders; 2 the tactical rollout too "
+        "(rollout=tactics: no running a captured string, the atari that starts a ladder)",
+        low=0,
+        high=2,
     ),
     Param(
         "threads",
@@ -139,8 +142,9 @@ class MCTSOptions:
     dynkomi: bool = False
     """Search with the game's ``search_komi`` (Go: a handicap counted back early on, falling
     to the rules' komi) instead of the rules' komi; the compiled engine only."""
-    ladders: bool = False
-    """The kernel's knob ``ladders`` (Go: ``prior`` reads ladders); needs ``prior``."""
+    ladders: int = 0
+    """The kernel's knob ``ladders`` (Go: 1 ``prior`` reads ladders, 2 the tactical rollout
+    too); needs ``prior``, and 2 needs ``rollout=tactics``."""
     seed: int | None = None
     engine: str = "fast"
     threads: int | None = None
@@ -152,7 +156,13 @@ class MCTSOptions:
         if (self.bias or self.prior) and not self.rave:
             raise SpecError("mcts: bias= and prior= shape RAVE: give rave=K (K > 0) too")
         if self.ladders and not self.prior:
-            raise SpecError("mcts: ladders=1 shapes the prior: give rave=K and prior=N too")
+            raise SpecError(
+                f"mcts: ladders={self.ladders} shapes the prior: give rave=K and prior=N too"
+            )
+        if self.ladders >= 2 and self.rollout != "tactics":
+            raise SpecError(
+                "mcts: ladders=2 reads ladders in the tactical rollout: give rollout=tactics too"
+            )
         if self.compiled_only and (self.engine == "python" or self.rollout == "heuristic"):
             raise SpecError(
                 "mcts: rave=, rollout=tactics and dynkomi=1 run in the compiled engine only "
@@ -170,7 +180,7 @@ class MCTSOptions:
     @property
     def knobs(self) -> dict[str, int]:
         """The kernel knobs (``Kernel.knobs``) these options turn on, with their values."""
-        return {"ladders": 1} if self.ladders else {}
+        return {"ladders": self.ladders} if self.ladders else {}
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> MCTSOptions:

@@ -173,7 +173,9 @@ def set_knobs(kernel: Kernel, knobs: dict[str, int]) -> None:
     for name, value in knobs.items():
         if name not in kernel.knobs:
             game = kernel.name.split(":")[0]
-            raise SpecError(f"mcts: {name}=1 needs a game whose kernel reads it; {game} does not")
+            raise SpecError(
+                f"mcts: {name}={value} needs a game whose kernel reads it; {game} does not"
+            )
         kernel.params[kernel.knobs[name]] = value
 
 
