@@ -49,19 +49,29 @@ def test_tactics_plays_legal_games_without_eye_fills_or_big_self_ataris(
     k = gk.kernel(game)
     k.functions["seed"](runs)
     rng = random.Random(runs)
-    checked = 0
+    starts = []
     for run in range(runs):
         start = game.initial_state()
         for _ in range(run % 6):
             start = start.play(rng.choice(start.legal_moves()))
+        starts.append(start)
+    assert clean_tactics_moves(k, starts) > 10 * runs
+
+
+def clean_tactics_moves(k: object, starts: list[GoState]) -> int:
+    """Play the tactical rollout of kernel ``k`` from each of ``starts``; check that its
+    moves are legal and fill no own eye and put no two stones in atari; return how many
+    stones it placed."""
+    checked = 0
+    for start in starts:
         state = start
-        for move in replay(k, start, "tactics"):
-            if move != game.pass_move:
+        for move in replay(k, start, "tactics"):  # type: ignore[arg-type]
+            if move != state.game.pass_move:
                 assert not own_eye(state, move), f"ply {state.ply}\n{state.render()}"
                 assert not self_atari(state, move), f"ply {state.ply}\n{state.render()}"
                 checked += 1
             state = state.play(move)
-    assert checked > 10 * runs
+    return checked
 
 
 def test_tactics_captures_the_string_the_last_move_left_in_atari() -> None:

@@ -15,8 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from test_go_heuristic import live_states
-from test_go_kernel import own_eye, replay
-from test_go_knowledge import self_atari
+from test_go_knowledge import clean_tactics_moves
 
 import arena
 from arena.core.bitboard import iter_bits
@@ -225,15 +224,7 @@ def test_the_rollout_with_ladders_plays_legal_games_without_eye_fills_or_self_at
     k = gk.kernel(game)  # type: ignore[arg-type]
     k.params[k.knobs["ladders"]] = 2
     k.functions["seed"](2)
-    checked = 0
-    for state in live_states("go:size=9", 12, seed=2):
-        for move in replay(k, state, "tactics"):
-            if move != game.pass_move:
-                assert not own_eye(state, move), f"ply {state.ply}\n{state.render()}"
-                assert not self_atari(state, move), f"ply {state.ply}\n{state.render()}"
-                checked += 1
-            state = state.play(move)
-    assert checked > 100
+    assert clean_tactics_moves(k, live_states("go:size=9", 12, seed=2)) > 100
 
 
 def test_ladders_2_needs_the_tactical_rollout_and_reaches_every_thread() -> None:
