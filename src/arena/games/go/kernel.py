@@ -900,9 +900,10 @@ def _ladder_rooms(L):  # type: ignore[no-untyped-def]
 
 @_inline
 def _flood(L, s, stone, stack):  # type: ignore[no-untyped-def]
-    """Flood the scratch board's string of ``stone``: its stones into ``s[stack:]``; return
-    their number, its exact liberty count and its two lowest liberties' cells (-1: none).
-    A fresh stamp per flood marks the cells seen, so the marks are never cleared."""
+    """Flood the string of ``stone`` on the reader's board (the position's cells as the
+    reading left them): its stones into ``s[stack:]``; return their number, its exact
+    liberty count and its two lowest liberties' cells (-1: none). A fresh stamp per flood
+    marks the cells seen, so the marks are never cleared."""
     board, mark, _, _, _, _, counter, _ = _ladder_rooms(L)
     w = L[P_W]
     stamp = s[counter] + 1
@@ -937,7 +938,7 @@ def _flood(L, s, stone, stack):  # type: ignore[no-untyped-def]
 
 @_inline
 def _ladder_put(L, s, at, colour, top):  # type: ignore[no-untyped-def]
-    """Put a ``colour`` stone on the scratch board's empty cell ``at`` and take the opposing
+    """Put a ``colour`` stone on the reader's board's empty cell ``at`` and take the opposing
     strings next to it left without a liberty, logging every changed cell (``cell * 4 +
     old value``) from ``top``; return the new top and the new string's liberty count
     (0: the move was suicide, so illegal)."""

@@ -33,8 +33,8 @@ Options (:mod:`~arena.search.mcts.options`):
   starts each move's AMAF values with ``N`` virtual simulations of the game's
   knowledge; ``rollout=tactics`` is the kernel's knowledgeable rollout (Go:
   captures, atari escapes, 3x3 shapes). See :mod:`~arena.search.mcts.rave`.
-  ``ladders=1`` (Go, in ``best``) lets the prior read ladders, ``ladders=2`` (off until
-  measured) the tactical rollout too (the kernel's knob, ``Kernel.knobs``; refused where
+  ``ladders=1`` (Go, in ``best``) lets the prior read ladders, ``ladders=2`` (off: it
+  lost at equal time) the tactical rollout too (the kernel's knob, ``Kernel.knobs``; refused where
   the game's kernel has none).
 * ``dynkomi=1`` (compiled engine, Go): the search counts the game's search komi
   (:func:`arena.games.go.heuristic.search_komi`: a handicap's stones counted back
