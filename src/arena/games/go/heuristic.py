@@ -68,8 +68,16 @@ True
 ``ladder_captured`` reads ladders: the readable reference of the compiled kernel's
 ``ladder``, which ``mcts:ladders=1`` lets Go's prior use.
 
+``learn_replies`` updates the last good replies of ``mcts:lgrf=1`` after a rollout: the
+readable reference of the kernel's ``_learn_replies``.
+
+>>> one, two = {}, {}
+>>> learn_replies([10, 11, 12, 13], 2, 1, one, two)  # Black (even plies) won
+>>> one, two  # Black's 12 answers 11 and (10, 11); White's 13 was not a good reply
+({(0, 11): 12}, {(0, 10, 11): 12})
+
 Tests: tests/games/test_go_heuristic.py, tests/search/test_dynkomi.py,
-tests/games/test_go_ladders.py
+tests/games/test_go_ladders.py, tests/games/test_go_replies.py
 """
 
 from __future__ import annotations
@@ -380,3 +388,40 @@ def ladder_captured(state: GoState, move: int, target: int) -> bool:
         return extended(stones) if defender == mover else attacked(stones, libs)
     except _OutOfNodes:
         return False
+
+
+def learn_replies(
+    moves: list[int],
+    start: int,
+    result: int,
+    one: dict[tuple[int, int], int],
+    two: dict[tuple[int, int, int], int],
+    passed: int | None = None,
+) -> None:
+    """Baier and Drake's last good reply with forgetting (LGRF-2, *The power of forgetting*,
+    IEEE TCIAIG 2010), after a rollout: ``moves[ply]`` is the move played at each ply (-1
+    where unknown, Black on even plies), the rollout's from ``start``; ``result`` 1 Black
+    won, -1 White, 0 a draw (nothing learnt). Each move of the winner becomes the reply of
+    its colour (0 Black, 1 White) to the move before it (``one[colour, previous]``) and to
+    the two before it (``two[colour, before that, previous]``); each move of the loser that
+    is the stored reply there is forgotten. The pass (``passed``) is never stored."""
+    if result == 0:
+        return
+    winner = 0 if result > 0 else 1
+    for ply in range(start, len(moves)):
+        move = moves[ply]
+        if move < 0 or move == passed:
+            continue
+        colour = ply % 2
+        prev1 = moves[ply - 1] if ply >= 1 else -1
+        prev2 = moves[ply - 2] if ply >= 2 else -1
+        keys: list[tuple[dict, tuple[int, ...]]] = []
+        if prev1 >= 0:
+            keys.append((one, (colour, prev1)))
+            if prev2 >= 0:
+                keys.append((two, (colour, prev2, prev1)))
+        for table, key in keys:
+            if colour == winner:
+                table[key] = move
+            elif table.get(key) == move:
+                del table[key]

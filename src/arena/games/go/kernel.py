@@ -2,7 +2,8 @@
 
 The contract is :mod:`arena.core.kernel`; ``rules.py`` stays the readable
 reference, and the tests play both side by side, move for move
-(Tests: tests/games/test_go_kernel.py, tests/games/test_go_ladders.py).
+(Tests: tests/games/test_go_kernel.py, tests/games/test_go_ladders.py,
+tests/games/test_go_replies.py).
 
 >>> import arena, numpy as np
 >>> game = arena.load_game("go:size=5")
@@ -111,6 +112,18 @@ runs a string the ladder captures, and when the last move left its own string wi
 two liberties it gives the atari that starts a working ladder (after the saves and
 captures, before the shapes), as Pachi's and Fuego's playouts check ladders.
 
+Last good replies
+-----------------
+With the knob ``P_LGRF`` set (``mcts:lgrf=1``) the tactical rollout also keeps Baier and
+Drake's last good replies with forgetting (LGRF-2, *The power of forgetting*, IEEE TCIAIG
+2010): before its own policy it plays the stored reply to the last two moves, else to the
+last one, when that is still a move it may play; after the rollout every move of the
+winner becomes the reply to the moves before it, and a loser's move that was the stored
+reply is forgotten. The tables sit in ``p`` (:func:`reply_offsets`: ``2 (N + 1)`` and
+``2 (N + 1)**2`` moves, 2.1 MB on 19x19), so they last from move to move of a game and
+a search's threads share them (a lost write only loses a reply);
+``heuristic.learn_replies`` is the readable reference of the learning.
+
 Both draw from a xorshift generator that numba's ``np.random`` (seeded by
 ``seed``) seeds at the start of each playout: the same seed gives the same
 playouts, compiled or not.
@@ -159,6 +172,8 @@ P_IDX = 25  # offset in p: point -> cell
 P_POINT = 26  # offset in p: cell -> point (-1 on the border)
 P_PATTERNS = 27  # offset in p: MoGo's 3x3 shapes by neighbourhood code (patterns.py)
 P_LADDERS = 28  # a knob (Kernel.knobs): 0 (default) off, 1 ``prior`` reads ladders, 2 rollouts too
+P_LGRF = 29  # a knob: 1 the tactical rollout plays and learns the last good replies
+P_REPLIES = 30  # offset in p: the reply tables (:func:`reply_offsets`), -1 where none is stored
 P_HEADER = 32
 
 # --- the header of s ---------------------------------------------------------------
@@ -865,13 +880,96 @@ def tactics(p, s):  # type: ignore[no-untyped-def]
     """The rollout of ``mcts:rollout=tactics``: save own strings the last move put in atari,
     capture opposing strings in atari next to it, play MoGo's 3x3 shapes around it; never
     fill an own eye, never put two or more own stones in atari; uniform among the rest near
-    the stones (then anywhere)."""
+    the stones (then anywhere). With ``P_LGRF`` set, a stored last good reply to the two
+    moves before (else to the one before) comes first, and the replies are learnt from the
+    result (:func:`_learn_replies`)."""
     L = _layout(p)
     x = np.uint64(np.random.randint(1, 1 << 62))
+    start = s[PLY]
     while not _over(L, p, s):
-        move, x = _draw_tactics(L, p, s, (s[PLY] & 1) + 1, x)
+        colour = (s[PLY] & 1) + 1
+        move = _stored_reply(p, s, colour) if L[P_LGRF] else -1
+        if move < 0:
+            move, x = _draw_tactics(L, p, s, colour, x)
         _play(L, p, s, move)
-    return outcome(p, s)
+    result = outcome(p, s)
+    if L[P_LGRF]:
+        _learn_replies(p, s, start, result)
+    return result
+
+
+# --- the last good replies (Baier and Drake's LGRF-2) -----------------------------------
+
+
+@_inline
+def _reply_cells(L, s, ply):  # type: ignore[no-untyped-def]
+    """The offsets in ``p`` of the replies of the player to move at ``ply`` to the move
+    before (LGR-1) and to the two before (LGR-2); -1 where those moves are unknown (before
+    the position's history)."""
+    moves, n1 = L[P_MOVES], L[P_N] + 1
+    colour = ply & 1
+    prev1 = s[moves + ply - 1] if ply >= 1 else -1
+    prev2 = s[moves + ply - 2] if ply >= 2 else -1
+    one = two = -1
+    if prev1 >= 0:
+        one = L[P_REPLIES] + colour * n1 + prev1
+        if prev2 >= 0:
+            two = L[P_REPLIES] + 2 * n1 + (colour * n1 + prev2) * n1 + prev1
+    return one, two
+
+
+@_kernel
+def _stored_reply(p, s, colour):  # type: ignore[no-untyped-def]
+    """The stored reply to the last two moves, else to the last one, when it is still a
+    move the tactical rollout may play (legal, no own eye filled, no self-atari of two
+    stones or more); else -1. A call, not inlined: the rollout's body compiles quickly."""
+    L = _layout(p)
+    one, two = _reply_cells(L, s, s[PLY])
+    for at in (two, one):
+        if at < 0 or p[at] < 0:
+            continue
+        cell = p[L[P_IDX] + p[at]]
+        if (
+            s[L[P_CELL] + cell] == EMPTY
+            and not _is_own_eye(L, p, s, cell, colour)
+            and _fits(L, p, s, cell, colour, True)
+        ):
+            return p[at]
+    return -1
+
+
+@_kernel
+def _learn_replies(p, s, start, result):  # type: ignore[no-untyped-def]
+    """After a rollout from ply ``start`` that ended with ``result``: every move of the
+    winner becomes the stored reply to the move before it and to the two before it; a
+    move of the loser that is the stored reply there is forgotten (the F of LGRF). Passes
+    are never stored. ``heuristic.learn_replies`` is the readable reference."""
+    if result == 0:
+        return
+    L = _layout(p)
+    winner = 0 if result > 0 else 1
+    for ply in range(start, s[PLY]):
+        move = s[L[P_MOVES] + ply]
+        if move < 0 or move >= L[P_N]:
+            continue
+        one, two = _reply_cells(L, s, ply)
+        if (ply & 1) == winner:
+            if one >= 0:
+                p[one] = move
+            if two >= 0:
+                p[two] = move
+        else:
+            if one >= 0 and p[one] == move:
+                p[one] = -1
+            if two >= 0 and p[two] == move:
+                p[two] = -1
+
+
+def reply_offsets(p: np.ndarray) -> tuple[int, int]:
+    """Where the reply tables sit in ``p``: LGR-1's ``[colour, previous move]`` and LGR-2's
+    ``[colour, move before it, previous move]``, moves as points with the pass last."""
+    n1 = int(p[P_N]) + 1
+    return int(p[P_REPLIES]), int(p[P_REPLIES]) + 2 * n1
 
 
 # --- ladders ----------------------------------------------------------------------------
@@ -1302,9 +1400,12 @@ def params(game: Go) -> np.ndarray:
     point = idx + n
     patterns = point + cells
     table = pattern_table()
-    p = np.zeros(patterns + len(table), np.int64)
+    replies = patterns + len(table)
+    p = np.zeros(replies + 2 * (n + 1) + 2 * (n + 1) ** 2, np.int64)
     p[P_PATTERNS] = patterns
-    p[patterns:] = table
+    p[patterns:replies] = table
+    p[P_REPLIES] = replies
+    p[replies:] = -1
     p[P_SIZE], p[P_N], p[P_W], p[P_NP] = size, n, w, cells
     set_komi(p, game.komi)
     p[P_SUPERKO], p[P_MAXLEN], p[P_BLOOM_MASK] = game.superko, game.maxlen, bloom_bits - 1
@@ -1399,7 +1500,7 @@ def kernel(game: Go) -> Kernel:
     return Kernel(
         name=game.spec,
         params=p,
-        knobs={"ladders": P_LADDERS},
+        knobs={"ladders": P_LADDERS, "lgrf": P_LGRF},
         max_moves=game.points + 1,
         max_plies=game.maxlen,
         encode=lambda state: encode(p, state),  # type: ignore[arg-type]

@@ -4,7 +4,8 @@ The spec string is parsed once (``Param`` binding) into :class:`MCTSOptions`;
 the tree policy and the evaluator are built from it once, when the agent is
 built, so the search loop never looks at an option string.
 
-Tests: ``tests/search/test_mcts.py``, ``tests/games/test_go_ladders.py`` (``ladders``).
+Tests: ``tests/search/test_mcts.py``, ``tests/games/test_go_ladders.py`` (``ladders``),
+``tests/games/test_go_replies.py`` (``lgrf``).
 
 >>> o = MCTSOptions.from_config({"tree": "egreedy", "eps": 0.2, "rollouts": 50})
 >>> o.policy(), o.rollouts, o.expand_all
@@ -83,6 +84,13 @@ PARAMS = (
         high=2,
     ),
     Param(
+        "lgrf",
+        bool,
+        False,
+        "go, rollout=tactics: the rollout plays the last good reply to the last two moves "
+        "(else the last one) and forgets replies that lost (Baier and Drake's LGRF-2)",
+    ),
+    Param(
         "threads",
         int,
         None,
@@ -145,6 +153,9 @@ class MCTSOptions:
     ladders: int = 0
     """The kernel's knob ``ladders`` (Go: 1 ``prior`` reads ladders, 2 the tactical rollout
     too); needs ``prior``, and 2 needs ``rollout=tactics``."""
+    lgrf: bool = False
+    """The kernel's knob ``lgrf`` (Go: the tactical rollout plays and learns the last good
+    replies); needs ``rollout=tactics``."""
     seed: int | None = None
     engine: str = "fast"
     threads: int | None = None
@@ -163,6 +174,8 @@ class MCTSOptions:
             raise SpecError(
                 "mcts: ladders=2 reads ladders in the tactical rollout: give rollout=tactics too"
             )
+        if self.lgrf and self.rollout != "tactics":
+            raise SpecError("mcts: lgrf=1 shapes the tactical rollout: give rollout=tactics too")
         if self.compiled_only and (self.engine == "python" or self.rollout == "heuristic"):
             raise SpecError(
                 "mcts: rave=, rollout=tactics and dynkomi=1 run in the compiled engine only "
@@ -180,7 +193,10 @@ class MCTSOptions:
     @property
     def knobs(self) -> dict[str, int]:
         """The kernel knobs (``Kernel.knobs``) these options turn on, with their values."""
-        return {"ladders": self.ladders} if self.ladders else {}
+        knobs = {"ladders": self.ladders} if self.ladders else {}
+        if self.lgrf:
+            knobs["lgrf"] = 1
+        return knobs
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> MCTSOptions:
