@@ -1,11 +1,11 @@
-"""The last good replies of ``mcts:lgrf=1`` in Go's kernel: after each tactical rollout
-the kernel's reply tables hold exactly what the readable reference
-(``heuristic.learn_replies``) learns from the same moves, rollout after rollout, forgetting
-included; the rollout plays a stored reply to the last two moves before one to the last
-move, and falls back to its own policy when the reply is taken or would fill its own eye;
-without the knob it learns nothing; the games stay legal without eye fills or big
-self-ataris; ``lgrf=1`` needs the tactical rollout, is refused on a game whose kernel has
-no such knob, and reaches both threads' kernels."""
+"""The last good replies of ``mcts:lgrf`` in Go's kernel: after each tactical rollout the
+kernel's reply tables hold exactly what the readable reference (``heuristic.learn_replies``)
+learns from the same moves, rollout after rollout, forgetting included; the rollout plays
+a stored reply to the last two moves before one to the last move (at 1 before its own
+urgent moves, at 2 after them), and falls back to its own policy when the reply is taken
+or would fill its own eye; without the knob it learns nothing; the games stay legal
+without eye fills or big self-ataris; ``lgrf`` needs the tactical rollout, is refused out
+of range and on a game whose kernel has no such knob, and reaches both threads' kernels."""
 
 from __future__ import annotations
 
@@ -113,6 +113,24 @@ def test_the_rollout_plays_the_stored_reply_two_moves_first() -> None:
     assert first_replies(state, off, then).count(b8) < 5  # without the knob: one of ~78
 
 
+def test_at_2_the_urgent_moves_come_before_the_stored_reply() -> None:
+    # After White's C4, Black's C3 is in atari and extends to C2; Black's stored reply to
+    # C4 is E5, played first at 1 and only when nothing is urgent at 2.
+    game = arena.load_game("go:size=5")
+    state = game.play_moves(game.parse_moves("c3 b3 pass d3 pass c4"))
+    c2, c4, e5 = game.parse_moves("c2 c4 e5")
+    for lgrf, expected in ((1, e5), (2, c2)):
+        k = replies_kernel("go:size=5", lgrf=lgrf)
+        set_reply(k, 0, (c4,), e5)
+        assert first_replies(state, k) == [expected] * 30
+    nine = arena.load_game("go:size=9")
+    calm = nine.play_moves(nine.parse_moves("e5 c3"))  # nothing urgent for Black
+    k = replies_kernel("go:size=9", lgrf=2)
+    g7 = nine.parse_move("g7")
+    set_reply(k, 0, (nine.parse_move("c3"),), g7)
+    assert first_replies(calm, k) == [g7] * 30
+
+
 def test_a_stored_reply_that_is_taken_or_fills_an_own_eye_is_passed_over() -> None:
     game = arena.load_game("go:size=9")
     # Black's eye at A1 (B1, A2 and B2 are Black); White then plays E5.
@@ -141,6 +159,8 @@ def test_the_rollout_with_replies_plays_legal_games_without_eye_fills_or_self_at
 def test_lgrf_needs_the_tactical_rollout_and_reaches_every_thread() -> None:
     with pytest.raises(SpecError, match="lgrf=1 shapes the tactical rollout"):
         arena.load_agent("mcts:rave=1000,prior=20,lgrf=1")
+    with pytest.raises(SpecError, match="lgrf"):
+        arena.load_agent("mcts:rollout=tactics,lgrf=3")
     agent = arena.load_agent("mcts:rollout=tactics,lgrf=1,rollouts=10")
     with pytest.raises(SpecError) as error:
         agent.reset(arena.load_game("connect4"))

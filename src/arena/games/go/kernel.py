@@ -172,7 +172,7 @@ P_IDX = 25  # offset in p: point -> cell
 P_POINT = 26  # offset in p: cell -> point (-1 on the border)
 P_PATTERNS = 27  # offset in p: MoGo's 3x3 shapes by neighbourhood code (patterns.py)
 P_LADDERS = 28  # a knob (Kernel.knobs): 0 (default) off, 1 ``prior`` reads ladders, 2 rollouts too
-P_LGRF = 29  # a knob: 1 the tactical rollout plays and learns the last good replies
+P_LGRF = 29  # a knob: the rollout plays last good replies, 1 first, 2 after the urgent moves
 P_REPLIES = 30  # offset in p: the reply tables (:func:`reply_offsets`), -1 where none is stored
 P_HEADER = 32
 
@@ -865,13 +865,18 @@ def _ladder_ataris(p, s, at, colour, out):  # type: ignore[no-untyped-def]
 
 @_inline
 def _draw_tactics(L, p, s, colour, x):  # type: ignore[no-untyped-def]
-    """The tactical rollout's move: an urgent move (:func:`_urgent`) at random, else as
-    :func:`_draw_rollout` but never a self-atari of two stones or more."""
+    """The tactical rollout's move: an urgent move (:func:`_urgent`) at random, else (with
+    ``P_LGRF`` at 2) a stored last good reply, else as :func:`_draw_rollout` but never a
+    self-atari of two stones or more."""
     urgent = _ladder_rooms(L)[7]  # after the ladder reader's rooms: it may read meanwhile
     n = _urgent(L, p, s, colour, urgent)
     if n:
         x, r = _below(x, n)
         return p[L[P_POINT] + s[urgent + r]], x
+    if L[P_LGRF] == 2:
+        move = _stored_reply(p, s, colour)
+        if move >= 0:
+            return move, x
     return _draw_rollout(L, p, s, colour, x, True)
 
 
@@ -888,7 +893,7 @@ def tactics(p, s):  # type: ignore[no-untyped-def]
     start = s[PLY]
     while not _over(L, p, s):
         colour = (s[PLY] & 1) + 1
-        move = _stored_reply(p, s, colour) if L[P_LGRF] else -1
+        move = _stored_reply(p, s, colour) if L[P_LGRF] == 1 else -1
         if move < 0:
             move, x = _draw_tactics(L, p, s, colour, x)
         _play(L, p, s, move)

@@ -85,10 +85,13 @@ PARAMS = (
     ),
     Param(
         "lgrf",
-        bool,
-        False,
+        int,
+        0,
         "go, rollout=tactics: the rollout plays the last good reply to the last two moves "
-        "(else the last one) and forgets replies that lost (Baier and Drake's LGRF-2)",
+        "(else the last one) and forgets replies that lost (Baier and Drake's LGRF-2); "
+        "1 before its own policy, 2 after its saves, captures and shapes",
+        low=0,
+        high=2,
     ),
     Param(
         "threads",
@@ -153,9 +156,9 @@ class MCTSOptions:
     ladders: int = 0
     """The kernel's knob ``ladders`` (Go: 1 ``prior`` reads ladders, 2 the tactical rollout
     too); needs ``prior``, and 2 needs ``rollout=tactics``."""
-    lgrf: bool = False
+    lgrf: int = 0
     """The kernel's knob ``lgrf`` (Go: the tactical rollout plays and learns the last good
-    replies); needs ``rollout=tactics``."""
+    replies, 1 before its own policy, 2 after its urgent moves); needs ``rollout=tactics``."""
     seed: int | None = None
     engine: str = "fast"
     threads: int | None = None
@@ -175,7 +178,9 @@ class MCTSOptions:
                 "mcts: ladders=2 reads ladders in the tactical rollout: give rollout=tactics too"
             )
         if self.lgrf and self.rollout != "tactics":
-            raise SpecError("mcts: lgrf=1 shapes the tactical rollout: give rollout=tactics too")
+            raise SpecError(
+                f"mcts: lgrf={self.lgrf} shapes the tactical rollout: give rollout=tactics too"
+            )
         if self.compiled_only and (self.engine == "python" or self.rollout == "heuristic"):
             raise SpecError(
                 "mcts: rave=, rollout=tactics and dynkomi=1 run in the compiled engine only "
@@ -195,7 +200,7 @@ class MCTSOptions:
         """The kernel knobs (``Kernel.knobs``) these options turn on, with their values."""
         knobs = {"ladders": self.ladders} if self.ladders else {}
         if self.lgrf:
-            knobs["lgrf"] = 1
+            knobs["lgrf"] = self.lgrf
         return knobs
 
     @classmethod
