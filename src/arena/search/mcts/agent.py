@@ -35,9 +35,10 @@ Options (:mod:`~arena.search.mcts.options`):
   captures, atari escapes, 3x3 shapes). See :mod:`~arena.search.mcts.rave`.
   ``ladders=1`` (Go, in ``best``) lets the prior read ladders, ``ladders=2`` (off: it
   lost at equal time) the tactical rollout too (the kernel's knob, ``Kernel.knobs``; refused where
-  the game's kernel has none). ``lgrf=1`` (Go, ``rollout=tactics``): the rollout plays
-  the last good reply to the last two moves, else to the last one, and forgets the
-  replies that lost (Baier and Drake's LGRF-2; a knob too).
+  the game's kernel has none). ``lgrf=1`` (Go, ``rollout=tactics``; off: it did not win
+  at equal time): the rollout plays the last good reply to the last two moves, else to
+  the last one, and forgets the replies that lost (Baier and Drake's LGRF-2; a knob too);
+  ``lgrf=2`` plays it only where its saves, captures and shapes have nothing.
 * ``dynkomi=1`` (compiled engine, Go): the search counts the game's search komi
   (:func:`arena.games.go.heuristic.search_komi`: a handicap's stones counted back
   early on, falling to the rules' komi), so its win rates still tell moves apart
