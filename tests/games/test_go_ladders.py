@@ -153,13 +153,19 @@ def test_without_the_knob_the_prior_differs_only_where_a_ladder_was_read() -> No
     assert changed > 0
 
 
+def refused_on_connect4(spec: str, knob: str) -> None:
+    """``spec`` loads, but a game whose kernel has no such knob refuses it in one line
+    that names ``knob``."""
+    agent = arena.load_agent(spec)
+    with pytest.raises(SpecError) as error:
+        agent.reset(arena.load_game("connect4"))
+    assert knob in str(error.value) and "\n" not in str(error.value)
+
+
 def test_ladders_is_refused_where_the_kernel_has_no_such_knob() -> None:
     with pytest.raises(SpecError, match="ladders=1 shapes the prior"):
         arena.load_agent("mcts:ladders=1")
-    agent = arena.load_agent("mcts:rave=1000,prior=20,ladders=1,rollouts=10")
-    with pytest.raises(SpecError) as error:
-        agent.reset(arena.load_game("connect4"))
-    assert "ladders=1" in str(error.value) and "\n" not in str(error.value)
+    refused_on_connect4("mcts:rave=1000,prior=20,ladders=1,rollouts=10", "ladders=1")
 
 
 def test_a_search_with_ladders_plays_a_legal_move_from_its_own_kernel() -> None:

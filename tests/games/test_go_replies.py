@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from test_go_heuristic import live_states
 from test_go_knowledge import clean_tactics_moves
+from test_go_ladders import refused_on_connect4
 
 import arena
 from arena.core.errors import SpecError
@@ -161,10 +162,7 @@ def test_lgrf_needs_the_tactical_rollout_and_reaches_every_thread() -> None:
         arena.load_agent("mcts:rave=1000,prior=20,lgrf=1")
     with pytest.raises(SpecError, match="lgrf"):
         arena.load_agent("mcts:rollout=tactics,lgrf=3")
-    agent = arena.load_agent("mcts:rollout=tactics,lgrf=1,rollouts=10")
-    with pytest.raises(SpecError) as error:
-        agent.reset(arena.load_game("connect4"))
-    assert "lgrf=1" in str(error.value) and "\n" not in str(error.value)
+    refused_on_connect4("mcts:rollout=tactics,lgrf=1,rollouts=10", "lgrf=1")
     game = arena.load_game("go:size=9")
     state = game.play_moves(game.parse_moves("e5 c3"))
     spec = "mcts:c=0,rave=1000,prior=20,rollout=tactics,ladders=1,lgrf=1,rollouts=300,seed=3"

@@ -119,9 +119,11 @@ Drake's last good replies with forgetting (LGRF-2, *The power of forgetting*, IE
 2010): before its own policy it plays the stored reply to the last two moves, else to the
 last one, when that is still a move it may play; after the rollout every move of the
 winner becomes the reply to the moves before it, and a loser's move that was the stored
-reply is forgotten. The tables sit in ``p`` (:func:`reply_offsets`: ``2 (N + 1)`` and
-``2 (N + 1)**2`` moves, 2.1 MB on 19x19), so they last from move to move of a game and
-a search's threads share them (a lost write only loses a reply);
+reply is forgotten. At 2 (``mcts:lgrf=2``) the reply comes only where the saves,
+captures and shapes find nothing, in place of the random move. The tables sit in ``p``
+(:func:`reply_offsets`: ``2 (N + 1)`` and ``2 (N + 1)**2`` moves, 2.1 MB on 19x19), so
+they last from move to move of a game and a search's threads share them (a lost write
+only loses a reply);
 ``heuristic.learn_replies`` is the readable reference of the learning.
 
 Both draw from a xorshift generator that numba's ``np.random`` (seeded by
