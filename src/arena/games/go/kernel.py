@@ -935,12 +935,8 @@ def _stored_reply(p, s, colour):  # type: ignore[no-untyped-def]
     for at in (two, one):
         if at < 0 or p[at] < 0:
             continue
-        cell = p[L[P_IDX] + p[at]]
-        if (
-            s[L[P_CELL] + cell] == EMPTY
-            and not _is_own_eye(L, p, s, cell, colour)
-            and _fits(L, p, s, cell, colour, True)
-        ):
+        cell = p[L[P_IDX] + p[at]]  # ``_fits`` refuses it when taken (``_legal``)
+        if not _is_own_eye(L, p, s, cell, colour) and _fits(L, p, s, cell, colour, True):
             return p[at]
     return -1
 

@@ -198,10 +198,7 @@ class MCTSOptions:
     @property
     def knobs(self) -> dict[str, int]:
         """The kernel knobs (``Kernel.knobs``) these options turn on, with their values."""
-        knobs = {"ladders": self.ladders} if self.ladders else {}
-        if self.lgrf:
-            knobs["lgrf"] = self.lgrf
-        return knobs
+        return {name: v for name, v in (("ladders", self.ladders), ("lgrf", self.lgrf)) if v}
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> MCTSOptions:
