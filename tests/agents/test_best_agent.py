@@ -80,3 +80,14 @@ def test_threads_reach_the_rows_agent(game_spec: str, inner: str) -> None:
     engine = agent.last_search.engine if agent.last_search is not None else ""
     assert engine.startswith(inner) and engine.endswith("threads=2")
     assert best_spec(arena.load_game("tictactoe"), 2) == "solver"  # no threads to give
+
+
+def test_a_knob_of_the_rows_agent_is_refused_with_the_spec_to_give_instead() -> None:
+    with pytest.raises(arena.SpecError) as err:
+        arena.load_agent("best:dynkomi=1")
+    message = str(err.value)
+    assert "\n" not in message and "unknown parameter 'dynkomi'" in message
+    assert "threads=free cores" in message
+    assert f"give that spec with the knob added instead (go: {BEST['go']},KEY=VALUE)" in message
+    # The spec it names takes the knob.
+    assert arena.load_agent(f"{BEST['go']},dynkomi=1").config["dynkomi"] is True

@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+from arena.agents.best import BEST
 from arena.cli.main import build_parser, main
 
 
@@ -64,6 +65,11 @@ def test_agents_lists_every_agent(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for name in ("random", "greedy", "human", "minimax", "alphabeta", "ids", "mcts", "py:"):
         assert name in out
+    # best says what it plays for each game, under its parameters.
+    best = out.split("\nbest:")[1].split("\npy:")[0].splitlines()
+    assert [line for line in best if line.startswith("    plays ")] == [
+        f"    plays {game} with {spec}" for game, spec in BEST.items()
+    ]
 
 
 def test_perft_last_line_is_the_count(capsys: pytest.CaptureFixture[str]) -> None:

@@ -75,6 +75,11 @@ class BestAgent(Agent):
             default_text="free cores",
         ),
     )
+    notes = tuple(f"plays {game} with {spec}" for game, spec in BEST.items())
+    param_hint = (
+        "best plays a fixed spec for each game (arena agents lists them): to change one of "
+        f"its knobs, give that spec with the knob added instead (go: {BEST['go']},KEY=VALUE)"
+    )
 
     def _setup(self, time: float, threads: int | None) -> None:
         self.default_time = time

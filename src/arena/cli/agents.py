@@ -36,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{name}: {cls.summary}")
         for param in cls.params:
             print(f"    {param.describe()}")
+        for line in cls.notes:
+            print(f"    {line}")
     print(
         "py:FILE.py:CLASS[:key=value,...]: your own class with a choose(state, limit) method "
         "(key=value go to its __init__; it plays in a process of its own)"

@@ -84,6 +84,11 @@ class Agent(ABC):
     name: ClassVar[str]
     summary: ClassVar[str]
     params: ClassVar[tuple[Param, ...]] = ()
+    notes: ClassVar[tuple[str, ...]] = ()
+    """More lines ``arena agents`` prints under the parameters."""
+    param_hint: ClassVar[str] = ""
+    """Said after the valid parameters when a spec gives an unknown one: where the
+    parameter the user meant lives, if not here."""
     listener: Listener | None = None
     progress_every: float = 0.1
     _next_report: float = 0.0
@@ -98,7 +103,7 @@ class Agent(ABC):
             cls.summary = doc.splitlines()[0] if doc else cls.__name__
 
     def __init__(self, **params: Any) -> None:
-        self.config: dict[str, Any] = bind_params(self.name, self.params, params)
+        self.config: dict[str, Any] = bind_params(self.name, self.params, params, self.param_hint)
         self.spec: str = format_spec(self.name, self.config, self.params)
         self.last_search: SearchInfo | None = None
         self._setup(**self.config)

@@ -211,13 +211,17 @@ def with_params(spec: str, **params: object) -> str:
     return f"{text}{',' if ':' in text else ':'}{extra}"
 
 
-def bind_params(owner: str, params: Sequence[Param], given: Mapping[str, Any]) -> dict[str, Any]:
-    """Check ``given`` against the declared ``params`` and fill in the defaults."""
+def bind_params(
+    owner: str, params: Sequence[Param], given: Mapping[str, Any], hint: str = ""
+) -> dict[str, Any]:
+    """Check ``given`` against the declared ``params`` and fill in the defaults; an
+    unknown key's error ends with ``hint`` (where such a parameter goes instead)."""
     known = {p.name: p for p in params}
     for key in given:
         if key not in known:
             valid = ", ".join(p.describe() for p in params) or "none"
-            raise SpecError(f"{owner}: unknown parameter {excerpt(key)!r}; valid: {valid}")
+            more = f"; {hint}" if hint else ""
+            raise SpecError(f"{owner}: unknown parameter {excerpt(key)!r}; valid: {valid}{more}")
     return {
         p.name: p.convert(owner, given[p.name]) if p.name in given else p.default for p in params
     }
