@@ -20,7 +20,9 @@ Usage (from the checkout; both sides loaded the same way, in one process):
   ``moves``: the moves' scores by those classes too, times this (``gomoku.PATTERN_MOVES``;
   the classes are kept only with ``pattern`` on, so it needs it);
 - ``beam``: the moves a node searches below the root (``gomoku.BEAM``), every thread's;
-  ``leaf``: the plies of the VCF at the horizon (``gomoku.LEAF_PLIES``; 0: none).
+  ``leaf``: the plies of the VCF at the horizon (``gomoku.LEAF_PLIES``; 0: none);
+- ``lmr``: late moves below the root (``gomoku.LMR``): 0, plain alpha-beta; N, PVS with the
+  moves from the Nth on a ply shallower first (late move reductions); 99, PVS alone.
 
 Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
 Tests: tests/search/test_gomoku_threats.py
@@ -60,6 +62,7 @@ class Variant(IDSAgent):
         Param("moves", float, gomoku.PATTERN_MOVES, "moves ordered by classes too", low=0.0),
         Param("beam", int, gomoku.BEAM, "moves a node searches below the root", low=1),
         Param("leaf", int, gomoku.LEAF_PLIES, "plies of the VCF at the horizon", low=0),
+        Param("lmr", int, gomoku.LMR, "PVS, reducing from this move on (0: alpha-beta)", low=0),
     )
 
     def _setup(  # type: ignore[override]
@@ -83,6 +86,7 @@ class Variant(IDSAgent):
         moves: float,
         beam: int,
         leaf: int,
+        lmr: int,
         **rest: object,
     ) -> None:
         if moves != 0.0 and pattern == 0.0:
@@ -90,7 +94,7 @@ class Variant(IDSAgent):
         super()._setup(**rest)  # type: ignore[arg-type]
         self.defend, self.root_threes = defend, root_threes
         self.answer = answer
-        self.beam, self.leaf = beam, leaf
+        self.beam, self.leaf, self.lmr = beam, leaf, lmr
         self.evaluation, self.move_attack, self.move_defend = gomoku.weights(
             5, tempo, threat, (w1, w2, w3, w4), (fork, fork_other), 15, (line1, line2, line3), edge,
             pattern, pattern_moves=moves,
@@ -109,6 +113,7 @@ class Variant(IDSAgent):
             for search in searches:  # each has a geometry row of its own (GomokuSearch.varied)
                 search.geo[0][gomoku.G_ANSWER] = self.answer  # type: ignore[attr-defined]
                 search.geo[0][gomoku.G_BEAM] = self.beam  # type: ignore[attr-defined]
+                search.geo[0][gomoku.G_LMR] = self.lmr  # type: ignore[attr-defined]
                 search.leaf_vcf = self.leaf  # type: ignore[attr-defined]
         return built
 

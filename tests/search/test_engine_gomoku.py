@@ -299,6 +299,54 @@ def test_the_answers_make_a_double_three_a_proven_win() -> None:
     assert values[0][1] < PROVEN
 
 
+def searched(state: arena.State, depth: int, lmr: int) -> tuple[int, float, int]:
+    """``(move, value, nodes)`` of the engine's search to ``depth`` (iterative deepening,
+    a fresh table) with ``gomoku.LMR`` set to ``lmr``."""
+    from arena.search.alphabeta.engines.gomoku import G_LMR
+
+    engine = make_engine(state.game)
+    assert engine is not None
+    search = engine.search
+    search.geo[0][G_LMR] = lmr
+    search.set_root(state)
+    search.allow[:] = 1
+    for d in range(1, depth + 1):
+        iteration = search.iterate(d, 1 << 62)
+        assert iteration is not None
+    return iteration.move, iteration.value, search.nodes
+
+
+def test_pvs_alone_finds_plain_alpha_betas_values() -> None:
+    """PVS (null windows for the later moves, searched again when they beat alpha) changes
+    which nodes are searched, not the root's value: each position's move and value to
+    depth 4 are plain alpha-beta's."""
+    game = arena.load_game("gomoku")
+    for state in clustered_states(game, 10, seed=47):
+        move, value, _ = searched(state, 4, 0)
+        pvs_move, pvs_value, _ = searched(state, 4, 99)
+        assert (pvs_move, round(pvs_value, 3)) == (move, round(value, 3)), state.ply
+
+
+def test_late_move_reductions_search_fewer_nodes_and_keep_proofs() -> None:
+    """With the late moves a ply shallower (``LMR``) a depth costs far fewer nodes, and a
+    win by threes is still proven: a proof does not depend on the depth it was found at,
+    and the forced blocks and the answers to a three, never reduced, are all searched."""
+    from arena.search.alphabeta.engines.gomoku import PROVEN
+
+    game = arena.load_game("gomoku")
+    plain = reduced = 0
+    for state in clustered_states(game, 4, seed=48):
+        plain += searched(state, 7, 0)[2]
+        reduced += searched(state, 7, 3)[2]
+    assert reduced < 0.8 * plain, (reduced, plain)
+    state = game.play_moves(game.parse_moves("H8 A1 J8 O1 G9 A15 G10 O15"))  # G8: two threes
+    move, value, _ = searched(state, 5, 3)
+    assert game.format_move(move) == "G8" and value >= PROVEN
+    # Lost: White to move after G8 cannot stop both threes, however the late moves are cut.
+    move, value, _ = searched(state.play(game.parse_move("G8")), 6, 3)
+    assert value <= -PROVEN
+
+
 def test_the_fit_script_makes_constants_from_a_match_database(tmp_path: Path) -> None:
     """``scripts/fit_gomoku_eval.py`` over a short match's database prints the engine's
     constants; a file that is not a database fails in one line."""

@@ -225,7 +225,7 @@ def test_the_variant_script_sets_the_engines_settings() -> None:
     variant = arena.load_agent(
         f"py:{Path(__file__).parents[2] / 'scripts' / 'gomoku_variant.py'}:Variant:"
         "defend=1,root_threes=2,threads=1,answer=0,w2=50,tempo=2,threat=7,fork=30,"
-        "fork_other=4,line1=-9,line2=-3,edge=0.5,beam=9,leaf=2"
+        "fork_other=4,line1=-9,line2=-3,edge=0.5,beam=9,leaf=2,lmr=5"
     )
     game = arena.load_game("gomoku")
     variant.reset(game)
@@ -235,6 +235,7 @@ def test_the_variant_script_sets_the_engines_settings() -> None:
 
     assert built.search.geo[0][gomoku.G_ANSWER] == 0
     assert (built.search.geo[0][gomoku.G_BEAM], built.search.leaf_vcf) == (9, 2)
+    assert built.search.geo[0][gomoku.G_LMR] == 5
     assert gomoku.GomokuSearch(game).geo[0][gomoku.G_BEAM] == gomoku.BEAM  # its own row
     value = built.search.value
     k, cells = 5, 225

@@ -61,8 +61,9 @@ The position is a board of cells plus, for every k-window (k cells in a line:
   each checked (:meth:`GomokuEngine.defend`).
 
 Alpha-beta negamax with a transposition table (Zobrist keys; depth, bound,
-best move), iterative deepening by :func:`~arena.search.alphabeta.engines.driver.deepen`,
-the deadline read from compiled code (:mod:`~arena.search.clock.compiled_deadline`).
+best move; PVS with late-move reductions is a setting, off: :data:`LMR`), iterative
+deepening by :func:`~arena.search.alphabeta.engines.driver.deepen`, the deadline read
+from compiled code (:mod:`~arena.search.clock.compiled_deadline`).
 
 >>> import arena
 >>> game = arena.load_game("gomoku")
@@ -125,12 +126,13 @@ NO_CAP = 1 << 62
 measurement stands for equal time on free cores: ``GomokuSearch.budget``)."""
 CHECK_EVERY = 127
 # geometry g: size, cells, k, windows, beam, answers (1: a node facing a threat of an open
-# four searches only its answers); then where the pattern tables start in g: each cell's
+# four searches only its answers), late moves (PVS, and from this move on a ply less:
+# LMR; 0: plain alpha-beta); then where the pattern tables start in g: each cell's
 # neighbours along its lines (patterns.neighbours), the line shapes by key for player 0
 # and 1 (patterns.shape_table, packed: shapes), the classes by the four shapes
 # (patterns.class_table).
-G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM, G_ANSWER, G_NBR, G_SHAPE, G_CLASS = range(9)
-G_TABLES = 9
+G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM, G_ANSWER, G_LMR, G_NBR, G_SHAPE, G_CLASS = range(10)
+G_TABLES = 10
 # position counters c: stones, hash, fours of player 0 and 1, threes of player 0 and 1
 # (windows a player holds alone with k-1 and k-2 stones).
 # Past them, when the pattern evaluation is on (PATTERN): each cell's key along each of its
@@ -154,6 +156,20 @@ ANSWER = 1
 """1: below the root, a node whose opponent threatens an open (or double) four searches
 only the moves that may answer it (:func:`defence_cells`), every one of them: the others
 lose, so a loss found there is proven (a win by threes, found by the search itself)."""
+LMR = 0
+"""Late moves below the root (:func:`search`): 0, plain alpha-beta, every move with the
+node's window; N > 0, principal variation search (the first move with the window, the
+others with a null window first, searched again only when they beat it) where the moves
+from the Nth on, past :data:`LMR_DEPTH`, are searched a ply shallower first (late move
+reductions), unless the move is forced, answers a three or makes a four; a large N is PVS
+alone. Off: with 3, half the nodes to depth 9, but 52.0% (Elo +14 [-14, +42]) against the
+engine without them over 600 games at 0.5 s a move, no decision, and no change against
+Rapfi (docs/speed.md)."""
+LMR_DEPTH = 3
+"""Plies left from which a node reduces its late moves."""
+NULL_WINDOW = 1e-6
+"""The width of PVS's null window (values are floats; the evaluation's units are whole
+numbers, proven results about 10**6)."""
 ROOT_VCF = 12
 VCF_SHARE = 0.3
 """The share of the move's time the root's VCF search may take (the rest deepens)."""
@@ -292,7 +308,7 @@ def geometry(size: int, k: int, exact: bool = False) -> tuple[np.ndarray, ...]:
     packed = (both << (8 * np.arange(8))).sum(axis=1)
     at = G_TABLES
     starts = [at, at + nbr.size, at + nbr.size + packed.size]
-    g = np.array([size, cells, k, len(windows), BEAM, ANSWER, *starts], np.int64)
+    g = np.array([size, cells, k, len(windows), BEAM, ANSWER, LMR, *starts], np.int64)
     g = np.concatenate([g, nbr, packed, kind.astype(np.int64)])
     return g, w, through, count, near, count_near
 
@@ -1083,6 +1099,11 @@ def search(
     deferred = 0  # moves left for the second pass, kept in moves[] (already read)
     i = 0
     searched = 0
+    late = g[G_LMR]
+    # Late moves a ply shallower: not a forced block nor an answer to a three (each is the
+    # only defence, or one of the few), and, below, never a move that makes a four.
+    reduce = late > 0 and forced == 0 and answers == 0 and depth >= LMR_DEPTH
+    fours = c[C_FOURS + p]
     while True:
         if i < n:
             cell = moves[i]
@@ -1117,11 +1138,32 @@ def search(
             cell,
             p,
         )
-        v = -search(
-            g, w, through, count, near, count_near, zobrist, value, attack, defend, board, cnt,
-            sums, nearby, c, q, ply + 1, child_depth, -beta, -alpha, keys, values, meta, busy,
-            buf, sbuf, stats,
-        )  # fmt: skip
+        if late == 0 or searched == 1:
+            v = -search(
+                g, w, through, count, near, count_near, zobrist, value, attack, defend, board,
+                cnt, sums, nearby, c, q, ply + 1, child_depth, -beta, -alpha, keys, values, meta,
+                busy, buf, sbuf, stats,
+            )  # fmt: skip
+        else:
+            # PVS: a null window above alpha first; with LMR, a ply shallower first too.
+            cut = 1 if reduce and searched >= late and c[C_FOURS + p] == fours else 0
+            v = -search(
+                g, w, through, count, near, count_near, zobrist, value, attack, defend, board,
+                cnt, sums, nearby, c, q, ply + 1, child_depth - cut, -alpha - NULL_WINDOW,
+                -alpha, keys, values, meta, busy, buf, sbuf, stats,
+            )  # fmt: skip
+            if cut and v > alpha and not stats[ABORTED]:
+                v = -search(
+                    g, w, through, count, near, count_near, zobrist, value, attack, defend,
+                    board, cnt, sums, nearby, c, q, ply + 1, child_depth, -alpha - NULL_WINDOW,
+                    -alpha, keys, values, meta, busy, buf, sbuf, stats,
+                )  # fmt: skip
+            if alpha < v < beta and not stats[ABORTED]:
+                v = -search(
+                    g, w, through, count, near, count_near, zobrist, value, attack, defend,
+                    board, cnt, sums, nearby, c, q, ply + 1, child_depth, -beta, -alpha, keys,
+                    values, meta, busy, buf, sbuf, stats,
+                )  # fmt: skip
         remove(
             g,
             w,
