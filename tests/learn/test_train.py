@@ -175,6 +175,29 @@ def test_a_run_killed_and_resumed_has_the_buffer_and_step_of_one_never_killed(tm
     assert [r["step"] for r in rows] == list(range(1, stop + 1))
 
 
+def test_a_kill_between_the_checkpoint_and_the_log_line_loses_no_line(tmp_path):
+    """A step writes its checkpoint, then appends its line to ``log.jsonl``: a kill between
+    the two (seen once in CI) left the resumed run's log without that step's line. The
+    checkpoint carries the line, and the resume puts it back."""
+    pytest.importorskip("jax")
+    options = ["--sims", "8", "--games-per-step", "4", "--batches-per-step", "3",
+               "--batch-size", "16", "--buffer-size", "60", "--blocks", "1", "--channels", "8",
+               "--seed", "3", "--eval-games", "0"]  # fmt: skip
+    out = tmp_path / "run"
+    assert main(["train", "tictactoe", "--out", str(out), "--steps", "2", *options]) == 0
+    log = out / "log.jsonl"
+    lines = log.read_text().splitlines(keepends=True)
+    assert [json.loads(x)["step"] for x in lines] == [1, 2]
+    for kept in ("", lines[1][:7]):  # the kill before the line, or in the middle of it
+        log.write_text(lines[0] + kept)
+        assert ckpt.load(out / "checkpoint.npz").progress["step"] == 2
+        assert main(["train", "tictactoe", "--out", str(out), "--steps", "2", *options]) == 0
+        rows = [json.loads(x) for x in log.read_text().splitlines()]
+        assert rows == [json.loads(x) for x in lines]  # step 2's line, as it was written
+    assert main(["train", "tictactoe", "--out", str(out), "--steps", "3", *options]) == 0
+    assert [json.loads(x)["step"] for x in log.read_text().splitlines()] == [1, 2, 3]
+
+
 def run_cli(capsys, *argv: str) -> tuple[int, str]:
     code = main(list(argv))
     return code, capsys.readouterr().err
