@@ -339,13 +339,8 @@ class Trainer:
             accepted=dict(progress["accepted"]),
             renormalise=bool(progress.get("renormalise", False)),
         )  # fmt: skip
-        # Log lines a kill left after the checkpoint are played again: drop them. The
-        # checkpoint's own step's line, which a kill may have kept from the log (it is
-        # appended after the checkpoint is written), comes back from the checkpoint.
+        # Log lines a kill left after the checkpoint are played again: drop them.
         rows = [r for r in self.log_rows() if r.get("step", 0) <= state.step]
-        row = progress.get("row")
-        if row is not None and (not rows or rows[-1].get("step", 0) < state.step):
-            rows.append(row)
         self.log_path.write_text("".join(json.dumps(r) + "\n" for r in rows))
         return state
 
@@ -353,10 +348,8 @@ class Trainer:
         params, _ = init_params(self.settings.arch, self.game, np.random.default_rng(0))
         return model.init_opt(params)
 
-    def save(self, state: State, row: dict[str, Any] | None = None) -> None:
-        """The buffer of this step, then the checkpoint naming it (with the step's log line
-        ``row``, so a kill before the line reaches the log loses nothing), then old buffers
-        go."""
+    def save(self, state: State) -> None:
+        """The buffer of this step, then the checkpoint naming it, then old buffers go."""
         name = f"buffer-{state.step:06d}.npz"
         state.buffer.save(self.out / name)
         assert self.model is not None
@@ -364,7 +357,7 @@ class Trainer:
             "step": state.step, "games": state.buffer.games, "records": len(state.buffer),
             "seconds": state.seconds, "buffer": name,
             "sampler": state.sampler.bit_generator.state, "accepted": state.accepted,
-            "renormalise": state.renormalise, "row": row,
+            "renormalise": state.renormalise,
         }  # fmt: skip
         params = {k: np.asarray(v) for k, v in state.params.items()}
         stats = {k: np.asarray(v) for k, v in state.stats.items()}
@@ -467,9 +460,11 @@ class Trainer:
             row.update(vs_accepted=versus.as_dict(), vs_mcts=mcts.as_dict(), elo=round(elo, 1))
         state.seconds += time.monotonic() - start
         row["minutes"] = round(state.seconds / 60, 3)
-        self.save(state, row)
+        # The step's line before its checkpoint: a kill between the two leaves a line the
+        # resume drops and writes again; the other way round it lost the line for good.
         with self.log_path.open("a") as log:
             log.write(json.dumps(row) + "\n")
+        self.save(state)
         self.draw()
         self.echo(progress_line(row, self.plan.steps, evaluated))
 
