@@ -1138,32 +1138,28 @@ def search(
             cell,
             p,
         )
-        if late == 0 or searched == 1:
+        # PVS: after the first move a null window above alpha first (with LMR a ply
+        # shallower too), then the full depth, then the full window, each only when the
+        # one before beat alpha.
+        d, low = child_depth, -beta
+        if late > 0 and searched > 1:
+            low = -alpha - NULL_WINDOW
+            if reduce and searched >= late and c[C_FOURS + p] == fours:
+                d -= 1
+        while True:
             v = -search(
                 g, w, through, count, near, count_near, zobrist, value, attack, defend, board,
-                cnt, sums, nearby, c, q, ply + 1, child_depth, -beta, -alpha, keys, values, meta,
-                busy, buf, sbuf, stats,
+                cnt, sums, nearby, c, q, ply + 1, d, low, -alpha, keys, values, meta, busy, buf,
+                sbuf, stats,
             )  # fmt: skip
-        else:
-            # PVS: a null window above alpha first; with LMR, a ply shallower first too.
-            cut = 1 if reduce and searched >= late and c[C_FOURS + p] == fours else 0
-            v = -search(
-                g, w, through, count, near, count_near, zobrist, value, attack, defend, board,
-                cnt, sums, nearby, c, q, ply + 1, child_depth - cut, -alpha - NULL_WINDOW,
-                -alpha, keys, values, meta, busy, buf, sbuf, stats,
-            )  # fmt: skip
-            if cut and v > alpha and not stats[ABORTED]:
-                v = -search(
-                    g, w, through, count, near, count_near, zobrist, value, attack, defend,
-                    board, cnt, sums, nearby, c, q, ply + 1, child_depth, -alpha - NULL_WINDOW,
-                    -alpha, keys, values, meta, busy, buf, sbuf, stats,
-                )  # fmt: skip
-            if alpha < v < beta and not stats[ABORTED]:
-                v = -search(
-                    g, w, through, count, near, count_near, zobrist, value, attack, defend,
-                    board, cnt, sums, nearby, c, q, ply + 1, child_depth, -beta, -alpha, keys,
-                    values, meta, busy, buf, sbuf, stats,
-                )  # fmt: skip
+            if stats[ABORTED] or v <= alpha:
+                break
+            if d < child_depth:
+                d = child_depth
+            elif low != -beta and v < beta:
+                low = -beta
+            else:
+                break
         remove(
             g,
             w,
