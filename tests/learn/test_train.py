@@ -145,7 +145,8 @@ def test_a_run_killed_and_resumed_has_the_buffer_and_step_of_one_never_killed(tm
         deadline = time.monotonic() + 240
         log = killed / "log.jsonl"
         while time.monotonic() < deadline and process.poll() is None:
-            if log.is_file() and log.read_text().count("\n") >= 2:
+            # Three lines: step 2's checkpoint is written (a step's line comes first).
+            if log.is_file() and log.read_text().count("\n") >= 3:
                 break
             time.sleep(0.05)
         assert process.poll() is None, process.stdout.read().decode()  # type: ignore[union-attr]
@@ -154,7 +155,7 @@ def test_a_run_killed_and_resumed_has_the_buffer_and_step_of_one_never_killed(tm
         process.kill()
         process.wait()
     # Where the kill lands depends on the machine (the compiled self-play runs these tiny
-    # steps in tens of milliseconds): after the two logged steps, before the fiftieth.
+    # steps in tens of milliseconds): after two checkpointed steps, before the fiftieth.
     at = ckpt.load(killed / "checkpoint.npz").progress["step"]
     assert 2 <= at < 50
     stop = at + 2
