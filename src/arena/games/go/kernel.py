@@ -3,7 +3,7 @@
 The contract is :mod:`arena.core.kernel`; ``rules.py`` stays the readable
 reference, and the tests play both side by side, move for move
 (Tests: tests/games/test_go_kernel.py, tests/games/test_go_ladders.py,
-tests/games/test_go_replies.py).
+tests/games/test_go_replies.py, tests/games/test_go_learned.py).
 
 >>> import arena, numpy as np
 >>> game = arena.load_game("go:size=5")
@@ -126,6 +126,14 @@ they last from move to move of a game and a search's threads share them (a lost 
 only loses a reply);
 ``heuristic.learn_replies`` is the readable reference of the learning.
 
+Fitted prior
+------------
+With the knob ``P_LEARNED`` at K > 0 (``mcts:patterns=K``), ``prior`` turns its hand-set
+rates into those of ``learned.py``'s model: each candidate point (empty, not an own eye)
+sums the weights of its 3x3 code seen by the player to move, its distances to the last
+two moves, its line by stage and its hand-set rate's class, read from the table at
+``P_WEIGHTS``; its rate is ``50 + K (logit - mean)`` percent over the candidates, 5..95.
+
 Both draw from a xorshift generator that numba's ``np.random`` (seeded by
 ``seed``) seeds at the start of each playout: the same seed gives the same
 playouts, compiled or not.
@@ -139,6 +147,7 @@ import numpy as np
 from numba import njit
 
 from arena.core.kernel import ONGOING, Kernel
+from arena.games.go import learned
 from arena.games.go.heuristic import LADDER_NODES
 from arena.games.go.patterns import pattern_table
 from arena.games.go.rules import Go, GoState
@@ -176,7 +185,9 @@ P_PATTERNS = 27  # offset in p: MoGo's 3x3 shapes by neighbourhood code (pattern
 P_LADDERS = 28  # a knob (Kernel.knobs): 0 (default) off, 1 ``prior`` reads ladders, 2 rollouts too
 P_LGRF = 29  # a knob: the rollout plays last good replies, 1 first, 2 after the urgent moves
 P_REPLIES = 30  # offset in p: the reply tables (:func:`reply_offsets`), -1 where none is stored
-P_HEADER = 32
+P_LEARNED = 31  # a knob: 0 off, K > 0 ``prior`` from the fitted weights, K percent a nat
+P_WEIGHTS = 32  # offset in p: the fitted weights (learned.py's flat table)
+P_HEADER = 34
 
 # --- the header of s ---------------------------------------------------------------
 
@@ -237,6 +248,7 @@ def _layout(p):  # type: ignore[no-untyped-def]
         p[29],
         p[30],
         p[31],
+        p[32],
     )
 
 
@@ -1211,6 +1223,12 @@ PRIOR_SECOND_LINE = 45  # the second line, while the board is mostly empty (9x9 
 PRIOR_SELF_ATARI = 15  # two stones or more left in atari
 PRIOR_EYE = 5  # fills an own eye
 PRIOR_PASS = 20
+LEARNED_LOW, LEARNED_HIGH = 5, 95  # the fitted prior's rates stay within these
+LEARNED_SENTINEL = -(1 << 50)  # a candidate's logit, stored below every rate until scaled
+LEARNED_NO_MOVE = learned.NO_MOVE
+LEARNED_OFF_LAST, LEARNED_OFF_PREV = learned.OFF_LAST, learned.OFF_PREV
+LEARNED_OFF_LINE, LEARNED_OFF_HEUR = learned.OFF_LINE, learned.OFF_HEUR
+LEARNED_NLINE, LEARNED_SCALE = learned.NLINE, learned.SCALE
 
 
 @_kernel
@@ -1282,7 +1300,74 @@ def prior(p, s, out):  # type: ignore[no-untyped-def]
             value = PRIOR_SELF_ATARI
         out[point] = value
     out[n] = PRIOR_PASS
+    if L[P_LEARNED] > 0:
+        _learned_prior(L, p, s, colour, last, out)
     return 1
+
+
+@_inline
+def _bucket(size, point, move):  # type: ignore[no-untyped-def]
+    """Coulom's distance from ``point`` to ``move`` as ``learned``'s bucket (``NO_MOVE``
+    for no move or a pass)."""
+    if move < 0 or move >= size * size:
+        return LEARNED_NO_MOVE
+    dr = abs(point // size - move // size)
+    dc = abs(point % size - move % size)
+    d = dr + dc + max(dr, dc)
+    return min(max(d, 2), 17) - 2
+
+
+@_inline
+def _learned_prior(L, p, s, colour, last, out):  # type: ignore[no-untyped-def]
+    """Replace the hand-set rates in ``out`` by the fitted model's (``learned.py``): a
+    candidate's rate is 50 + K (logit - the candidates' mean logit) percent, 5..95;
+    the hand-set rate is one of its features. Occupied points and own eyes keep theirs."""
+    n, size, w = L[P_N], L[P_SIZE], L[P_W]
+    cell, weights = L[P_CELL], L[P_WEIGHTS]
+    prev = s[L[P_MOVES] + s[PLY] - 2] if s[PLY] > 1 else -1
+    taken = n - s[NEMPTY]
+    st = 0 if 20 * taken < 3 * n else (1 if 20 * taken < 7 * n else 2)
+    line_base = weights + LEARNED_OFF_LINE + st * LEARNED_NLINE
+    total = 0
+    count = 0
+    for point in range(n):
+        at = p[L[P_IDX] + point]
+        if s[cell + at] != EMPTY or out[point] == PRIOR_EYE:
+            continue
+        c = cell + at
+        code = (
+            s[c - w - 1]
+            | s[c - w] << 2
+            | s[c - w + 1] << 4
+            | s[c - 1] << 6
+            | s[c + 1] << 8
+            | s[c + w - 1] << 10
+            | s[c + w] << 12
+            | s[c + w + 1] << 14
+        )
+        if colour == WHITE:
+            code = ((code & 0x5555) << 1) | ((code >> 1) & 0x5555)
+        row, col = point // size, point % size
+        line = min(min(row, col), min(size - 1 - row, size - 1 - col))
+        logit = (
+            p[weights + code]
+            + p[weights + LEARNED_OFF_LAST + _bucket(size, point, last)]
+            + p[weights + LEARNED_OFF_PREV + _bucket(size, point, prev)]
+            + p[line_base + min(line, LEARNED_NLINE - 1)]
+            + p[weights + LEARNED_OFF_HEUR + out[point] // 5]
+        )
+        out[point] = LEARNED_SENTINEL + logit  # marked as a candidate until the mean is known
+        total += logit
+        count += 1
+    if count == 0:
+        return
+    mean = total / count
+    k = L[P_LEARNED]
+    for point in range(n):
+        if out[point] > LEARNED_SENTINEL // 2:
+            continue
+        rate = 50.0 + k * (out[point] - LEARNED_SENTINEL - mean) / LEARNED_SCALE
+        out[point] = int(min(max(rate, LEARNED_LOW), LEARNED_HIGH) + 0.5)
 
 
 @_kernel
@@ -1403,10 +1488,13 @@ def params(game: Go) -> np.ndarray:
     point = idx + n
     patterns = point + cells
     table = pattern_table()
-    replies = patterns + len(table)
+    weights = patterns + len(table)
+    replies = weights + learned.LENGTH
     p = np.zeros(replies + 2 * (n + 1) + 2 * (n + 1) ** 2, np.int64)
     p[P_PATTERNS] = patterns
-    p[patterns:replies] = table
+    p[patterns:weights] = table
+    p[P_WEIGHTS] = weights
+    p[weights:replies] = learned.weight_table()
     p[P_REPLIES] = replies
     p[replies:] = -1
     p[P_SIZE], p[P_N], p[P_W], p[P_NP] = size, n, w, cells
@@ -1503,7 +1591,7 @@ def kernel(game: Go) -> Kernel:
     return Kernel(
         name=game.spec,
         params=p,
-        knobs={"ladders": P_LADDERS, "lgrf": P_LGRF},
+        knobs={"ladders": P_LADDERS, "lgrf": P_LGRF, "patterns": P_LEARNED},
         max_moves=game.points + 1,
         max_plies=game.maxlen,
         encode=lambda state: encode(p, state),  # type: ignore[arg-type]

@@ -39,6 +39,11 @@ Options (:mod:`~arena.search.mcts.options`):
   at equal time): the rollout plays the last good reply to the last two moves, else to
   the last one, and forgets the replies that lost (Baier and Drake's LGRF-2; a knob too);
   ``lgrf=2`` plays it only where its saves, captures and shapes have nothing.
+  ``patterns=K`` (Go, with ``prior=N``; a knob too) gives the prior the rates of a
+  model of the move a strong player chooses (3x3 shapes, distances to the last two
+  moves, line, the hand-set knowledge's class; weights fitted to GNU Go's moves by
+  ``scripts/fit_go_priors.py``): ``50 + K (logit - mean)`` percent, 5..95
+  (:mod:`arena.games.go.learned`).
 * ``dynkomi=1`` (compiled engine, Go): the search counts the game's search komi
   (:func:`arena.games.go.heuristic.search_komi`: a handicap's stones counted back
   early on, falling to the rules' komi), so its win rates still tell moves apart
@@ -47,7 +52,7 @@ Options (:mod:`~arena.search.mcts.options`):
   kernel and the options allow it; ``engine=python`` always runs this file's.
 
 Tests: ``tests/search/test_mcts.py``, ``tests/search/test_fast_mcts.py``,
-``tests/search/test_dynkomi.py``.
+``tests/search/test_dynkomi.py``, ``tests/games/test_go_learned.py``.
 
 >>> import arena
 >>> game = arena.load_game("tictactoe")

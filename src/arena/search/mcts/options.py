@@ -5,7 +5,7 @@ the tree policy and the evaluator are built from it once, when the agent is
 built, so the search loop never looks at an option string.
 
 Tests: ``tests/search/test_mcts.py``, ``tests/games/test_go_ladders.py`` (``ladders``),
-``tests/games/test_go_replies.py`` (``lgrf``).
+``tests/games/test_go_replies.py`` (``lgrf``), ``tests/games/test_go_learned.py`` (``patterns``).
 
 >>> o = MCTSOptions.from_config({"tree": "egreedy", "eps": 0.2, "rollouts": 50})
 >>> o.policy(), o.rollouts, o.expand_all
@@ -94,6 +94,16 @@ PARAMS = (
         high=2,
     ),
     Param(
+        "patterns",
+        int,
+        0,
+        "go, with rave and prior: the prior from move features fitted to GNU Go's choices "
+        "(3x3 shapes, distances to the last moves, line, the tactics), K percent a nat "
+        "around 50; 0 the hand-set prior",
+        low=0,
+        high=100,
+    ),
+    Param(
         "threads",
         int,
         None,
@@ -159,6 +169,9 @@ class MCTSOptions:
     lgrf: int = 0
     """The kernel's knob ``lgrf`` (Go: the tactical rollout plays and learns the last good
     replies, 1 before its own policy, 2 after its urgent moves); needs ``rollout=tactics``."""
+    patterns: int = 0
+    """The kernel's knob ``patterns`` (Go: ``prior`` from the fitted move features,
+    ``games/go/learned.py``, K percent a nat); needs ``prior``."""
     seed: int | None = None
     engine: str = "fast"
     threads: int | None = None
@@ -172,6 +185,10 @@ class MCTSOptions:
         if self.ladders and not self.prior:
             raise SpecError(
                 f"mcts: ladders={self.ladders} shapes the prior: give rave=K and prior=N too"
+            )
+        if self.patterns and not self.prior:
+            raise SpecError(
+                f"mcts: patterns={self.patterns} shapes the prior: give rave=K and prior=N too"
             )
         if self.ladders >= 2 and self.rollout != "tactics":
             raise SpecError(
@@ -198,7 +215,8 @@ class MCTSOptions:
     @property
     def knobs(self) -> dict[str, int]:
         """The kernel knobs (``Kernel.knobs``) these options turn on, with their values."""
-        return {name: v for name, v in (("ladders", self.ladders), ("lgrf", self.lgrf)) if v}
+        pairs = (("ladders", self.ladders), ("lgrf", self.lgrf), ("patterns", self.patterns))
+        return {name: v for name, v in pairs if v}
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> MCTSOptions:
