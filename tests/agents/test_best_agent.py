@@ -24,6 +24,15 @@ def test_a_game_spec_row_comes_before_its_games_row(monkeypatch: pytest.MonkeyPa
     assert best_spec(arena.load_game("go:size=9")) == BEST["go"]
 
 
+def test_go_from_9x9_up_plays_the_fitted_prior_and_5x5_the_hand_set_one() -> None:
+    """The fitted prior (``patterns=10``) won its SPRTs on 13x13 and 9x9; 5x5, where it was
+    not measured, keeps the spec it had."""
+    for spec in ("go:size=9", "go:size=13", "go:size=19,handicap=4,komi=0.5"):
+        assert "patterns=10" in best_spec(arena.load_game(spec)).split(",")
+    small = best_spec(arena.load_game("go:size=5"))
+    assert "patterns" not in small and small == BEST["go"].replace(",patterns=10", "")
+
+
 def test_the_rows_agent_searches_the_matchs_time_and_best_s_own_without_one() -> None:
     """At 2 s a move the row's agent must get 2 s (a time= of its own would cap it: the
     GNU Go games were once played at 1 s this way); ``best:time=`` fills an empty limit."""

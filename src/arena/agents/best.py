@@ -31,7 +31,8 @@ BEST: dict[str, str] = {
     "connect4": "ids",
     "othello": "ids",
     "gomoku": "ids",
-    "go": "mcts:c=0,rave=1000,prior=20,rollout=tactics,reuse=1,ladders=1",
+    "go:size=5": "mcts:c=0,rave=1000,prior=20,rollout=tactics,reuse=1,ladders=1",
+    "go": "mcts:c=0,rave=1000,prior=20,rollout=tactics,reuse=1,ladders=1,patterns=10",
     "colosseum": "ids",
 }
 """Game spec or game name -> the spec of the strongest agent we have for it."""

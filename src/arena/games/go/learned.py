@@ -21,7 +21,10 @@ A move's logit is the sum of its features' weights; the prior rate of a legal po
 ``50 + K (logit - mean logit)`` percent, clipped to 5..95, the mean over the position's
 candidate points (empty, not an own eye). The weights were fitted by maximum likelihood of
 the moves GNU Go chose (a softmax over the points, L2-regularised): see the script's
-docstring for the games and the fit. They ship in ``go_priors.npz`` beside this module.
+docstring for the games and the fit. They ship in ``go_priors.npz`` beside this module:
+fitted to 4,101 positions of 21 games of GNU Go 3.8 level 10 playing itself on 19x19,
+on 549 positions of 3 more games GNU Go's move is the model's first choice 23.5% of the
+time (the hand-set prior's 6.1%), a log-loss of 3.60 nats (5.56 for a uniform choice).
 
 >>> t = weight_table()
 >>> t.shape == (LENGTH,) and t.dtype == np.int64
