@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_go_ladders import refused_on_connect4
 
 import arena
 from arena.compete.store import ResultsDB
@@ -115,10 +116,7 @@ def test_the_shipped_weights_rate_a_capture_and_a_save_high() -> None:
 def test_patterns_needs_the_prior_and_a_kernel_with_the_knob() -> None:
     with pytest.raises(SpecError, match="patterns=10 shapes the prior"):
         arena.load_agent("mcts:patterns=10")
-    agent = arena.load_agent("mcts:rave=1000,prior=20,patterns=10,rollouts=10")
-    with pytest.raises(SpecError) as error:
-        agent.reset(arena.load_game("connect4"))
-    assert "patterns" in str(error.value) and "\n" not in str(error.value)
+    refused_on_connect4("mcts:rave=1000,prior=20,patterns=10,rollouts=10", "patterns=10")
 
 
 def test_a_search_with_patterns_plays_a_legal_move_from_its_own_kernel() -> None:

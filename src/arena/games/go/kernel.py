@@ -788,10 +788,11 @@ def _saving(L, p, s, h, colour, out, n):  # type: ignore[no-untyped-def]
 
 
 @_inline
-def _shape(L, p, s, at):  # type: ignore[no-untyped-def]
-    """Whether the 3x3 neighbourhood of cell ``at`` is one of MoGo's shapes (patterns.py)."""
+def _neighbourhood(L, s, at):  # type: ignore[no-untyped-def]
+    """The 3x3 code of cell ``at`` (patterns.py): its eight neighbours from the top left,
+    row by row, two bits each (0 empty, 1 Black, 2 White, 3 off the board)."""
     c, w = L[P_CELL] + at, L[P_W]
-    code = (
+    return (
         s[c - w - 1]
         | s[c - w] << 2
         | s[c - w + 1] << 4
@@ -801,7 +802,12 @@ def _shape(L, p, s, at):  # type: ignore[no-untyped-def]
         | s[c + w] << 12
         | s[c + w + 1] << 14
     )
-    return p[L[P_PATTERNS] + code] != 0
+
+
+@_inline
+def _shape(L, p, s, at):  # type: ignore[no-untyped-def]
+    """Whether the 3x3 neighbourhood of cell ``at`` is one of MoGo's shapes (patterns.py)."""
+    return p[L[P_PATTERNS] + _neighbourhood(L, s, at)] != 0
 
 
 @_inline
@@ -1322,7 +1328,7 @@ def _learned_prior(L, p, s, colour, last, out):  # type: ignore[no-untyped-def]
     """Replace the hand-set rates in ``out`` by the fitted model's (``learned.py``): a
     candidate's rate is 50 + K (logit - the candidates' mean logit) percent, 5..95;
     the hand-set rate is one of its features. Occupied points and own eyes keep theirs."""
-    n, size, w = L[P_N], L[P_SIZE], L[P_W]
+    n, size = L[P_N], L[P_SIZE]
     cell, weights = L[P_CELL], L[P_WEIGHTS]
     prev = s[L[P_MOVES] + s[PLY] - 2] if s[PLY] > 1 else -1
     taken = n - s[NEMPTY]
@@ -1334,18 +1340,8 @@ def _learned_prior(L, p, s, colour, last, out):  # type: ignore[no-untyped-def]
         at = p[L[P_IDX] + point]
         if s[cell + at] != EMPTY or out[point] == PRIOR_EYE:
             continue
-        c = cell + at
-        code = (
-            s[c - w - 1]
-            | s[c - w] << 2
-            | s[c - w + 1] << 4
-            | s[c - 1] << 6
-            | s[c + 1] << 8
-            | s[c + w - 1] << 10
-            | s[c + w] << 12
-            | s[c + w + 1] << 14
-        )
-        if colour == WHITE:
+        code = _neighbourhood(L, s, at)
+        if colour == WHITE:  # seen by the player to move: the colours swapped
             code = ((code & 0x5555) << 1) | ((code >> 1) & 0x5555)
         row, col = point // size, point % size
         line = min(min(row, col), min(size - 1 - row, size - 1 - col))
