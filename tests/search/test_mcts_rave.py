@@ -4,11 +4,15 @@ proofs stay exact, visits add up through tree reuse, and bad options are one-lin
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from test_fast_mcts import minimax
 
 import arena
 from arena.core.errors import SpecError
+from arena.games import load_kernel
+from arena.search.mcts import kernel as mk
+from arena.search.mcts import rave as mr
 from arena.search.mcts.agent import MCTSAgent
 from arena.search.mcts.tree import Proof
 from helpers import random_states
@@ -73,10 +77,11 @@ def test_rave_solver_proofs_are_exact_on_small_positions() -> None:
     assert proofs > 10
 
 
+@pytest.mark.parametrize("widen", ["", ",widen=40"])
 @pytest.mark.parametrize("spec", ["go:size=5", "gomoku:size=9"])
-def test_visits_add_up_and_reuse_keeps_the_subtree(spec: str) -> None:
+def test_visits_add_up_and_reuse_keeps_the_subtree(spec: str, widen: str) -> None:
     game = arena.load_game(spec)
-    a = agent("mcts:rollouts=1500,reuse=1,seed=4,rave=500,prior=10,rollout=tactics")
+    a = agent("mcts:rollouts=1500,reuse=1,seed=4,rave=500,prior=10,rollout=tactics" + widen)
     a.reset(game)
     state = random_states(game, 2, seed=1)[-1]
     move = a.choose(state, arena.Limit())
@@ -138,3 +143,71 @@ stats = a.root_stats()
 print(a.last_search.engine, stats.total == sum(stats.visits) == 60)
 """
     assert run_without_jit(code).split() == ["fast", "True"]
+
+
+# --- progressive widening (widen=A) ----------------------------------------------------
+
+
+def prior_scores(state: arena.State) -> dict[int, int]:
+    """The Go kernel's hand-set prior of each legal move of ``state``."""
+    kernel = load_kernel(state.game)
+    assert kernel is not None
+    out = np.zeros(kernel.max_moves + 1, np.int64)
+    assert kernel.functions["prior"](kernel.params, kernel.encode(state), out)
+    return {m: int(out[m]) for m in state.legal_moves()}
+
+
+def tried_moves(spec: str, state: arena.State) -> list[int]:
+    a = agent(spec)
+    a.choose(state, arena.Limit())
+    stats = a.root_stats()
+    assert stats is not None and stats.total == 1000
+    return [m for m, v in zip(stats.moves, stats.visits, strict=True) if v]
+
+
+def test_widening_tries_only_the_best_prior_moves_at_the_root() -> None:
+    """1,000 simulations with widen=40 in an open position: the root looks at its best
+    width_of(1000, 40) = 8 moves by the prior and tries no other, while without widening
+    the same search tries dozens (the test fails if widening is ignored or ranks by
+    anything but the prior)."""
+    game = arena.load_game("go:size=9")
+    state = random_states(game, 12, seed=3)[-1]
+    scores = prior_scores(state)
+    width = mr.width_of(1000, 40.0)
+    assert width == 8
+    cutoff = sorted(scores.values(), reverse=True)[width - 1]
+    base = "mcts:rollouts=1000,c=0.2,rave=1000,prior=20,rollout=tactics,seed=2"
+    widened = tried_moves(base + ",widen=40", state)
+    assert 2 <= len(widened) <= width
+    assert all(scores[m] >= cutoff for m in widened), (widened, cutoff)
+    assert len(tried_moves(base, state)) > 3 * width
+
+
+def test_widening_looks_past_proven_moves_and_keeps_the_prior_order() -> None:
+    """A node whose only move in its width is proven selects among the others instead of
+    reporting every move proven; a tried move joins the tried block and the untried ones
+    keep their order."""
+    node = np.zeros((2, mk.FIELDS), np.int64)
+    node[0, mk.FIRST], node[0, mk.COUNT], node[0, mk.TRIED], node[0, mk.VISITS] = 0, 3, 1, 5
+    node[1, mk.PROOF], node[1, mk.VISITS] = mk.LOST, 4
+    wins = np.array([0.0, 3.0])
+    edge_child = np.array([1, -1, -1])
+    amaf_n, amaf_w = np.array([5.0, 5.0, 5.0]), np.array([4.0, 1.0, 3.0])
+    args = (node, wins, edge_child, amaf_n, amaf_w, 0, 0.0, 1000.0, 0.0)
+    assert mr.select_rave(*args, 40.0) == 2  # width 1 holds the proven move only
+    node[1, mk.PROOF] = mk.UNKNOWN
+    assert mr.select_rave(*args, 40.0) == 0  # the one move in the width
+    assert mr.select_rave(*args, 0.0) == 0  # no widening: the best AMAF rate of all
+    moves = np.array([10, 11, 12, 13])
+    n, w = np.arange(4.0), np.arange(4.0) * 2
+    mr.try_edge(moves, n, w, 3, 1, 40.0)
+    assert moves.tolist() == [10, 13, 11, 12] and n.tolist() == [0, 3, 1, 2] and w[1] == 6
+    mr.try_edge(moves, n, w, 3, 2, 0.0)
+    assert moves.tolist() == [10, 13, 12, 11]
+
+
+def test_widening_needs_a_prior() -> None:
+    with pytest.raises(SpecError, match="give rave=K and prior=N"):
+        arena.load_agent("mcts:rave=100,widen=40")
+    with pytest.raises(SpecError, match="widen"):
+        arena.load_agent("mcts:rave=100,prior=5,widen=-1")

@@ -44,6 +44,9 @@ Options (:mod:`~arena.search.mcts.options`):
   moves, line, the hand-set knowledge's class; weights fitted to GNU Go's moves by
   ``scripts/fit_go_priors.py``): ``50 + K (logit - mean)`` percent, 5..95
   (:mod:`arena.games.go.learned`).
+  ``widen=A`` (with ``prior=N``; Go and Gomoku): progressive widening, each node
+  looks only at its best moves by the prior, one at first and one more after ``A``,
+  ``1.4 A``, ``1.4² A``... simulations (Coulom's schedule, 40 and 1.4).
 * ``dynkomi=1`` (compiled engine, Go): the search counts the game's search komi
   (:func:`arena.games.go.heuristic.search_komi`: a handicap's stones counted back
   early on, falling to the rules' komi), so its win rates still tell moves apart

@@ -75,6 +75,14 @@ PARAMS = (
         "prior", float, 0.0, "rave: virtual simulations of the game's knowledge per move", low=0.0
     ),
     Param(
+        "widen",
+        float,
+        0.0,
+        "rave, with prior: progressive widening, a node looks at its moves best prior first, "
+        "one more after A, 1.4A, 1.4^2 A... simulations (Coulom: 40); 0 all moves",
+        low=0.0,
+    ),
+    Param(
         "ladders",
         int,
         0,
@@ -160,6 +168,9 @@ class MCTSOptions:
     """MC-RAVE's minimum-MSE schedule with this bias instead (when > 0)."""
     prior: float = 0.0
     """Virtual simulations, at the kernel's knowledge rate, that start each move's AMAF values."""
+    widen: float = 0.0
+    """Progressive widening (with ``prior``): a node looks at its first
+    :func:`~arena.search.mcts.rave.width_of` moves by the prior; 0 at all of them."""
     dynkomi: bool = False
     """Search with the game's ``search_komi`` (Go: a handicap counted back early on, falling
     to the rules' komi) instead of the rules' komi; the compiled engine only."""
@@ -185,6 +196,10 @@ class MCTSOptions:
         if self.ladders and not self.prior:
             raise SpecError(
                 f"mcts: ladders={self.ladders} shapes the prior: give rave=K and prior=N too"
+            )
+        if self.widen and not self.prior:
+            raise SpecError(
+                "mcts: widen= ranks the moves by the prior: give rave=K and prior=N too"
             )
         if self.patterns and not self.prior:
             raise SpecError(

@@ -29,6 +29,15 @@ legal move (a win rate in percent from the game's knowledge: captures, atari
 escapes, self-ataris, edge lines in Go) and the AMAF statistics start with ``n``
 virtual simulations at that rate, as Fuego initialises its RAVE values.
 
+Progressive widening (``widen=A``, with ``prior=``): an opened node lists its moves best
+prior first, and selection looks only at the first :func:`width_of` of them — one at
+first, one more after ``A`` simulations of the node, then after ``1.4 A``, ``1.4² A``
+more, and so on: the geometric schedule of Coulom's CrazyStone (*Computing Elo ratings
+of move patterns in the game of Go*, ICGA Journal 30(4), 2007: 40 and 1.4), the moves
+ranked by the prior alone. A move tried joins the tried block with the untried ones
+kept in their order (:func:`try_edge`), so the moves looked at are always the widest
+prior ranks. With ``widen=0`` (the default) every move is looked at.
+
 Tests: ``tests/search/test_mcts_rave.py``.
 """
 
@@ -72,6 +81,12 @@ from arena.search.mcts.kernel import (
 FIRST_PLAY = 1.0
 """The value of a move never tried and never seen in a simulation (first-play urgency)."""
 
+WIDEN_GROWTH = 1.4
+"""Progressive widening: each new move waits this many times longer than the one before."""
+
+ALL_MOVES = 1 << 30
+""":func:`width_of` without widening: more moves than any node has."""
+
 
 @njit(cache=True)
 def no_trace(p, start, end, out):  # type: ignore[no-untyped-def]
@@ -102,10 +117,28 @@ def beta_of(n, m, k, bias):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def width_of(visits, widen):  # type: ignore[no-untyped-def]
+    """Progressive widening: how many of a node's moves (best prior first) selection
+    looks at after ``visits`` simulations of the node: one, then one more after
+    ``widen``, ``1.4 widen``, ``1.4² widen``, ... more simulations; all without ``widen``.
+
+    >>> [width_of(n, 40.0) for n in (0, 39, 40, 95, 96, 174, 175)]
+    [1, 1, 2, 2, 3, 3, 4]
+    >>> width_of(25_000, 40.0), width_of(10, 0.0) == ALL_MOVES
+    (17, True)
+    """
+    if widen <= 0.0:
+        return ALL_MOVES
+    grown = np.log(1.0 + (WIDEN_GROWTH - 1.0) * visits / widen) / np.log(WIDEN_GROWTH)
+    return 1 + int(grown + 1e-9)
+
+
+@njit(cache=True)
 def open_node(legal_moves, to_move, prior, p, s, buf, scores, node, edge_move, edge_child,
-              amaf_n, amaf_w, sizes, x, prior_n):  # fmt: skip
+              amaf_n, amaf_w, sizes, x, prior_n, widen):  # fmt: skip
     """List the moves of node ``x`` (position ``s``) as untried edges, with the priors'
-    virtual simulations as their first AMAF statistics."""
+    virtual simulations as their first AMAF statistics; with ``widen``, best prior first
+    (ties in the kernel's order)."""
     n = legal_moves(p, s, buf)
     first = sizes[1]
     sizes[1] += n
@@ -114,6 +147,10 @@ def open_node(legal_moves, to_move, prior, p, s, buf, scores, node, edge_move, e
     amaf_n[first : first + n] = 0.0
     amaf_w[first : first + n] = 0.0
     if prior_n > 0.0 and prior(p, s, scores):
+        if widen > 0.0:
+            order = np.argsort(-scores[buf[:n]], kind="mergesort")  # stable: ties in order
+            for i in range(n):
+                edge_move[first + i] = buf[order[i]]
         for e in range(first, first + n):
             amaf_n[e] = prior_n
             amaf_w[e] = prior_n * scores[edge_move[e]] * 0.01
@@ -121,15 +158,44 @@ def open_node(legal_moves, to_move, prior, p, s, buf, scores, node, edge_move, e
 
 
 @njit(cache=True)
-def select_rave(node, wins, edge_child, amaf_n, amaf_w, x, c, k, bias):  # type: ignore[no-untyped-def]
+def try_edge(edge_move, amaf_n, amaf_w, e, t, widen):  # type: ignore[no-untyped-def]
+    """Move the untried edge ``e`` to ``t``, the end of its node's tried block: a swap, or
+    with ``widen`` a rotation that keeps the untried moves in their prior order."""
+    move, n, w = edge_move[e], amaf_n[e], amaf_w[e]
+    if widen > 0.0:
+        for i in range(e, t, -1):
+            edge_move[i], amaf_n[i], amaf_w[i] = edge_move[i - 1], amaf_n[i - 1], amaf_w[i - 1]
+    else:
+        edge_move[e], amaf_n[e], amaf_w[e] = edge_move[t], amaf_n[t], amaf_w[t]
+    edge_move[t], amaf_n[t], amaf_w[t] = move, n, w
+
+
+@njit(cache=True)
+def select_rave(node, wins, edge_child, amaf_n, amaf_w, x, c, k, bias, widen):  # type: ignore[no-untyped-def]
     """The edge of node ``x`` (tried or not, not proven) with the best MC-RAVE value, ties at
-    random; -1 if every move is proven."""
+    random, among the first :func:`width_of` (all tried moves among them); -1 if every
+    move is proven."""
+    total = node[x, VISITS]
+    first = node[x, FIRST]
+    tried = node[x, TRIED]
+    count = node[x, COUNT]
+    looked = min(count, max(tried, width_of(total, widen)))
+    best = _best_rave(node, wins, edge_child, amaf_n, amaf_w, x, c, k, bias, first, first + looked)
+    if best < 0 and looked < count:  # every move looked at is proven: the others' turn
+        best = _best_rave(node, wins, edge_child, amaf_n, amaf_w, x, c, k, bias,
+                          first + looked, first + count)  # fmt: skip
+    return best
+
+
+@njit(cache=True)
+def _best_rave(node, wins, edge_child, amaf_n, amaf_w, x, c, k, bias, start, end):  # type: ignore[no-untyped-def]
+    """:func:`select_rave` over the edges ``start`` to ``end`` of node ``x``."""
     total = node[x, VISITS]
     log_total = np.log(total) if total > 1 else 0.0
     best, best_score, ties = -1, -np.inf, 0
     first = node[x, FIRST]
     tried = node[x, TRIED]
-    for e in range(first, first + node[x, COUNT]):
+    for e in range(start, end):
         n = 0.0
         rate = 0.0
         if e < first + tried:
@@ -186,7 +252,7 @@ def search(  # type: ignore[no-untyped-def]
     p, root_state, s, leaf, buf,
     node, wins, edge_move, edge_child, amaf_n, amaf_w, sizes, path,
     moves, traced, marks, scores,
-    root, sims, c, k, bias, prior_n, solver, report,
+    root, sims, c, k, bias, prior_n, widen, solver, report,
 ):  # fmt: skip
     """Up to ``sims`` MC-RAVE simulations from ``root`` (as :func:`mcts_kernel.search`, UCT
     with one child added per simulation); ``marks[0]`` counts simulations for
@@ -238,8 +304,8 @@ def search(  # type: ignore[no-untyped-def]
                 break
             if node[x, FIRST] < 0:
                 open_node(legal_moves, to_move, prior, p, s, buf, scores, node, edge_move,
-                          edge_child, amaf_n, amaf_w, sizes, x, prior_n)  # fmt: skip
-            e = select_rave(node, wins, edge_child, amaf_n, amaf_w, x, c, k, bias)
+                          edge_child, amaf_n, amaf_w, sizes, x, prior_n, widen)  # fmt: skip
+            e = select_rave(node, wins, edge_child, amaf_n, amaf_w, x, c, k, bias, widen)
             if e < 0 or length + 2 > path.shape[0]:
                 stuck = True  # every move proven (or a path longer than max_plies promised)
                 break
@@ -249,9 +315,7 @@ def search(  # type: ignore[no-untyped-def]
             play(p, s, move)
             if e >= first + tried:  # an untried move: its child joins the tried block
                 t = first + tried
-                edge_move[e], edge_move[t] = edge_move[t], move
-                amaf_n[e], amaf_n[t] = amaf_n[t], amaf_n[e]
-                amaf_w[e], amaf_w[t] = amaf_w[t], amaf_w[e]
+                try_edge(edge_move, amaf_n, amaf_w, e, t, widen)
                 over = outcome(p, s)
                 y = new_node(node, wins, sizes, over)
                 edge_child[t] = y
@@ -292,7 +356,7 @@ def run(  # type: ignore[no-untyped-def]
     p, root_state, s, leaf, buf,
     node, wins, edge_move, edge_child, amaf_n, amaf_w, sizes, path,
     moves, traced, marks, scores,
-    root, sims, c, k, bias, prior_n, solver, report,
+    root, sims, c, k, bias, prior_n, widen, solver, report,
 ):  # fmt: skip
     """:func:`search` with the kernel's functions given as addresses (:data:`CALLED` in that
     order, two each); the time it takes goes to ``report[SPENT]``."""
@@ -308,7 +372,7 @@ def run(  # type: ignore[no-untyped-def]
         p, root_state, s, leaf, buf,
         node, wins, edge_move, edge_child, amaf_n, amaf_w, sizes, path,
         moves, traced, marks, scores,
-        root, sims, c, k, bias, prior_n, solver, report,
+        root, sims, c, k, bias, prior_n, widen, solver, report,
     )  # fmt: skip
     report[SPENT] += now_ns() - started
     return done

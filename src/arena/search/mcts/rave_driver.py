@@ -1,6 +1,6 @@
 """The compiled MC-RAVE engine: :class:`FastSearch` over :mod:`~arena.search.mcts.rave`.
 
-``mcts:rave=K`` (and ``bias=``, ``prior=``) runs this engine: the same driver
+``mcts:rave=K`` (and ``bias=``, ``prior=``, ``widen=``) runs this engine: the same driver
 as the plain compiled search (batches on the clock, tree reuse, growing
 arrays), with two more arrays per edge for the AMAF statistics and the
 kernel's ``trace`` and ``prior`` (:data:`arena.core.kernel.OPTIONAL`) passed
@@ -99,7 +99,7 @@ class RaveSearch(FastSearch):
             self.node, self.wins, self.edge_move, self.edge_child, self.amaf_n, self.amaf_w,
             self.sizes, self.path, self.moves, self.traced, self.marks, self.scores,
             self.root, sims, float(o.c), float(o.rave), float(o.bias), float(o.prior),
-            bool(o.solver), self.report,
+            float(o.widen), bool(o.solver), self.report,
         )  # fmt: skip
         if flags & me.READ:
             self._entry(0, me.READ)
