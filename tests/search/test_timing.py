@@ -1,8 +1,10 @@
-"""Time management: the allocation's properties, and agents deciding their own time."""
+"""Time management: the allocation's properties, agents deciding their own time, and MCTS's
+``manage=1`` stopping early or thinking on."""
 
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from hypothesis import given
@@ -10,7 +12,11 @@ from hypothesis import strategies as st
 
 import arena
 from arena.core.limit import DEFAULT_GRACE
+from arena.search.clock.stopping import EXTEND, extended
 from arena.search.clock.time_management import allocate, move_time, reserve
+from arena.search.mcts.agent import MCTSAgent
+from arena.search.mcts.root import RootStats, Searched
+from arena.search.mcts.tree import Proof
 
 
 @given(
@@ -129,3 +135,51 @@ def test_mcts_shares_a_go_clock_by_the_empty_points() -> None:
     assert rollouts == float("inf")  # no rollout budget: the clock alone bounds it
     assert seconds == allocate(10.0, ply=0, legal=82, expected=81.0)
     assert seconds is not None and seconds < 0.6 * allocate(10.0, ply=0, legal=82)
+
+
+class Root:
+    """An engine stand-in whose root holds the given statistics."""
+
+    def __init__(self, visits: list[int], rates: list[float]) -> None:
+        wins = [n * r for n, r in zip(visits, rates, strict=True)]
+        self.stats = RootStats(list(range(len(visits))), visits, wins, [Proof.UNKNOWN] * 3, 0)
+
+    def snapshot(self, simulations: int) -> Searched:
+        return Searched(self.stats, simulations, 1, [], "stand-in")
+
+
+@pytest.mark.parametrize(
+    ("elapsed", "visits", "rates", "stops"),
+    [
+        (0.3, [500, 450, 50], [0.5, 0.5, 0.5], False),  # before the share, in doubt
+        (0.6, [900, 50, 50], [0.6, 0.4, 0.4], True),  # settled: 850 > 1000/0.6*0.4
+        (0.4, [900, 50, 50], [0.6, 0.4, 0.4], False),  # the same lead, more time left
+        (1.01, [500, 450, 50], [0.5, 0.56, 0.4], False),  # share spent, runner-up rated better
+        (1.01, [500, 450, 40], [0.56, 0.5, 0.6], True),  # share spent; 40 visits too thin
+    ],
+)
+def test_manage_stops_when_settled_and_thinks_on_when_in_doubt(
+    elapsed: float, visits: list[int], rates: list[float], stops: bool
+) -> None:
+    watch = MCTSAgent._manager(Root(visits, rates), 1.0, time.perf_counter() - elapsed)
+    assert watch(sum(visits)) is stops
+    assert extended(arena.Limit(time=1.0, clock=100.0), 1.0) == 1.0 + EXTEND
+
+
+def test_manage_ends_a_settled_search_early() -> None:
+    """Connect Four, the first player threatening to complete columns 1-4 on the bottom
+    row: every move but column 2 loses at once, so it takes nearly every simulation. On a
+    20 s clock, with manage=1 the search stops near half its share (the earliest the rule
+    allows when one move has every visit); without it, it spends the share. Both block."""
+    game = arena.load_game("connect4")
+    state = game.play_moves(game.parse_moves("4 4 3 3 1"))
+    limit = arena.Limit(time=20.0, clock=20.0)
+    share = move_time(limit, state)
+    assert share is not None and share > 0.3
+    spent = {}
+    for spec in ("", ",manage=1"):
+        agent = arena.load_agent(f"mcts:threads=1{spec}")
+        agent.reset(game)
+        assert agent.choose(state, limit) == game.parse_move("2")
+        spent[spec] = agent.last_search.seconds
+    assert spent[",manage=1"] < 0.8 * share < spent[""], (spent, share)

@@ -4,6 +4,8 @@
   longest unit of work and keeps a margin for the answer), ``SearchTimeout``, ``quiet_gc``;
 - :mod:`~arena.search.clock.time_management`: how much of a game clock a move may spend
   (``move_time``);
+- :mod:`~arena.search.clock.stopping`: when a Monte-Carlo search on a clock stops before
+  its share (its choice settled) or after it (its choice in doubt);
 - :mod:`~arena.search.clock.pauses`: the reserve for the scheduling pauses this process has
   lately suffered;
 - :mod:`~arena.search.clock.compiled`: the monotonic clock numba-compiled code reads

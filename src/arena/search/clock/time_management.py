@@ -76,6 +76,17 @@ def reserve(clock: float) -> float:
     return max(0.05, 0.05 * clock)
 
 
+def ceiling(clock: float, increment: float | None = 0.0) -> float:
+    """The most one move may spend with ``clock`` seconds left: :data:`SAFE_FRACTION` of it
+    plus the increment, less the :func:`reserve`.
+
+    >>> ceiling(10.0), ceiling(10.0, 1.0), ceiling(0.01)
+    (3.0, 4.0, 0.001)
+    """
+    increment = increment or 0.0
+    return max(FLOOR, min(clock - reserve(clock), SAFE_FRACTION * clock + increment))
+
+
 def phase_weight(ply: int, horizon: int = HORIZON, expected: float | None = None) -> float:
     """How much of an even share the position deserves, by how far the game is.
 
@@ -118,9 +129,9 @@ def allocate(
 ) -> float:
     """Seconds to spend on this move with ``clock`` seconds left (see the module);
     ``expected``: the plies the game is likely to last, when the position knows."""
-    ceiling = max(FLOOR, min(clock - reserve(clock), SAFE_FRACTION * clock + increment))
+    most = ceiling(clock, increment)
     if legal <= 1:
-        return min(INSTANT, ceiling)
+        return min(INSTANT, most)
     if moves_to_go is not None:
         share = BYO_SHARE * clock / max(moves_to_go, 1)
     else:
@@ -128,7 +139,7 @@ def allocate(
         own_moves = max(fewest, plies_left(ply, horizon, expected) / 2)
         share = clock / own_moves * phase_weight(ply, horizon, expected)
     wanted = (share + INCREMENT_SHARE * increment) * choice_weight(legal)
-    return round(max(FLOOR, min(wanted, ceiling)), 6)
+    return round(max(FLOOR, min(wanted, most)), 6)
 
 
 def move_time(limit: Limit, state: State, horizon: int = HORIZON) -> float | None:

@@ -47,6 +47,11 @@ Options (:mod:`~arena.search.mcts.options`):
   ``widen=A`` (with ``prior=N``; Go and Gomoku): progressive widening, each node
   looks only at its best moves by the prior, one at first and one more after ``A``,
   ``1.4 A``, ``1.4² A``... simulations (Coulom's schedule, 40 and 1.4).
+* ``manage=1``: on a game clock (``Limit.clock``), the search stops as soon as the
+  runner-up could not catch the most visited move in the rest of its share, and when the
+  share is spent with a well-visited move rated better than the most visited one, it
+  thinks on, up to half as long again (:mod:`arena.search.clock.stopping`: Huang,
+  Coulom and Lin's early stop and UNST). Without a clock it changes nothing.
 * ``dynkomi=1`` (compiled engine, Go): the search counts the game's search komi
   (:func:`arena.games.go.heuristic.search_komi`: a handicap's stones counted back
   early on, falling to the rules' komi), so its win rates still tell moves apart
@@ -84,6 +89,7 @@ from arena.core.limit import Limit
 from arena.games import knowledge
 from arena.search.clock.background import Background
 from arena.search.clock.deadline import Deadline, SearchTimeout, quiet_gc, release_gc
+from arena.search.clock.stopping import extended, settled, unstable
 from arena.search.clock.time_management import move_time
 from arena.search.mcts import warmup
 from arena.search.mcts.evaluator import Evaluator
@@ -91,6 +97,9 @@ from arena.search.mcts.options import PARAMS, MCTSOptions
 from arena.search.mcts.root import RootStats, Searched, final_move, search_info
 from arena.search.mcts.tree import REWARD, Node, Proof, principal_variation, prove
 from arena.search.mcts.tree_policy import TreePolicy
+
+LOOKS = 40
+"""``manage=1`` looks at the root this many times in a move's share of the clock."""
 
 
 class Engine(Protocol):
@@ -406,17 +415,25 @@ class MCTSAgent(Agent):
         engine = self.engine if game is self._engine_game else self._engine_on_clock(game, seconds)
         if self.options.dynkomi:
             self._count_komi(engine, state)
+        share = seconds
+        managed = bool(self.options.manage and limit.clock is not None and seconds)
+        if managed:
+            seconds = extended(limit, seconds)  # the deadline of a search still in doubt
         deadline = self.deadline = Deadline(seconds)
         self._started = deadline.start
         # No cyclic collection on the clock: with numba loaded, a full one takes tens of ms.
         with quiet_gc():
-            progress = None
+            progress = watch = None
+            if managed:
+                watch = self._manager(engine, share, deadline.start, self.options.robust)
             if self.listener is not None:
 
                 def progress(simulations: int) -> bool:
+                    if watch is not None and watch(simulations):
+                        return True
                     return self.report(lambda: self._info(engine.snapshot(simulations), state))
 
-            found = engine.search(state, rollouts, deadline, progress)
+            found = engine.search(state, rollouts, deadline, progress or watch)
             stats = found.stats
             if len(stats.moves) == 1:
                 move = stats.moves[0]
@@ -426,6 +443,39 @@ class MCTSAgent(Agent):
         # root moves (Go 19x19, Gomoku) takes milliseconds.
         self._report = (stats, game, self.options.c, deadline.finish(), found)
         return move
+
+    @staticmethod
+    def _manager(
+        engine: Engine, share: float, start: float, robust: bool = True
+    ) -> Callable[[int], bool]:
+        """``manage=1``'s look at the root, every :data:`LOOKS`-th of the move's share of the
+        clock: True (stop) once the choice is settled (``robust``: the most visited move is
+        played), or once the share is spent and the choice is not in doubt
+        (:mod:`arena.search.clock.stopping`)."""
+        every = share / LOOKS
+        clock = time.perf_counter
+        next_look = start + every
+
+        def watch(simulations: int) -> bool:
+            nonlocal next_look
+            now = clock()
+            if now < next_look:
+                return False
+            next_look = now + every
+            stats = engine.snapshot(simulations).stats
+            visits = stats.visits
+            if len(visits) < 2:
+                return False
+            elapsed = now - start
+            if elapsed >= share:  # the share spent: on only while the choice is in doubt
+                rates = [w / n if n else 0.0 for w, n in zip(stats.wins, visits, strict=True)]
+                return not unstable(visits, rates)
+            first, second = sorted(visits, reverse=True)[:2]
+            return robust and settled(
+                first=first, second=second, done=simulations, elapsed=elapsed, allotted=share
+            )
+
+        return watch
 
     def _info(self, found: Searched, state: State) -> SearchInfo:
         """The report of a search in progress."""

@@ -60,6 +60,13 @@ PARAMS = (
         "final", str, "robust", "move played: most visits or best rate", choices=("robust", "max")
     ),
     Param("reuse", bool, False, "keep the subtree of the moves played"),
+    Param(
+        "manage",
+        bool,
+        False,
+        "on a game clock: stop once the runner-up cannot catch the most visited move, think "
+        "on (up to half as long again) while a well-visited move has a better win rate",
+    ),
     Param("solver", bool, False, "MCTS-Solver: propagate proven wins and losses"),
     Param(
         "rave",
@@ -161,6 +168,9 @@ class MCTSOptions:
     robust: bool = True
     """``final=robust`` plays the most visited move; ``final=max`` the best win rate."""
     reuse: bool = False
+    manage: bool = False
+    """On a game clock, stop early or think on by the root's visits
+    (:mod:`arena.search.clock.stopping`)."""
     solver: bool = False
     rave: float = 0.0
     """MC-RAVE (compiled engine): the ``k`` of the schedule ``beta = sqrt(k / (3n + k))``."""
