@@ -35,7 +35,7 @@ first, one more after ``A`` simulations of the node, then after ``1.4 A``, ``1.4
 more, and so on: the geometric schedule of Coulom's CrazyStone (*Computing Elo ratings
 of move patterns in the game of Go*, ICGA Journal 30(4), 2007: 40 and 1.4), the moves
 ranked by the prior alone. A move tried joins the tried block with the untried ones
-kept in their order (:func:`try_edge`), so the moves looked at are always the widest
+kept in their order (:func:`try_edge`), so the moves looked at are always the best
 prior ranks. With ``widen=0`` (the default) every move is looked at.
 
 Tests: ``tests/search/test_mcts_rave.py``.
