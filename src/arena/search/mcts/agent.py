@@ -44,9 +44,10 @@ Options (:mod:`~arena.search.mcts.options`):
   moves, line, the hand-set knowledge's class; weights fitted to GNU Go's moves by
   ``scripts/fit_go_priors.py``): ``50 + K (logit - mean)`` percent, 5..95
   (:mod:`arena.games.go.learned`).
-  ``widen=A`` (with ``prior=N``; Go and Gomoku): progressive widening, each node
-  looks only at its best moves by the prior, one at first and one more after ``A``,
-  ``1.4 A``, ``1.4² A``... simulations (Coulom's schedule, 40 and 1.4).
+  ``widen=A`` (with ``prior=N``; Go and Gomoku; off: it lost on 13x13 at A = 20 and 2):
+  progressive widening, each node looks only at its best moves by the prior, one at
+  first and one more after ``A``, ``1.4 A``, ``1.4² A``... simulations (Coulom's
+  schedule, 40 and 1.4).
 * ``manage=1``: on a game clock (``Limit.clock``), the search stops as soon as the
   runner-up could not catch the most visited move in the rest of its share, and when the
   share is spent with a well-visited move rated better than the most visited one, it

@@ -86,7 +86,8 @@ PARAMS = (
         float,
         0.0,
         "rave, with prior: progressive widening, a node looks at its moves best prior first, "
-        "one more after A, 1.4A, 1.4^2 A... simulations (Coulom: 40); 0 all moves",
+        "one more after A, 1.4A, 1.4^2 A... simulations (Coulom: 40); 0 all moves (it lost "
+        "on Go 13x13)",
         low=0.0,
     ),
     Param(
