@@ -99,4 +99,4 @@ def test_a_knob_of_the_rows_agent_is_refused_with_the_spec_to_give_instead() -> 
     assert "threads=free cores" in message
     assert f"give that spec with the knob added instead (go: {BEST['go']},KEY=VALUE)" in message
     # The spec it names takes the knob.
-    assert arena.load_agent(f"{BEST['go']},dynkomi=1").config["dynkomi"] is True
+    assert arena.load_agent(f"{BEST['go']},dynkomi=1").config["dynkomi"] == 1

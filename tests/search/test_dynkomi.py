@@ -1,6 +1,8 @@
 """Dynamic komi (``mcts:dynkomi=1``): a handicap read from the position, the search komi's
 schedule, the kernel counting another komi than the rules', and a search giving a
-handicap that sees its game as a contest with it and as lost without it."""
+handicap that sees its game as a contest with it and as lost without it. Situational komi
+(``dynkomi=2``, ``search/mcts/komi.py``): points given while well ahead, by the player to
+move, taken back when the lead looks smaller, gone by the end, none in a close game."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from arena.core.limit import Limit
 from arena.games import knowledge, load_kernel
 from arena.games.go.heuristic import HANDICAP_PLIES, HANDICAP_STONE, search_komi
 from arena.games.go.rules import Go, GoState
+from arena.search.mcts.komi import given, situational
 
 
 def random_moves(state: GoState, plies: int, seed: int) -> list[int]:
@@ -115,3 +118,82 @@ def test_dynkomi_is_refused_where_there_is_no_komi_or_no_compiled_engine() -> No
         agent.choose(arena.load_game("connect4").initial_state(), Limit())
     with pytest.raises(SpecError, match="compiled engine only"):
         arena.load_agent("mcts:dynkomi=1,engine=python")
+    agent = arena.load_agent("mcts:dynkomi=2,rollouts=50")
+    with pytest.raises(SpecError, match=r"dynkomi=2 is for games with a komi \(go\), not othello"):
+        agent.choose(arena.load_game("othello").initial_state(), Limit())
+    for bad in ("3", "-1", "yes"):
+        with pytest.raises(SpecError) as err:
+            arena.load_agent(f"mcts:dynkomi={bad}")
+        assert "\n" not in str(err.value) and "dynkomi" in str(err.value)
+
+
+def test_situational_komi_gives_a_point_a_search_when_well_ahead_and_halves_in_doubt() -> None:
+    extra, seen = 0, []
+    for rate in (0.95, 0.8, 0.79, 0.5, 0.9, 0.49, 0.2, 0.1, 0.0):
+        extra = situational(extra, rate, plies_left=300)
+        seen.append(extra)
+    assert seen == [1, 2, 2, 2, 3, 1, 0, 0, 0]
+    # Bounded by the plies left (0.1 a ply): nothing given at the end, where points count.
+    assert situational(50, 0.99, plies_left=None) == 51
+    assert [situational(50, 0.99, n) for n in (300, 100, 25, 9, 0)] == [30, 10, 2, 0, 0]
+    # Given by the player to move: Black counts more komi for White, White less.
+    assert given(0.5, 4, black_to_move=True) == 4.5
+    assert given(0.5, 4, black_to_move=False) == -3.5
+
+
+SEARCH = "mcts:c=0,rave=1000,prior=20,rollout=tactics,threads=1,dynkomi=2"
+
+
+def test_a_search_far_ahead_gives_points_and_counts_them_in_its_komi() -> None:
+    # Black 30 points ahead by the komi alone: each search rates its move near 1 and the
+    # next gives a point more, counted in the kernel's komi for White.
+    game = arena.load_game("go:size=9,komi=-30.5")
+    agent = arena.load_agent(f"{SEARCH},seed=1")
+    agent.reset(game)
+    state, counted = game.initial_state(), []
+    for _ in range(4):
+        state = state.play(agent.choose(state, Limit(rollouts=1500)))
+        counted.append(agent.search_komi)
+        state = state.play(random_moves(state, 1, 9)[0])  # White's random (losing) replies
+    assert counted == [-30.5, -29.5, -28.5, -27.5] and agent.given == 4
+    # White ahead by as much gives them as a smaller komi for itself.
+    white = arena.load_game("go:size=9,komi=38.5")
+    agent.reset(white)
+    state = white.initial_state().play(white.parse_move("E5"))
+    for expected in (38.5, 37.5, 36.5):
+        state = state.play(agent.choose(state, Limit(rollouts=1500)))
+        assert agent.search_komi == expected
+        state = state.play(random_moves(state, 1, 10)[0])
+    # A new game (or a position before the last one) starts from the rules' komi again.
+    agent.choose(white.initial_state().play(white.parse_move("E5")), Limit(rollouts=200))
+    assert agent.search_komi == 38.5
+
+
+def test_the_given_points_are_played_for_and_a_close_game_gives_none() -> None:
+    game = arena.load_game("go:size=9,komi=-30.5")
+    state = game.initial_state()
+    rates = []
+    for extra in (0, 40):
+        agent = arena.load_agent(f"{SEARCH},seed=2")
+        agent.reset(game)
+        agent.given = extra
+        agent.choose(state, Limit(rollouts=2000))
+        assert agent.search_komi == -30.5 + extra
+        info = agent.last_search
+        assert info is not None and info.value is not None
+        rates.append(info.value)
+    # Giving 40 of a 30-point lead, the search sees a contest (0.84 and 0.47 here: a fixed
+    # budget on one seeded thread): it now plays to win by more than 40, and the next
+    # search gives less (at most 8 on 81 points).
+    assert rates[0] > 0.8 and rates[1] < rates[0] - 0.3, rates
+    assert agent.given == 8
+    # An even game between two such searches: the rates stay well below 0.8, nothing given.
+    even = arena.load_game("go:size=9,komi=7.5")
+    sides = [arena.load_agent(f"{SEARCH},seed={seed}") for seed in (3, 4)]
+    state = even.initial_state()
+    for side in sides:
+        side.reset(even)
+    for ply in range(6):
+        side = sides[ply % 2]
+        state = state.play(side.choose(state, Limit(rollouts=1500)))
+        assert side.search_komi == 7.5 and side.given == 0

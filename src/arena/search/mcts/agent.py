@@ -56,7 +56,10 @@ Options (:mod:`~arena.search.mcts.options`):
 * ``dynkomi=1`` (compiled engine, Go): the search counts the game's search komi
   (:func:`arena.games.go.heuristic.search_komi`: a handicap's stones counted back
   early on, falling to the rules' komi), so its win rates still tell moves apart
-  in a handicap game; the rules and the score never change.
+  in a handicap game; the rules and the score never change. ``dynkomi=2`` adds
+  situational komi (:mod:`arena.search.mcts.komi`): while its move's win rate is 0.8
+  or more, the agent gives a point more in each search, so it plays for a margin
+  rather than let a large lead melt away (the win rates it reports count that komi).
 * ``engine=fast`` (default) runs the compiled search where the game has a
   kernel and the options allow it; ``engine=python`` always runs this file's.
 
@@ -92,7 +95,7 @@ from arena.search.clock.background import Background
 from arena.search.clock.deadline import Deadline, SearchTimeout, quiet_gc, release_gc
 from arena.search.clock.stopping import extended, settled, unstable
 from arena.search.clock.time_management import move_time
-from arena.search.mcts import warmup
+from arena.search.mcts import komi, warmup
 from arena.search.mcts.evaluator import Evaluator
 from arena.search.mcts.options import PARAMS, MCTSOptions
 from arena.search.mcts.root import RootStats, Searched, final_move, search_info
@@ -283,11 +286,11 @@ class TreeSearch:
         return iteration
 
 
-def _search_komi(game: Game) -> Callable[[State], float]:
-    """The game's search komi (``dynkomi=1``), or a one-line error for a game without one."""
+def _search_komi(game: Game, mode: int) -> Callable[[State], float]:
+    """The game's search komi (``dynkomi=mode``), or a one-line error for a game without one."""
     search_komi = knowledge(game).search_komi
     if search_komi is None:
-        raise SpecError(f"mcts: dynkomi=1 is for games with a komi (go), not {game.name}")
+        raise SpecError(f"mcts: dynkomi={mode} is for games with a komi (go), not {game.name}")
     return search_komi
 
 
@@ -308,6 +311,11 @@ class MCTSAgent(Agent):
         """The running search's deadline (:meth:`stop` makes it pass)."""
         self._engine_game: Game | None = None
         """The game :attr:`engine` is the final choice for (a move of it looks nothing up)."""
+        self.given = 0
+        """``dynkomi=2``: the points the next search gives away (:mod:`arena.search.mcts.komi`)."""
+        self.search_komi: float | None = None
+        """``dynkomi``: the komi the last search counted."""
+        self._komi_ply = -1
 
     def engine_for(self, game: Game) -> Engine:
         """The engine that searches ``game``: the compiled one where the game has a kernel and
@@ -334,25 +342,45 @@ class MCTSAgent(Agent):
 
     def _build(self, game: Game) -> Engine:
         if self.options.dynkomi:
-            _search_komi(game)  # a one-line error for a game without a komi, before compiling
+            # A one-line error for a game without a komi, before compiling.
+            _search_komi(game, self.options.dynkomi)
         engine: Engine = self.reference
         if self._wants_compiled():
             engine = warmup.fast_engine(self.options, game, self.rng) or engine
         if engine is self.reference and self.options.compiled_only:
             raise SpecError(
-                f"mcts: rave=, rollout=tactics and dynkomi=1 need a compiled kernel; "
+                f"mcts: rave=, rollout=tactics and dynkomi= need a compiled kernel; "
                 f"{game.name} has none"
             )
         return engine
 
     def _count_komi(self, engine: Engine, state: State) -> None:
-        """``dynkomi=1``: the compiled engine counts the game's search komi for this move
-        (the readable reference, answering while the compiled engine is built, counts the
-        rules' komi)."""
-        search_komi = _search_komi(state.game)
+        """``dynkomi``: the compiled engine counts the game's search komi for this move, and
+        with ``dynkomi=2`` the points the player to move gives (the readable reference,
+        answering while the compiled engine is built, counts the rules' komi)."""
+        search_komi = _search_komi(state.game, self.options.dynkomi)
+        if state.ply <= self._komi_ply:
+            self.given = 0  # another game (or one taken back): nothing is known of the lead
+        self._komi_ply = state.ply
+        counted = search_komi(state)
+        if self.options.dynkomi >= 2:
+            counted = komi.given(counted, self.given, black_to_move=state.to_move == 0)
         kernel = getattr(engine, "kernel", None)
         if kernel is not None and kernel.komi is not None:
-            kernel.komi(search_komi(state))
+            kernel.komi(counted)
+            self.search_komi = counted
+        else:
+            self.search_komi = None
+
+    def _weigh_lead(self, stats: RootStats, move: int, state: State) -> None:
+        """``dynkomi=2``: the points the next search gives, from this one's rate of ``move``
+        (only when the compiled engine counted them)."""
+        if self.search_komi is None or move not in stats.moves:
+            return
+        i = stats.moves.index(move)
+        if stats.visits[i] > 0:
+            rate = stats.wins[i] / stats.visits[i]
+            self.given = komi.situational(self.given, rate, state.expected_plies_left())
 
     def _engine_on_clock(self, game: Game, seconds: float | None) -> Engine:
         """The engine for a move of ``seconds``: a compiled engine not ready yet (nobody
@@ -381,6 +409,7 @@ class MCTSAgent(Agent):
 
     def reset(self, game: Game | None = None) -> None:
         self.engine.reset()
+        self.given, self._komi_ply = 0, -1
         # Collect the last game's garbage before a first use loads numba: its objects all
         # live on, and a collection after it would scan them for nothing (50 ms).
         release_gc()
@@ -440,6 +469,8 @@ class MCTSAgent(Agent):
                 move = stats.moves[0]
             else:
                 move = final_move(stats, self.options.robust, self.rng)
+        if self.options.dynkomi >= 2:
+            self._weigh_lead(stats, move, state)
         # The report is written when it is read, off the clock: formatting hundreds of
         # root moves (Go 19x19, Gomoku) takes milliseconds.
         self._report = (stats, game, self.options.c, deadline.finish(), found)

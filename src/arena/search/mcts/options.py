@@ -138,10 +138,12 @@ PARAMS = (
     ),
     Param(
         "dynkomi",
-        bool,
-        False,
-        "go: a handicap's stones counted back in the search's komi early on (dynamic komi, "
-        "compiled engine)",
+        int,
+        0,
+        "go, compiled engine: 1 a handicap's stones counted back in the search's komi early "
+        "on; 2 that and, while well ahead, a komi against itself (situational)",
+        low=0,
+        high=2,
     ),
     Param("seed", int, None, "random seed", default_text="fresh"),
     Param(
@@ -182,9 +184,10 @@ class MCTSOptions:
     widen: float = 0.0
     """Progressive widening (with ``prior``): a node looks at its first
     :func:`~arena.search.mcts.rave.width_of` moves by the prior; 0 at all of them."""
-    dynkomi: bool = False
-    """Search with the game's ``search_komi`` (Go: a handicap counted back early on, falling
-    to the rules' komi) instead of the rules' komi; the compiled engine only."""
+    dynkomi: int = 0
+    """1: search with the game's ``search_komi`` (Go: a handicap counted back early on,
+    falling to the rules' komi) instead of the rules' komi; 2: that, and while the search is
+    well ahead, points given away (:mod:`arena.search.mcts.komi`). The compiled engine only."""
     ladders: int = 0
     """The kernel's knob ``ladders`` (Go: 1 ``prior`` reads ladders, 2 the tactical rollout
     too); needs ``prior``, and 2 needs ``rollout=tactics``."""
@@ -226,7 +229,7 @@ class MCTSOptions:
             )
         if self.compiled_only and (self.engine == "python" or self.rollout == "heuristic"):
             raise SpecError(
-                "mcts: rave=, rollout=tactics and dynkomi=1 run in the compiled engine only "
+                "mcts: rave=, rollout=tactics and dynkomi= run in the compiled engine only "
                 "(not with engine=python or rollout=heuristic)"
             )
         if self.rave and (self.tree != "uct" or self.expand_all):
@@ -236,7 +239,7 @@ class MCTSOptions:
     def compiled_only(self) -> bool:
         """Whether these options need the compiled engine (RAVE, the tactical rollout, the
         dynamic komi)."""
-        return bool(self.rave) or self.rollout == "tactics" or self.dynkomi
+        return bool(self.rave) or self.rollout == "tactics" or self.dynkomi > 0
 
     @property
     def knobs(self) -> dict[str, int]:
