@@ -59,7 +59,8 @@ Options (:mod:`~arena.search.mcts.options`):
   in a handicap game; the rules and the score never change. ``dynkomi=2`` adds
   situational komi (:mod:`arena.search.mcts.komi`): while its move's win rate is 0.8
   or more, the agent gives a point more in each search, so it plays for a margin
-  rather than let a large lead melt away (the win rates it reports count that komi).
+  rather than let a large lead melt away (the win rates it reports count that komi);
+  off: no gain against an equal search on 13x13 (47.8% over 203 games).
 * ``engine=fast`` (default) runs the compiled search where the game has a
   kernel and the options allow it; ``engine=python`` always runs this file's.
 
