@@ -3,7 +3,8 @@
 The contract is :mod:`arena.core.kernel`; ``rules.py`` stays the readable
 reference, and the tests play both side by side, move for move
 (Tests: tests/games/test_go_kernel.py, tests/games/test_go_ladders.py,
-tests/games/test_go_replies.py, tests/games/test_go_learned.py).
+tests/games/test_go_replies.py, tests/games/test_go_learned.py,
+tests/games/test_go_nakade.py).
 
 >>> import arena, numpy as np
 >>> game = arena.load_game("go:size=5")
@@ -112,6 +113,19 @@ runs a string the ladder captures, and when the last move left its own string wi
 two liberties it gives the atari that starts a working ladder (after the saves and
 captures, before the shapes), as Pachi's and Fuego's playouts check ladders.
 
+Nakade
+------
+Never putting two stones or more in atari keeps the tactical rollout from throwing
+stones away, but also from killing a group whose eye space is three to six points:
+once the attacker holds the vital point of a straight three, filling the rest is a
+self-atari, the defender cannot fill it either, and every rollout counts the dead
+group alive. With the knob ``P_NAKADE`` set (``mcts:nakade=1``) a self-atari is allowed
+(in the rollout, its shapes and ``prior`` alike) when :func:`nakade` finds the stone
+inside a region of at most six cells, empty or its own, that the opponent's stones and
+the edge enclose, and an opposing string next to it left with one liberty: the
+opponent's eye space once its outside liberties are gone, where under area scoring the
+stones cost nothing (the region is the opponent's either way) and may kill.
+
 Last good replies
 -----------------
 With the knob ``P_LGRF`` set (``mcts:lgrf=1``) the tactical rollout also keeps Baier and
@@ -187,6 +201,7 @@ P_LGRF = 29  # a knob: the rollout plays last good replies, 1 first, 2 after the
 P_REPLIES = 30  # offset in p: the reply tables (:func:`reply_offsets`), -1 where none is stored
 P_LEARNED = 31  # a knob: 0 off, K > 0 ``prior`` from the fitted weights, K percent a nat
 P_WEIGHTS = 32  # offset in p: the fitted weights (learned.py's flat table)
+P_NAKADE = 33  # a knob: 1 a self-atari inside a small region the opponent encloses is allowed
 P_HEADER = 34
 
 # --- the header of s ---------------------------------------------------------------
@@ -201,6 +216,7 @@ RUNSTART = 6  # index in the history of the first board since the last capture
 S_HEADER = 8
 
 EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
+NAKADE_CELLS = 6  # the largest eye space a self-atari inside it may kill (the flower six)
 
 _ZOBRIST_SEED = 0x60_5EED
 
@@ -249,6 +265,7 @@ def _layout(p):  # type: ignore[no-untyped-def]
         p[30],
         p[31],
         p[32],
+        p[33],
     )
 
 
@@ -628,8 +645,8 @@ def _near(L, s, at):  # type: ignore[no-untyped-def]
 @_inline
 def _fits(L, p, s, at, colour, careful):  # type: ignore[no-untyped-def]
     """Whether the rollout may play ``at``: legal, and, when ``careful``, no self-atari of
-    two stones or more."""
-    return _legal(L, p, s, at, colour) and not (careful and _safe(L, p, s, at, colour) >= 2)
+    two stones or more (:func:`_big_self_atari`)."""
+    return _legal(L, p, s, at, colour) and not (careful and _big_self_atari(L, p, s, at, colour))
 
 
 @_inline
@@ -757,6 +774,58 @@ def _safe(L, p, s, at, colour):  # type: ignore[no-untyped-def]
 
 
 @_inline
+def _big_self_atari(L, p, s, at, colour):  # type: ignore[no-untyped-def]
+    """Whether ``colour``'s stone on the empty cell ``at`` leaves two stones or more in atari,
+    capturing nothing; with ``P_NAKADE`` set, not when that is a nakade (:func:`nakade`)."""
+    return _safe(L, p, s, at, colour) >= 2 and not (L[P_NAKADE] and nakade(p, s, at, colour))
+
+
+@_kernel
+def nakade(p, s, at, colour):  # type: ignore[no-untyped-def]
+    """Whether ``colour``'s stone on the empty cell ``at`` (a self-atari) is a nakade: it
+    leaves an opposing string next to it with one liberty (it had two, ``at`` one of
+    them: the opponent has no liberty left outside), and it stays inside a region of at
+    most ``NAKADE_CELLS`` cells, empty or ``colour``'s, that the opponent's stones and the
+    edge enclose. That is the opponent's eye space, where filling kills a group whose three-
+    to six-point eye has lost its vital point and costs nothing under area scoring (the
+    region is the opponent's either way). A self-atari that fills an own liberty while the
+    opponent's strings have liberties outside (a capture race lost) is not one. A call, not
+    inlined: it runs only for self-ataris, which are rare."""
+    L = _layout(p)
+    cell, head, w = L[P_CELL], L[P_HEAD], L[P_W]
+    other = 3 - colour
+    short = False
+    for q in (at - w, at - 1, at + 1, at + w):
+        if s[cell + q] == other:
+            a0, a1 = _liberty_pair(L, p, s, s[head + q])
+            if a0 == at or a1 == at:
+                short = True
+    if not short:
+        return False
+    region = _nakade_room(L)
+    s[region] = at
+    count, i = 1, 0
+    while i < count:
+        x = s[region + i]
+        i += 1
+        for q in (x - w, x - 1, x + 1, x + w):
+            v = s[cell + q]
+            if v != EMPTY and v != colour:
+                continue  # the opponent's stone or the edge: the region's wall
+            seen = False
+            for j in range(count):
+                if s[region + j] == q:
+                    seen = True
+                    break
+            if not seen:
+                if count == NAKADE_CELLS:
+                    return False
+                s[region + count] = q
+                count += 1
+    return True
+
+
+@_inline
 def _saving(L, p, s, h, colour, out, n):  # type: ignore[no-untyped-def]
     """Add to ``s[out + n:]`` (room for ``N`` moves) the moves that save the string headed
     by ``h`` (of ``colour``, in atari): captures of an adjacent string in atari, and the
@@ -847,7 +916,7 @@ def _urgent(L, p, s, colour, out):  # type: ignore[no-untyped-def]
             and _shape(L, p, s, q)
             and not _is_own_eye(L, p, s, q, colour)
             and _legal(L, p, s, q, colour)
-            and _safe(L, p, s, q, colour) < 2
+            and not _big_self_atari(L, p, s, q, colour)
             and not (L[P_LADDERS] >= 2 and _runs_a_ladder(p, s, q, colour))
         ):
             s[out + n] = q
@@ -1015,6 +1084,13 @@ def _ladder_rooms(L):  # type: ignore[no-untyped-def]
     frames = log + L[P_N] + 2 * LADDER_NODES + 8
     counter = frames + 3 * LADDER_NODES + 7
     return board, mark, stack, stack2, log, frames, counter, counter + 1
+
+
+@_inline
+def _nakade_room(L):  # type: ignore[no-untyped-def]
+    """The offset in ``s`` of :func:`nakade`'s region: after the tactical rollout's urgent
+    moves (which it may be asked about while they are gathered)."""
+    return _ladder_rooms(L)[7] + L[P_N]
 
 
 @_inline
@@ -1302,7 +1378,7 @@ def prior(p, s, out):  # type: ignore[no-untyped-def]
                 broken = True
             else:
                 value = max(value, PRIOR_SAVE)
-        if value < PRIOR_CAPTURE and (broken or _safe(L, p, s, at, colour) >= 2):
+        if value < PRIOR_CAPTURE and (broken or _big_self_atari(L, p, s, at, colour)):
             value = PRIOR_SELF_ATARI
         out[point] = value
     out[n] = PRIOR_PASS
@@ -1454,8 +1530,9 @@ def _scratch_room(cells: int, n: int) -> int:
     (:func:`_ladder_rooms`: marks, two stacks of stones, the undo log (every placed
     stone and every stone that can be taken on one line of play), a frame per attacker's
     turn and the stamps' counter), then the tactical rollout's urgent moves (``n``), which
-    the reader may not overwrite: it reads while they are gathered."""
-    return 2 * cells + 5 * n + 5 * LADDER_NODES + 16
+    the reader may not overwrite: it reads while they are gathered, and ``nakade``'s
+    region (``NAKADE_CELLS``)."""
+    return 2 * cells + 5 * n + 5 * LADDER_NODES + 16 + NAKADE_CELLS
 
 
 def params(game: Go) -> np.ndarray:
@@ -1587,7 +1664,7 @@ def kernel(game: Go) -> Kernel:
     return Kernel(
         name=game.spec,
         params=p,
-        knobs={"ladders": P_LADDERS, "lgrf": P_LGRF, "patterns": P_LEARNED},
+        knobs={"ladders": P_LADDERS, "lgrf": P_LGRF, "patterns": P_LEARNED, "nakade": P_NAKADE},
         max_moves=game.points + 1,
         max_plies=game.maxlen,
         encode=lambda state: encode(p, state),  # type: ignore[arg-type]

@@ -39,6 +39,9 @@ Options (:mod:`~arena.search.mcts.options`):
   at equal time): the rollout plays the last good reply to the last two moves, else to
   the last one, and forgets the replies that lost (Baier and Drake's LGRF-2; a knob too);
   ``lgrf=2`` plays it only where its saves, captures and shapes have nothing.
+  ``nakade=1`` (Go, ``rollout=tactics``; a knob too): the rollout and the prior may put
+  two stones or more in atari inside an eye space of up to six points that the opponent
+  encloses, so a group whose vital point is taken dies in the rollouts too.
   ``patterns=K`` (Go, with ``prior=N``; a knob too) gives the prior the rates of a
   model of the move a strong player chooses (3x3 shapes, distances to the last two
   moves, line, the hand-set knowledge's class; weights fitted to GNU Go's moves by

@@ -5,7 +5,8 @@ the tree policy and the evaluator are built from it once, when the agent is
 built, so the search loop never looks at an option string.
 
 Tests: ``tests/search/test_mcts.py``, ``tests/games/test_go_ladders.py`` (``ladders``),
-``tests/games/test_go_replies.py`` (``lgrf``), ``tests/games/test_go_learned.py`` (``patterns``).
+``tests/games/test_go_replies.py`` (``lgrf``), ``tests/games/test_go_learned.py`` (``patterns``),
+``tests/games/test_go_nakade.py`` (``nakade``).
 
 >>> o = MCTSOptions.from_config({"tree": "egreedy", "eps": 0.2, "rollouts": 50})
 >>> o.policy(), o.rollouts, o.expand_all
@@ -110,6 +111,16 @@ PARAMS = (
         high=2,
     ),
     Param(
+        "nakade",
+        int,
+        0,
+        "go, rollout=tactics: 1 the rollout (and the prior) may put two stones or more in "
+        "atari inside the opponent's eye space of up to six points, to kill a group whose "
+        "vital point is taken",
+        low=0,
+        high=1,
+    ),
+    Param(
         "patterns",
         int,
         0,
@@ -194,6 +205,9 @@ class MCTSOptions:
     lgrf: int = 0
     """The kernel's knob ``lgrf`` (Go: the tactical rollout plays and learns the last good
     replies, 1 before its own policy, 2 after its urgent moves); needs ``rollout=tactics``."""
+    nakade: int = 0
+    """The kernel's knob ``nakade`` (Go: a self-atari inside the opponent's small eye space
+    is allowed in the tactical rollout and its prior); needs ``rollout=tactics``."""
     patterns: int = 0
     """The kernel's knob ``patterns`` (Go: ``prior`` from the fitted move features,
     ``games/go/learned.py``, K percent a nat); needs ``prior``."""
@@ -223,10 +237,11 @@ class MCTSOptions:
             raise SpecError(
                 "mcts: ladders=2 reads ladders in the tactical rollout: give rollout=tactics too"
             )
-        if self.lgrf and self.rollout != "tactics":
-            raise SpecError(
-                f"mcts: lgrf={self.lgrf} shapes the tactical rollout: give rollout=tactics too"
-            )
+        for name, value in (("lgrf", self.lgrf), ("nakade", self.nakade)):
+            if value and self.rollout != "tactics":
+                raise SpecError(
+                    f"mcts: {name}={value} shapes the tactical rollout: give rollout=tactics too"
+                )
         if self.compiled_only and (self.engine == "python" or self.rollout == "heuristic"):
             raise SpecError(
                 "mcts: rave=, rollout=tactics and dynkomi= run in the compiled engine only "
@@ -244,7 +259,12 @@ class MCTSOptions:
     @property
     def knobs(self) -> dict[str, int]:
         """The kernel knobs (``Kernel.knobs``) these options turn on, with their values."""
-        pairs = (("ladders", self.ladders), ("lgrf", self.lgrf), ("patterns", self.patterns))
+        pairs = (
+            ("ladders", self.ladders),
+            ("lgrf", self.lgrf),
+            ("nakade", self.nakade),
+            ("patterns", self.patterns),
+        )
         return {name: v for name, v in pairs if v}
 
     @classmethod
