@@ -12,6 +12,8 @@ self-ataris."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from test_go_heuristic import live_states
@@ -162,6 +164,17 @@ def refused_on_connect4(spec: str, knob: str) -> None:
     assert knob in str(error.value) and "\n" not in str(error.value)
 
 
+def two_threads_with_knob(spec: str, state: GoState, knob: int, value: int = 1) -> list[Any]:
+    """A search of ``spec`` on two threads plays a legal move from ``state``, and both
+    threads' kernels hold ``value`` at ``knob`` (a ``gk.P_...`` offset); their engines."""
+    agent = arena.load_agent(f"{spec},threads=2")
+    assert isinstance(agent, MCTSAgent)
+    assert agent.choose(state, arena.Limit()) in state.legal_moves()
+    engines: list[Any] = agent.engine.engines  # type: ignore[attr-defined]
+    assert len(engines) == 2 and all(e.kernel.params[knob] == value for e in engines)
+    return engines
+
+
 def test_ladders_is_refused_where_the_kernel_has_no_such_knob() -> None:
     with pytest.raises(SpecError, match="ladders=1 shapes the prior"):
         arena.load_agent("mcts:ladders=1")
@@ -171,13 +184,8 @@ def test_ladders_is_refused_where_the_kernel_has_no_such_knob() -> None:
 def test_a_search_with_ladders_plays_a_legal_move_from_its_own_kernel() -> None:
     state = board("go:size=9", LADDER, "d4", 1)
     spec = "mcts:c=0,rave=1000,prior=20,rollout=tactics,ladders=1,rollouts=200,seed=3"
-    agent = arena.load_agent(f"{spec},threads=2")
-    assert isinstance(agent, MCTSAgent)
-    move = agent.choose(state, arena.Limit())
-    assert move in state.legal_moves()
-    engines = agent.engine.engines  # type: ignore[attr-defined]
     knob = gk.P_LADDERS
-    assert len(engines) == 2 and all(e.kernel.params[knob] == 1 for e in engines)
+    two_threads_with_knob(spec, state, knob)
     plain = arena.load_agent("mcts:c=0,rave=1000,prior=20,rollouts=50,seed=3,threads=1")
     plain.choose(state, arena.Limit())
     assert plain.engine.kernel.params[knob] == 0  # type: ignore[attr-defined]

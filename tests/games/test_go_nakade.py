@@ -17,14 +17,13 @@ import pytest
 from test_go_heuristic import live_states
 from test_go_kernel import own_eye, replay
 from test_go_knowledge import self_atari
-from test_go_ladders import refused_on_connect4
+from test_go_ladders import refused_on_connect4, two_threads_with_knob
 
 import arena
 from arena.core.errors import SpecError
 from arena.core.kernel import Kernel
 from arena.games.go import kernel as gk
 from arena.games.go.rules import GoState
-from arena.search.mcts.agent import MCTSAgent
 
 # Black's corner group (a2 b2 c2 d2 d1) with the straight-three eye space a1 b1 c1 behind
 # White's wall (a3 b3 c3 d3 e3 e2 e1). With White on b1, the vital point, Black is dead.
@@ -166,8 +165,4 @@ def test_nakade_needs_the_tactical_rollout_and_reaches_every_thread() -> None:
     dead = position(BLACK_CORNER, WHITE_WALL + " b1")
     dead = dead.play(dead.game.pass_move)
     spec = "mcts:c=0,rave=1000,prior=20,rollout=tactics,ladders=1,nakade=1,rollouts=300,seed=3"
-    agent = arena.load_agent(f"{spec},threads=2")
-    assert isinstance(agent, MCTSAgent)
-    assert agent.choose(dead, arena.Limit()) in dead.legal_moves()
-    engines = agent.engine.engines  # type: ignore[attr-defined]
-    assert len(engines) == 2 and all(e.kernel.params[gk.P_NAKADE] == 1 for e in engines)
+    two_threads_with_knob(spec, dead, gk.P_NAKADE)

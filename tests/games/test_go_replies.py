@@ -13,14 +13,13 @@ import numpy as np
 import pytest
 from test_go_heuristic import live_states
 from test_go_knowledge import clean_tactics_moves
-from test_go_ladders import refused_on_connect4
+from test_go_ladders import refused_on_connect4, two_threads_with_knob
 
 import arena
 from arena.core.errors import SpecError
 from arena.games.go import kernel as gk
 from arena.games.go.heuristic import learn_replies
 from arena.games.go.rules import GoState
-from arena.search.mcts.agent import MCTSAgent
 
 
 def replies_kernel(spec: str, lgrf: int = 1, seed: int = 5) -> gk.Kernel:
@@ -166,9 +165,5 @@ def test_lgrf_needs_the_tactical_rollout_and_reaches_every_thread() -> None:
     game = arena.load_game("go:size=9")
     state = game.play_moves(game.parse_moves("e5 c3"))
     spec = "mcts:c=0,rave=1000,prior=20,rollout=tactics,ladders=1,lgrf=1,rollouts=300,seed=3"
-    agent = arena.load_agent(f"{spec},threads=2")
-    assert isinstance(agent, MCTSAgent)
-    assert agent.choose(state, arena.Limit()) in state.legal_moves()
-    engines = agent.engine.engines  # type: ignore[attr-defined]
-    assert len(engines) == 2 and all(e.kernel.params[gk.P_LGRF] == 1 for e in engines)
+    engines = two_threads_with_knob(spec, state, gk.P_LGRF)
     assert len(tables(engines[0].kernel)[1]) > 0  # the search's rollouts learnt replies
