@@ -115,8 +115,8 @@ PARAMS = (
         int,
         0,
         "go, rollout=tactics: 1 the rollout (and the prior) may put two stones or more in "
-        "atari inside the opponent's eye space of up to six points, to kill a group whose "
-        "vital point is taken",
+        "atari inside the opponent's eye space of up to six points once the opponent has no "
+        "liberty outside it, to kill a group whose vital point is taken",
         low=0,
         high=1,
     ),
