@@ -4,7 +4,7 @@ The contract is :mod:`arena.core.kernel`; ``rules.py`` stays the readable
 reference, and the tests play both side by side, move for move
 (Tests: tests/games/test_go_kernel.py, tests/games/test_go_ladders.py,
 tests/games/test_go_replies.py, tests/games/test_go_learned.py,
-tests/games/test_go_nakade.py).
+tests/games/test_go_nakade.py, tests/games/test_go_lowlib.py).
 
 >>> import arena, numpy as np
 >>> game = arena.load_game("go:size=5")
@@ -126,6 +126,18 @@ the edge enclose, and an opposing string next to it left with one liberty: the
 opponent's eye space once its outside liberties are gone, where under area scoring the
 stones cost nothing (the region is the opponent's either way) and may kill.
 
+Low liberties
+-------------
+Fights and capture races are decided by strings with two liberties, and the tactical
+rollout looked only at strings in atari. With the knob ``P_LOWLIB`` set
+(``mcts:lowlib=1``), after the saves and captures and before the shapes it answers a
+move that leaves a string with two liberties (:func:`low_liberties`): the owner of an
+own string next to the move gains liberties (it captures a string in atari next to it,
+or extends to three liberties or more), and the opponent's string of the move is put in
+atari where extending at its other liberty would not reach three liberties. These are
+the low-liberty moves of Fuego's playout policy (Enzenberger, Müller, Arneson and Segal,
+*Fuego*, IEEE TCIAIG 2(4), 2010), written here from that description.
+
 Last good replies
 -----------------
 With the knob ``P_LGRF`` set (``mcts:lgrf=1``) the tactical rollout also keeps Baier and
@@ -202,7 +214,8 @@ P_REPLIES = 30  # offset in p: the reply tables (:func:`reply_offsets`), -1 wher
 P_LEARNED = 31  # a knob: 0 off, K > 0 ``prior`` from the fitted weights, K percent a nat
 P_WEIGHTS = 32  # offset in p: the fitted weights (learned.py's flat table)
 P_NAKADE = 33  # a knob: 1 a self-atari inside a small region the opponent encloses is allowed
-P_HEADER = 34
+P_LOWLIB = 34  # a knob: 1 the tactical rollout answers a move that leaves a string two liberties
+P_HEADER = 35
 
 # --- the header of s ---------------------------------------------------------------
 
@@ -266,6 +279,7 @@ def _layout(p):  # type: ignore[no-untyped-def]
         p[31],
         p[32],
         p[33],
+        p[34],
     )
 
 
@@ -882,10 +896,11 @@ def _shape(L, p, s, at):  # type: ignore[no-untyped-def]
 @_inline
 def _urgent(L, p, s, colour, out):  # type: ignore[no-untyped-def]
     """The urgent moves after the opponent's last move: saving own strings it put in atari,
-    else capturing the opposing strings in atari around it, else (``P_LADDERS`` at 2) the
-    ataris that start a working ladder on its own string when it has two liberties, else
-    MoGo's 3x3 shapes around it (at 2, none that runs a string a ladder captures). Their
-    number, in ``s[out:]``."""
+    else capturing the opposing strings in atari around it, else (``P_LOWLIB`` set) the
+    answers to strings it left with two liberties (:func:`low_liberties`), else
+    (``P_LADDERS`` at 2) the ataris that start a working ladder on its own string when it
+    has two liberties, else MoGo's 3x3 shapes around it (at 2, none that runs a string a
+    ladder captures). Their number, in ``s[out:]``."""
     last = s[L[P_MOVES] + s[PLY] - 1] if s[PLY] > 0 else -1
     if last < 0 or last >= L[P_N]:
         return 0
@@ -906,6 +921,10 @@ def _urgent(L, p, s, colour, out):  # type: ignore[no-untyped-def]
                 n += 1
     if n:
         return n
+    if L[P_LOWLIB]:
+        n = low_liberties(p, s, at, colour, out)
+        if n:
+            return n
     if L[P_LADDERS] >= 2:
         n = _ladder_ataris(p, s, at, colour, out)
         if n:
@@ -921,6 +940,119 @@ def _urgent(L, p, s, colour, out):  # type: ignore[no-untyped-def]
         ):
             s[out + n] = q
             n += 1
+    return n
+
+
+@_inline
+def _three_liberties(L, p, s, at, colour, skip):  # type: ignore[no-untyped-def]
+    """Whether the string ``colour`` would make on the empty cell ``at`` has three liberties
+    or more besides ``skip`` (a cell, or -1), or captures a string in atari (which frees
+    points)."""
+    cell, head, nxt, w = L[P_CELL], L[P_HEAD], L[P_NEXT], L[P_W]
+    other = 3 - colour
+    a0 = a1 = -1  # two distinct liberties found so far; a third proves it
+    for q in (at - w, at - 1, at + 1, at + w):
+        v = s[cell + q]
+        if v == other and _in_atari(L, p, s, s[head + q]):
+            return True
+        if v == EMPTY and q != skip and q != a0 and q != a1:
+            if a0 < 0:
+                a0 = q
+            elif a1 < 0:
+                a1 = q
+            else:
+                return True
+    h0 = h1 = h2 = -1
+    for q in (at - w, at - 1, at + 1, at + w):
+        if s[cell + q] != colour:
+            continue
+        h = s[head + q]
+        if h == h0 or h == h1 or h == h2:  # noqa: SIM109 (numba)
+            continue
+        if h0 < 0:
+            h0 = h
+        elif h1 < 0:
+            h1 = h
+        else:
+            h2 = h
+        stone = h
+        while True:
+            for r in (stone - w, stone - 1, stone + 1, stone + w):
+                if s[cell + r] == EMPTY and r != at and r != skip and r != a0 and r != a1:
+                    if a0 < 0:
+                        a0 = r
+                    elif a1 < 0:
+                        a1 = r
+                    else:
+                        return True
+            stone = s[nxt + stone]
+            if stone == h:
+                break
+    return False
+
+
+@_kernel
+def low_liberties(p, s, at, colour, out):  # type: ignore[no-untyped-def]
+    """Put in ``s[out:]`` the answers to the opponent's stone on cell ``at`` when it leaves a
+    string with two liberties, and return their number (``P_LOWLIB``; the low-liberty
+    moves of Fuego's playouts, written from its paper's description): for each own string
+    next to it with two liberties, the captures of opposing strings in atari next to that
+    string and the extensions that give it three liberties or more (none into an own
+    eye); for the opponent's string of ``at`` with two liberties, the atari at either
+    liberty that leaves no self-atari when the extension at the other would not reach
+    three liberties (the string cannot simply run). A call, not inlined, as
+    :func:`_ladder_ataris`."""
+    L = _layout(p)
+    cell, head, nxt, w = L[P_CELL], L[P_HEAD], L[P_NEXT], L[P_W]
+    other = 3 - colour
+    n = 0
+    h0 = h1 = h2 = -1
+    for q in (at - w, at - 1, at + 1, at + w):
+        if s[cell + q] != colour:
+            continue
+        h = s[head + q]
+        if h == h0 or h == h1 or h == h2:  # noqa: SIM109 (numba)
+            continue
+        if h0 < 0:
+            h0 = h
+        elif h1 < 0:
+            h1 = h
+        else:
+            h2 = h
+        a0, a1 = _liberty_pair(L, p, s, h)
+        if a0 < 0:
+            continue
+        stone = h
+        while True:
+            for r in (stone - w, stone - 1, stone + 1, stone + w):
+                if s[cell + r] == other and _in_atari(L, p, s, s[head + r]):
+                    lib = _liberty(L, s, s[head + r])
+                    if n < L[P_N] and _legal(L, p, s, lib, colour):
+                        s[out + n] = lib
+                        n += 1
+            stone = s[nxt + stone]
+            if stone == h:
+                break
+        for lib in (a0, a1):
+            if (
+                n < L[P_N]
+                and _legal(L, p, s, lib, colour)
+                and not _is_own_eye(L, p, s, lib, colour)
+                and _three_liberties(L, p, s, lib, colour, -1)
+            ):
+                s[out + n] = lib
+                n += 1
+    a0, a1 = _liberty_pair(L, p, s, s[head + at])
+    if a0 >= 0:
+        for x, y in ((a0, a1), (a1, a0)):
+            if (
+                n < L[P_N]
+                and _legal(L, p, s, x, colour)
+                and _safe(L, p, s, x, colour) == 0
+                and not _three_liberties(L, p, s, y, other, x)
+            ):
+                s[out + n] = x
+                n += 1
     return n
 
 
@@ -1664,7 +1796,13 @@ def kernel(game: Go) -> Kernel:
     return Kernel(
         name=game.spec,
         params=p,
-        knobs={"ladders": P_LADDERS, "lgrf": P_LGRF, "patterns": P_LEARNED, "nakade": P_NAKADE},
+        knobs={
+            "ladders": P_LADDERS,
+            "lgrf": P_LGRF,
+            "patterns": P_LEARNED,
+            "nakade": P_NAKADE,
+            "lowlib": P_LOWLIB,
+        },
         max_moves=game.points + 1,
         max_plies=game.maxlen,
         encode=lambda state: encode(p, state),  # type: ignore[arg-type]

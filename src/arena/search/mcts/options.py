@@ -6,7 +6,7 @@ built, so the search loop never looks at an option string.
 
 Tests: ``tests/search/test_mcts.py``, ``tests/games/test_go_ladders.py`` (``ladders``),
 ``tests/games/test_go_replies.py`` (``lgrf``), ``tests/games/test_go_learned.py`` (``patterns``),
-``tests/games/test_go_nakade.py`` (``nakade``).
+``tests/games/test_go_nakade.py`` (``nakade``), ``tests/games/test_go_lowlib.py`` (``lowlib``).
 
 >>> o = MCTSOptions.from_config({"tree": "egreedy", "eps": 0.2, "rollouts": 50})
 >>> o.policy(), o.rollouts, o.expand_all
@@ -121,6 +121,16 @@ PARAMS = (
         high=1,
     ),
     Param(
+        "lowlib",
+        int,
+        0,
+        "go, rollout=tactics: 1 the rollout answers a move that leaves a string with two "
+        "liberties (the owner extends to three or captures, the opponent gives an atari the "
+        "string cannot run from), after its saves and captures, before its shapes",
+        low=0,
+        high=1,
+    ),
+    Param(
         "patterns",
         int,
         0,
@@ -208,6 +218,9 @@ class MCTSOptions:
     nakade: int = 0
     """The kernel's knob ``nakade`` (Go: a self-atari inside the opponent's small eye space
     is allowed in the tactical rollout and its prior); needs ``rollout=tactics``."""
+    lowlib: int = 0
+    """The kernel's knob ``lowlib`` (Go: the tactical rollout answers strings left with two
+    liberties); needs ``rollout=tactics``."""
     patterns: int = 0
     """The kernel's knob ``patterns`` (Go: ``prior`` from the fitted move features,
     ``games/go/learned.py``, K percent a nat); needs ``prior``."""
@@ -237,7 +250,7 @@ class MCTSOptions:
             raise SpecError(
                 "mcts: ladders=2 reads ladders in the tactical rollout: give rollout=tactics too"
             )
-        for name, value in (("lgrf", self.lgrf), ("nakade", self.nakade)):
+        for name, value in (("lgrf", self.lgrf), ("nakade", self.nakade), ("lowlib", self.lowlib)):
             if value and self.rollout != "tactics":
                 raise SpecError(
                     f"mcts: {name}={value} shapes the tactical rollout: give rollout=tactics too"
@@ -263,6 +276,7 @@ class MCTSOptions:
             ("ladders", self.ladders),
             ("lgrf", self.lgrf),
             ("nakade", self.nakade),
+            ("lowlib", self.lowlib),
             ("patterns", self.patterns),
         )
         return {name: v for name, v in pairs if v}
