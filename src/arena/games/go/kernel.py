@@ -214,6 +214,7 @@ P_REPLIES = 30  # offset in p: the reply tables (:func:`reply_offsets`), -1 wher
 P_LEARNED = 31  # a knob: 0 off, K > 0 ``prior`` from the fitted weights, K percent a nat
 P_WEIGHTS = 32  # offset in p: the fitted weights (learned.py's flat table)
 P_NAKADE = 33  # a knob: 1 a self-atari inside a small region the opponent encloses is allowed
+#                once it leaves an opposing string next to it one liberty (:func:`nakade`)
 P_LOWLIB = 34  # a knob: 1 the tactical rollout answers a move that leaves a string two liberties
 P_HEADER = 35
 
