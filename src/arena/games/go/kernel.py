@@ -742,6 +742,29 @@ def _liberty(L, s, h):  # type: ignore[no-untyped-def]
 
 
 @_inline
+def _own_heads(L, s, at, colour):  # type: ignore[no-untyped-def]
+    """The heads of the distinct strings of ``colour`` next to the cell ``at``, first come
+    first, then -1 for each missing one (four in all)."""
+    cell, head, w = L[P_CELL], L[P_HEAD], L[P_W]
+    h0 = h1 = h2 = h3 = -1
+    for q in (at - w, at - 1, at + 1, at + w):
+        if s[cell + q] != colour:
+            continue
+        h = s[head + q]
+        if h == h0 or h == h1 or h == h2:  # noqa: SIM109 (numba)
+            continue
+        if h0 < 0:
+            h0 = h
+        elif h1 < 0:
+            h1 = h
+        elif h2 < 0:
+            h2 = h
+        else:
+            h3 = h
+    return h0, h1, h2, h3
+
+
+@_inline
 def _safe(L, p, s, at, colour):  # type: ignore[no-untyped-def]
     """The size of the string ``colour`` would make on the empty cell ``at`` when it would be
     left in atari (a self-atari), else 0 (two liberties or more, or a capture)."""
@@ -758,19 +781,9 @@ def _safe(L, p, s, at, colour):  # type: ignore[no-untyped-def]
         elif v == other and _in_atari(L, p, s, s[head + q]):
             return 0  # a capture frees points
     size = 1
-    h0 = h1 = h2 = -1
-    for q in (at - w, at - 1, at + 1, at + w):
-        if s[cell + q] != colour:
-            continue
-        h = s[head + q]
-        if h == h0 or h == h1 or h == h2:  # noqa: SIM109 (numba)
-            continue
-        if h0 < 0:
-            h0 = h
-        elif h1 < 0:
-            h1 = h
-        else:
-            h2 = h
+    for h in _own_heads(L, s, at, colour):
+        if h < 0:
+            break
         size += s[L[P_SSIZE] + 4 * h]
         if _in_atari(L, p, s, h):
             continue  # its only liberty is ``at``
@@ -963,19 +976,9 @@ def _three_liberties(L, p, s, at, colour, skip):  # type: ignore[no-untyped-def]
                 a1 = q
             else:
                 return True
-    h0 = h1 = h2 = -1
-    for q in (at - w, at - 1, at + 1, at + w):
-        if s[cell + q] != colour:
-            continue
-        h = s[head + q]
-        if h == h0 or h == h1 or h == h2:  # noqa: SIM109 (numba)
-            continue
-        if h0 < 0:
-            h0 = h
-        elif h1 < 0:
-            h1 = h
-        else:
-            h2 = h
+    for h in _own_heads(L, s, at, colour):
+        if h < 0:
+            break
         stone = h
         while True:
             for r in (stone - w, stone - 1, stone + 1, stone + w):
@@ -1007,19 +1010,9 @@ def low_liberties(p, s, at, colour, out):  # type: ignore[no-untyped-def]
     cell, head, nxt, w = L[P_CELL], L[P_HEAD], L[P_NEXT], L[P_W]
     other = 3 - colour
     n = 0
-    h0 = h1 = h2 = -1
-    for q in (at - w, at - 1, at + 1, at + w):
-        if s[cell + q] != colour:
-            continue
-        h = s[head + q]
-        if h == h0 or h == h1 or h == h2:  # noqa: SIM109 (numba)
-            continue
-        if h0 < 0:
-            h0 = h
-        elif h1 < 0:
-            h1 = h
-        else:
-            h2 = h
+    for h in _own_heads(L, s, at, colour):
+        if h < 0:
+            break
         a0, a1 = _liberty_pair(L, p, s, h)
         if a0 < 0:
             continue
