@@ -42,9 +42,10 @@ Options (:mod:`~arena.search.mcts.options`):
   ``nakade=1`` (Go, ``rollout=tactics``; a knob too): the rollout and the prior may put
   two stones or more in atari inside an eye space of up to six points that the opponent
   encloses, so a group whose vital point is taken dies in the rollouts too.
-  ``lowlib=1`` (Go, ``rollout=tactics``; a knob too): the rollout answers a move that
-  leaves a string with two liberties (the owner extends to three or captures, the
-  opponent gives an atari it cannot simply run from), as Fuego's playouts do.
+  ``lowlib=1`` (Go, ``rollout=tactics``; a knob too; off: it lost on 13x13 at equal
+  time): the rollout answers a move that leaves a string with two liberties (the owner
+  extends to three or captures, the opponent gives an atari it cannot simply run from),
+  as Fuego's playouts do.
   ``patterns=K`` (Go, with ``prior=N``; a knob too) gives the prior the rates of a
   model of the move a strong player chooses (3x3 shapes, distances to the last two
   moves, line, the hand-set knowledge's class; weights fitted to GNU Go's moves by
