@@ -854,11 +854,10 @@ def nakade(p, s, at, colour):  # type: ignore[no-untyped-def]
 
 
 @_inline
-def _saving(L, p, s, h, colour, out, n):  # type: ignore[no-untyped-def]
-    """Add to ``s[out + n:]`` (room for ``N`` moves) the moves that save the string headed
-    by ``h`` (of ``colour``, in atari): captures of an adjacent string in atari, and the
-    extension at its liberty when that leaves two liberties (and, with ``P_LADDERS`` at 2,
-    a ladder does not capture it); return the new count."""
+def _captures_next_to(L, p, s, h, colour, out, n):  # type: ignore[no-untyped-def]
+    """Add to ``s[out + n:]`` (room for ``N`` moves) the legal captures of the opposing
+    strings in atari next to the string headed by ``h`` (of ``colour``); return the new
+    count."""
     cell, head, nxt, w = L[P_CELL], L[P_HEAD], L[P_NEXT], L[P_W]
     other = 3 - colour
     stone = h
@@ -872,6 +871,16 @@ def _saving(L, p, s, h, colour, out, n):  # type: ignore[no-untyped-def]
         stone = s[nxt + stone]
         if stone == h:
             break
+    return n
+
+
+@_inline
+def _saving(L, p, s, h, colour, out, n):  # type: ignore[no-untyped-def]
+    """Add to ``s[out + n:]`` (room for ``N`` moves) the moves that save the string headed
+    by ``h`` (of ``colour``, in atari): captures of an adjacent string in atari, and the
+    extension at its liberty when that leaves two liberties (and, with ``P_LADDERS`` at 2,
+    a ladder does not capture it); return the new count."""
+    n = _captures_next_to(L, p, s, h, colour, out, n)
     lib = _liberty(L, s, h)
     if (
         n < L[P_N]
@@ -1007,7 +1016,7 @@ def low_liberties(p, s, at, colour, out):  # type: ignore[no-untyped-def]
     three liberties (the string cannot simply run). A call, not inlined, as
     :func:`_ladder_ataris`."""
     L = _layout(p)
-    cell, head, nxt, w = L[P_CELL], L[P_HEAD], L[P_NEXT], L[P_W]
+    head = L[P_HEAD]
     other = 3 - colour
     n = 0
     for h in _own_heads(L, s, at, colour):
@@ -1016,17 +1025,7 @@ def low_liberties(p, s, at, colour, out):  # type: ignore[no-untyped-def]
         a0, a1 = _liberty_pair(L, p, s, h)
         if a0 < 0:
             continue
-        stone = h
-        while True:
-            for r in (stone - w, stone - 1, stone + 1, stone + w):
-                if s[cell + r] == other and _in_atari(L, p, s, s[head + r]):
-                    lib = _liberty(L, s, s[head + r])
-                    if n < L[P_N] and _legal(L, p, s, lib, colour):
-                        s[out + n] = lib
-                        n += 1
-            stone = s[nxt + stone]
-            if stone == h:
-                break
+        n = _captures_next_to(L, p, s, h, colour, out, n)
         for lib in (a0, a1):
             if (
                 n < L[P_N]
