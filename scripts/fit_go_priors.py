@@ -23,7 +23,8 @@ Usage (half a minute for 24 games of 19x19):
    ``--skip`` plies after the random opening until the first pass, that is a candidate
    point (empty, not an own eye); its features are those of :mod:`arena.games.go.learned`
    (the 3x3 shape class seen by the player to move, the distances to the last two moves,
-   the line by stage, the kernel's hand-set prior class with ladders read).
+   the line by stage, the kernel's hand-set prior class with ladders read, the liberty
+   class).
 3. **Fit**: maximum likelihood of the chosen point among the position's candidates (a
    softmax over the sum of the features' weights, Coulom's generalised Bradley-Terry
    model with log-gammas), a Gaussian prior of variance ``--sigma2`` on each weight,
@@ -97,7 +98,7 @@ def _game_positions(
 
 
 def design(data: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Columns of the parameter vector for every candidate (rows x 5), each position's
+    """Columns of the parameter vector for every candidate (rows x 6), each position's
     first row, and each position's chosen row."""
     index, reps = learned.classes()
     c = len(reps)
@@ -154,6 +155,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sigma2", type=float, default=1.0, help="prior variance of a weight")
     ap.add_argument("--holdout", type=int, default=10, help="hold out one game in this many")
     ap.add_argument("--out", type=Path, required=True, help="the weights file to write (.npz)")
+    ap.add_argument(
+        "--no-libs", action="store_true",
+        help="leave the liberty classes out (their weights 0), to measure what they add",
+    )  # fmt: skip
     args = ap.parse_args(argv)
     try:
         games = [g for db in args.db for g in positions(db, args.player, args.skip) if g]
@@ -167,13 +172,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"{len(games)} games: {len(train)} positions to fit, {len(held)} held out")
     _, reps = learned.classes()
-    width = len(reps) + 2 * learned.NDIST + learned.NLINE * learned.NSTAGE + learned.NHEUR
+    width = len(reps) + learned.LENGTH - learned.NCODES
     cols, starts, chosen = design(train)
+    if args.no_libs:  # one class for every candidate: the softmax cannot tell them apart
+        cols[:, 5] = len(reps) + learned.OFF_LIBS - learned.NCODES
     result = minimize(
         loss_and_grad, np.zeros(width), (cols, starts, chosen, args.sigma2),
         jac=True, method="L-BFGS-B", options={"maxiter": 500},
     )  # fmt: skip
     theta = result.x
+    if args.no_libs:
+        theta[len(reps) + learned.OFF_LIBS - learned.NCODES] = 0.0
     hcols, hstarts, hchosen = design(held)
     hheur = np.concatenate([h for _, _, h in held])
     nll, top1, hand = evaluate(theta, hcols, hstarts, hchosen, hheur)
@@ -183,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         f"played {top1:.1%}, the hand-set prior's {hand:.1%}"
     )
     c = len(reps)
+    heur = c + learned.OFF_HEUR - learned.NCODES
     used = np.zeros(c, bool)
     used[np.unique(cols[:, 0])] = True
     np.savez_compressed(
@@ -193,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
         prev=theta[c + learned.NDIST : c + 2 * learned.NDIST],
         line=theta[c + 2 * learned.NDIST : c + 2 * learned.NDIST + learned.NLINE * learned.NSTAGE]
         .reshape(learned.NSTAGE, learned.NLINE),
-        heur=theta[-learned.NHEUR :],
+        heur=theta[heur : heur + learned.NHEUR],
+        libs=theta[heur + learned.NHEUR :],
     )  # fmt: skip
     print(f"wrote {args.out} ({int(used.sum())} shape classes seen)")
     return 0

@@ -58,6 +58,7 @@ def test_the_kernels_fitted_prior_is_the_readable_references(size: int, plies: i
     rng = np.random.default_rng(size)
     at = p[gk.P_WEIGHTS]
     p[at : at + learned.LENGTH] = rng.integers(-3000, 3000, learned.LENGTH)
+    p[at + learned.HAS_LIBS] = 1
     p[gk.P_LADDERS] = 1
     s = k.encode(game.initial_state())
     buf = np.zeros(game.points + 1, np.int64)
@@ -113,6 +114,34 @@ def test_the_shipped_weights_rate_a_capture_and_a_save_high() -> None:
     assert got.max() == got[game.parse_move("D6")]
 
 
+def test_liberty_classes_read_captures_ataris_and_room() -> None:
+    """On a 9x9 position with White's D5 in atari and White's J9-J8 on three liberties, the
+    liberty classes for Black of a capture, a move beside two of its own strings and a
+    move against the corner string are the ones counted by hand; with weights on those
+    classes alone the kernel's rates are the reference's."""
+    game, _, k, s = board("go:size=9", "d4 d5 c5 j9 e5 j8")
+    size = game.size
+    p = k.params
+    n = game.points
+    cells = s[p[gk.P_CELL] + p[p[gk.P_IDX] : p[gk.P_IDX] + n]].reshape(size, size)
+    got = learned.liberty_classes(cells, 1)
+    hand = {
+        "D6": learned.liberty_class(1, 0, 3),  # captures D5: counted as room
+        "E4": learned.liberty_class(0, 3, 3),  # beside D4 and E5, three liberties each
+        "H9": learned.liberty_class(3, 0, 2),  # against J9-J8, and two liberties of its own
+        "A1": learned.liberty_class(0, 0, 2),  # the corner: two liberties
+    }
+    for name, expected in hand.items():
+        assert got[game.parse_move(name)] == expected, name
+    assert learned.liberty_class(1, 0, 3) == 23 and learned.liberty_class(3, 0, 2) == 62
+    at = p[gk.P_WEIGHTS] + learned.OFF_LIBS  # weights on the liberty classes alone
+    p[p[gk.P_WEIGHTS] : p[gk.P_WEIGHTS] + learned.LENGTH] = 0
+    p[at : at + learned.NLIBS] = np.arange(learned.NLIBS) * 100
+    p[p[gk.P_WEIGHTS] + learned.HAS_LIBS] = 1
+    last, prev = game.parse_move("J8"), game.parse_move("E5")
+    assert np.array_equal(rates(k, s, 1), reference(k, s, 1, last, prev))
+
+
 def test_patterns_needs_the_prior_and_a_kernel_with_the_knob() -> None:
     with pytest.raises(SpecError, match="patterns=10 shapes the prior"):
         arena.load_agent("mcts:patterns=10")
@@ -127,6 +156,56 @@ def test_a_search_with_patterns_plays_a_legal_move_from_its_own_kernel() -> None
     assert isinstance(agent, MCTSAgent)
     assert agent.choose(state, arena.Limit()) in state.legal_moves()
     assert agent.engine.kernel.params[gk.P_LEARNED] == 10  # type: ignore[attr-defined]
+
+
+def test_priors_loads_a_weights_file_into_the_agents_own_kernel(tmp_path: Path) -> None:
+    """``priors=FILE`` puts the file's weights in that agent's kernel alone (another agent
+    keeps the shipped ones), and the search plays from them; a file without liberty
+    classes switches their count off."""
+    with np.load(learned.WEIGHTS_FILE) as data:
+        weights = {k: data[k] for k in data.files}
+    weights["patterns"] = -weights["patterns"]  # shapes the other way round
+    weights.pop("libs", None)
+    path = tmp_path / "mine.npz"
+    np.savez(path, **weights)
+    game = arena.load_game("go:size=9")
+    state = game.play_moves(game.parse_moves("e5 c3 g7"))
+    spec = "mcts:c=0,rave=1000,prior=20,rollout=tactics,patterns=10,rollouts=200,threads=1"
+    mine, shipped = arena.load_agent(f"{spec},priors={path}"), arena.load_agent(spec)
+    assert isinstance(mine, MCTSAgent) and isinstance(shipped, MCTSAgent)
+    assert mine.choose(state, arena.Limit()) in state.legal_moves()
+    assert shipped.choose(state, arena.Limit()) in state.legal_moves()
+    p, q = mine.engine.kernel.params, shipped.engine.kernel.params  # type: ignore[attr-defined]
+    table = p[p[gk.P_WEIGHTS] : p[gk.P_WEIGHTS] + learned.LENGTH]
+    assert np.array_equal(table, learned.load_table(path)) and table[learned.HAS_LIBS] == 0
+    assert np.array_equal(q[q[gk.P_WEIGHTS] : q[gk.P_WEIGHTS] + learned.LENGTH],
+                          learned.weight_table())  # fmt: skip
+
+
+def test_priors_refuses_bad_files_and_games_in_one_line(tmp_path: Path) -> None:
+    spec = "mcts:c=0,rave=1000,prior=20,patterns=10,rollouts=10"
+    with pytest.raises(SpecError, match="give patterns=K too"):
+        arena.load_agent("mcts:c=0,rave=1000,prior=20,priors=w.npz")
+    text = tmp_path / "notes.npz"
+    text.write_text("not an archive\n")
+    partial = tmp_path / "partial.npz"
+    np.savez(partial, codes=np.array([0]), patterns=np.array([0.5]))
+    wrong = tmp_path / "wrong.npz"
+    with np.load(learned.WEIGHTS_FILE) as data:
+        np.savez(wrong, **{k: data[k] for k in data.files}, libs=np.zeros(3))
+    cases = {
+        tmp_path / "missing.npz": "no such file",
+        text: "not a weights file",
+        partial: "no 'last'",
+        wrong: "'libs' has shape (3,)",
+    }
+    for path, message in cases.items():
+        agent = arena.load_agent(f"{spec},priors={path}")
+        with pytest.raises(SpecError) as error:
+            agent.reset(arena.load_game("go:size=9"))
+        assert message in str(error.value) and "\n" not in str(error.value), error.value
+        assert str(error.value).startswith(f"mcts: priors={path}: ")
+    refused_on_connect4(f"{spec},priors={text}", "patterns=10")  # before its file
 
 
 def neighbour_habit_games(path: Path, games: int) -> None:

@@ -121,6 +121,10 @@ class Kernel:
     komi: Callable[[float], None] | None = None
     """Set the komi ``outcome`` counts, in this kernel's own ``params`` (a search's dynamic
     komi; every ``load_kernel`` call builds new params); None for a game without one."""
+    weights: Callable[[str], None] | None = None
+    """Load a fitted weights file into this kernel's own ``params`` (Go: the prior's
+    ``mcts:patterns=K`` weights, ``mcts:priors=FILE``); a one-line :class:`ValueError` for
+    a bad file. None for a game without fitted weights."""
     knobs: Mapping[str, int] = field(default_factory=dict)
     """Settings the kernel's functions read from ``params``: name -> index (0 there is the
     default, off). A search sets them in its own kernel's ``params`` (every ``load_kernel``

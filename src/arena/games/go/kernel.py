@@ -157,8 +157,12 @@ Fitted prior
 With the knob ``P_LEARNED`` at K > 0 (``mcts:patterns=K``), ``prior`` turns its hand-set
 rates into those of ``learned.py``'s model: each candidate point (empty, not an own eye)
 sums the weights of its 3x3 code seen by the player to move, its distances to the last
-two moves, its line by stage and its hand-set rate's class, read from the table at
-``P_WEIGHTS``; its rate is ``50 + K (logit - mean)`` percent over the candidates, 5..95.
+two moves, its line by stage, its hand-set rate's class and its liberty class (the
+fewest liberties of the strings of each side next to it, and of the string a stone there
+would make: ``_liberty_class``), read from the table at ``P_WEIGHTS``; its rate is
+``50 + K (logit - mean)`` percent over the candidates, 5..95. Weights fitted before the
+liberty classes (``learned.HAS_LIBS`` 0) skip counting them. ``Kernel.weights`` loads
+another weights file into a kernel's own ``p`` (``mcts:priors=FILE``).
 
 Both draw from a xorshift generator that numba's ``np.random`` (seeded by
 ``seed``) seeds at the start of each playout: the same seed gives the same
@@ -967,24 +971,24 @@ def _urgent(L, p, s, colour, out):  # type: ignore[no-untyped-def]
 
 
 @_inline
-def _three_liberties(L, p, s, at, colour, skip):  # type: ignore[no-untyped-def]
-    """Whether the string ``colour`` would make on the empty cell ``at`` has three liberties
-    or more besides ``skip`` (a cell, or -1), or captures a string in atari (which frees
-    points)."""
+def _liberties_after(L, p, s, at, colour, skip):  # type: ignore[no-untyped-def]
+    """The liberties the string ``colour`` would make on the empty cell ``at`` would have
+    besides ``skip`` (a cell, or -1), counted up to 3; 3 when it captures a string in atari
+    (which frees points)."""
     cell, head, nxt, w = L[P_CELL], L[P_HEAD], L[P_NEXT], L[P_W]
     other = 3 - colour
-    a0 = a1 = -1  # two distinct liberties found so far; a third proves it
+    a0 = a1 = -1  # two distinct liberties found so far; a third ends the count
     for q in (at - w, at - 1, at + 1, at + w):
         v = s[cell + q]
         if v == other and _in_atari(L, p, s, s[head + q]):
-            return True
+            return 3
         if v == EMPTY and q != skip and q != a0 and q != a1:
             if a0 < 0:
                 a0 = q
             elif a1 < 0:
                 a1 = q
             else:
-                return True
+                return 3
     for h in _own_heads(L, s, at, colour):
         if h < 0:
             break
@@ -997,11 +1001,67 @@ def _three_liberties(L, p, s, at, colour, skip):  # type: ignore[no-untyped-def]
                     elif a1 < 0:
                         a1 = r
                     else:
-                        return True
+                        return 3
             stone = s[nxt + stone]
             if stone == h:
                 break
-    return False
+    return int(a0 >= 0) + int(a1 >= 0)  # int(): numpy's bools add as a logical or
+
+
+@_inline
+def _three_liberties(L, p, s, at, colour, skip):  # type: ignore[no-untyped-def]
+    """Whether the string ``colour`` would make on the empty cell ``at`` has three liberties
+    or more besides ``skip`` (a cell, or -1), or captures a string in atari (which frees
+    points)."""
+    return _liberties_after(L, p, s, at, colour, skip) >= 3
+
+
+@_inline
+def _liberties(L, s, h):  # type: ignore[no-untyped-def]
+    """The liberties of the string headed by ``h``, counted up to 4 (the records keep
+    pseudo-liberties); walks its stones until a fourth shows."""
+    cell, nxt, w = L[P_CELL], L[P_NEXT], L[P_W]
+    a0 = a1 = a2 = -1
+    stone = h
+    while True:
+        for r in (stone - w, stone - 1, stone + 1, stone + w):
+            if s[cell + r] == EMPTY and r != a0 and r != a1 and r != a2:
+                if a0 < 0:
+                    a0 = r
+                elif a1 < 0:
+                    a1 = r
+                elif a2 < 0:
+                    a2 = r
+                else:
+                    return 4
+        stone = s[nxt + stone]
+        if stone == h:
+            break
+    return int(a0 >= 0) + int(a1 >= 0) + int(a2 >= 0)
+
+
+@_inline
+def _fewest_liberties(L, s, at, colour):  # type: ignore[no-untyped-def]
+    """The fewest liberties (up to 4) of a string of ``colour`` next to the cell ``at``; 0
+    when there is none."""
+    fewest = 0
+    for h in _own_heads(L, s, at, colour):
+        if h < 0:
+            break
+        count = _liberties(L, s, h)
+        if fewest == 0 or count < fewest:
+            fewest = count
+    return fewest
+
+
+@_inline
+def _liberty_class(L, p, s, at, colour):  # type: ignore[no-untyped-def]
+    """``learned.liberty_class`` of the empty cell ``at`` for ``colour``: the fewest
+    liberties of an opposing and of an own string next to it, and the liberties of the
+    string a stone there would make."""
+    opponent = _fewest_liberties(L, s, at, 3 - colour)
+    own = _fewest_liberties(L, s, at, colour)
+    return (opponent * 5 + own) * 4 + _liberties_after(L, p, s, at, colour, -1)
 
 
 @_kernel
@@ -1435,6 +1495,7 @@ LEARNED_SENTINEL = -(1 << 50)  # a candidate's logit, stored below every rate un
 LEARNED_NO_MOVE = learned.NO_MOVE
 LEARNED_OFF_LAST, LEARNED_OFF_PREV = learned.OFF_LAST, learned.OFF_PREV
 LEARNED_OFF_LINE, LEARNED_OFF_HEUR = learned.OFF_LINE, learned.OFF_HEUR
+LEARNED_OFF_LIBS, LEARNED_HAS_LIBS = learned.OFF_LIBS, learned.HAS_LIBS
 LEARNED_NLINE, LEARNED_SCALE = learned.NLINE, learned.SCALE
 
 
@@ -1535,6 +1596,7 @@ def _learned_prior(L, p, s, colour, last, out):  # type: ignore[no-untyped-def]
     taken = n - s[NEMPTY]
     st = 0 if 20 * taken < 3 * n else (1 if 20 * taken < 7 * n else 2)
     line_base = weights + LEARNED_OFF_LINE + st * LEARNED_NLINE
+    libs = p[weights + LEARNED_HAS_LIBS] != 0  # weights fitted before them have none
     total = 0
     count = 0
     for point in range(n):
@@ -1553,6 +1615,8 @@ def _learned_prior(L, p, s, colour, last, out):  # type: ignore[no-untyped-def]
             + p[line_base + min(line, LEARNED_NLINE - 1)]
             + p[weights + LEARNED_OFF_HEUR + out[point] // 5]
         )
+        if libs:
+            logit += p[weights + LEARNED_OFF_LIBS + _liberty_class(L, p, s, at, colour)]
         out[point] = LEARNED_SENTINEL + logit  # marked as a candidate until the mean is known
         total += logit
         count += 1
@@ -1786,6 +1850,10 @@ def kernel(game: Go) -> Kernel:
         "tactics": tactics,
         "owners": owners,
     }
+
+    def load_weights(path: str) -> None:
+        p[p[P_WEIGHTS] : p[P_WEIGHTS] + learned.LENGTH] = learned.load_table(path)
+
     return Kernel(
         name=game.spec,
         params=p,
@@ -1801,4 +1869,5 @@ def kernel(game: Go) -> Kernel:
         encode=lambda state: encode(p, state),  # type: ignore[arg-type]
         functions=functions,
         komi=lambda komi: set_komi(p, komi),
+        weights=load_weights,
     )

@@ -15,7 +15,12 @@ MCTS programs after him, on a few features every empty point has:
   under 35% and more of the board taken);
 - the hand-set knowledge's class of the move (``kernel.prior`` // 5: a capture, a save,
   a self-atari, a ladder, the shapes next to the last move, ...), so the tactics the
-  kernel reads are features too.
+  kernel reads are features too;
+- its liberty class (:func:`liberty_class`): the fewest liberties of an opposing string
+  next to it and of an own string next to it, and the liberties the player's string on
+  it would have, so an atari, a move that gives a short string room and a move into
+  a net are features too (Coulom's capture, extension and atari features, the
+  "low liberty" moves of Fuego's playout policy).
 
 A move's logit is the sum of its features' weights; the prior rate of a legal point is
 ``50 + K (logit - mean logit)`` percent, clipped to 5..95, the mean over the position's
@@ -61,12 +66,18 @@ NSTAGE = 3
 """Stages: under 15% of the points taken, under 35%, more."""
 NHEUR = 21
 """The hand-set prior's value // 5 (0..100 percent)."""
+NLIBS = 5 * 5 * 4
+"""Liberty classes (:func:`liberty_class`): ``(opponent * 5 + own) * 4 + after``."""
 
 OFF_LAST = NCODES
 OFF_PREV = OFF_LAST + NDIST
 OFF_LINE = OFF_PREV + NDIST
 OFF_HEUR = OFF_LINE + NLINE * NSTAGE
-LENGTH = OFF_HEUR + NHEUR
+OFF_LIBS = OFF_HEUR + NHEUR
+HAS_LIBS = OFF_LIBS + NLIBS
+"""The table's last slot: 1 when the liberty classes have weights, 0 when the file was
+fitted before them (the kernel then skips counting liberties)."""
+LENGTH = HAS_LIBS + 1
 """Length of the flat weight table the kernel reads (``P_WEIGHTS`` in ``p``)."""
 SCALE = 1000
 """The table holds weights in thousandths of a nat (``p`` is an int64 array)."""
@@ -142,7 +153,8 @@ def classes() -> tuple[np.ndarray, np.ndarray]:
 
 def table_from(weights: dict[str, np.ndarray]) -> np.ndarray:
     """The flat int64 table (thousandths of a nat) from fitted weights: ``patterns`` by
-    canonical code (``codes``), ``last``, ``prev``, ``line`` (NSTAGE x NLINE), ``heur``."""
+    canonical code (``codes``), ``last``, ``prev``, ``line`` (NSTAGE x NLINE), ``heur``
+    and ``libs`` (zeros when a file fitted before the liberty classes has none)."""
     index, reps = classes()
     by_class = np.zeros(len(reps))
     where = np.searchsorted(reps, weights["codes"])
@@ -153,7 +165,54 @@ def table_from(weights: dict[str, np.ndarray]) -> np.ndarray:
     out[OFF_PREV : OFF_PREV + NDIST] = weights["prev"]
     out[OFF_LINE : OFF_LINE + NLINE * NSTAGE] = np.asarray(weights["line"]).ravel()
     out[OFF_HEUR : OFF_HEUR + NHEUR] = weights["heur"]
-    return np.rint(out * SCALE).astype(np.int64)
+    if "libs" in weights:
+        out[OFF_LIBS : OFF_LIBS + NLIBS] = weights["libs"]
+    table = np.rint(out * SCALE).astype(np.int64)
+    table[HAS_LIBS] = int(np.any(table[OFF_LIBS:HAS_LIBS]))
+    return table
+
+
+SHAPES = {
+    "last": (NDIST,),
+    "prev": (NDIST,),
+    "line": (NSTAGE, NLINE),
+    "heur": (NHEUR,),
+    "libs": (NLIBS,),
+}
+"""The shape of each fitted array in a weights file (``codes`` and ``patterns`` have one
+entry per shape class seen; ``libs`` may be missing)."""
+
+
+def load_table(path: str | Path) -> np.ndarray:
+    """The kernel's table from a weights file written by ``scripts/fit_go_priors.py``; a
+    :class:`ValueError` in one line for a file that is missing or not such a file."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            weights = {k: np.asarray(data[k]) for k in data.files}
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except (OSError, ValueError, EOFError) as exc:
+        raise ValueError(f"{path}: not a weights file (.npz): {exc}") from None
+    for name, shape in (("codes", None), ("patterns", None), *SHAPES.items()):
+        if name not in weights:
+            if name == "libs":
+                continue
+            raise ValueError(f"{path}: not a weights file of fit_go_priors.py (no {name!r})")
+        if shape is not None and weights[name].shape != shape:
+            raise ValueError(f"{path}: {name!r} has shape {weights[name].shape}, not {shape}")
+    codes, patterns = weights["codes"], weights["patterns"]
+    if codes.ndim != 1 or codes.shape != patterns.shape:
+        raise ValueError(f"{path}: 'codes' and 'patterns' are not two arrays of one length")
+    _, reps = classes()
+    if not np.all(np.isin(codes, reps)):
+        raise ValueError(f"{path}: 'codes' holds codes that are no shape class")
+    try:
+        finite = all(np.all(np.isfinite(w)) for k, w in weights.items() if k != "codes")
+    except TypeError:  # an array of text or objects
+        finite = False
+    if not finite:
+        raise ValueError(f"{path}: a weight is not a finite number")
+    return table_from(weights)
 
 
 @cache
@@ -162,14 +221,14 @@ def weight_table() -> np.ndarray:
     ``patterns=K`` gives every candidate 50%)."""
     if not WEIGHTS_FILE.exists():
         return np.zeros(LENGTH, np.int64)
-    with np.load(WEIGHTS_FILE) as data:
-        return table_from({k: data[k] for k in data.files})
+    return load_table(WEIGHTS_FILE)
 
 
 def features(size: int, cells: np.ndarray, to_move: int, last: int, prev: int,
              heur: np.ndarray) -> np.ndarray:  # fmt: skip
     """Each point's feature indices into the flat table, the readable reference of the
-    kernel's: an ``(points, 5)`` array (code, last, prev, line, heuristic class).
+    kernel's: an ``(points, 6)`` array (code, last, prev, line, heuristic class, liberty
+    class).
 
     ``cells`` is the board as ``size x size`` (0 empty, 1 Black, 2 White), ``to_move``
     1 or 2, ``last`` and ``prev`` the points of the last two moves (-1 or ``size**2``
@@ -194,10 +253,78 @@ def features(size: int, cells: np.ndarray, to_move: int, last: int, prev: int,
 
     line = np.minimum(np.minimum(rows, cols), np.minimum(size - 1 - rows, size - 1 - cols))
     st = stage(int(np.count_nonzero(cells)), n)
-    out = np.empty((n, 5), np.int64)
+    out = np.empty((n, 6), np.int64)
     out[:, 0] = codes.ravel()
     out[:, 1] = OFF_LAST + buckets(last)
     out[:, 2] = OFF_PREV + buckets(prev)
     out[:, 3] = OFF_LINE + st * NLINE + np.minimum(line, NLINE - 1)
     out[:, 4] = OFF_HEUR + np.asarray(heur, np.int64)[:n] // 5
+    out[:, 5] = OFF_LIBS + liberty_classes(cells, to_move)
+    return out
+
+
+def strings(cells: np.ndarray) -> tuple[np.ndarray, list[set[int]]]:
+    """Each point's string index (-1 when empty) and each string's liberties, by a flood
+    fill over ``cells`` (``size x size``, 0 empty, 1 Black, 2 White)."""
+    size = cells.shape[0]
+    flat = cells.ravel()
+    label = np.full(size * size, -1, np.int64)
+    libs: list[set[int]] = []
+
+    def around(q: int) -> list[int]:
+        r, c = divmod(q, size)
+        return [a * size + b for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                if 0 <= a < size and 0 <= b < size]  # fmt: skip
+
+    for start in range(size * size):
+        if flat[start] == 0 or label[start] >= 0:
+            continue
+        label[start], todo, free = len(libs), [start], set()
+        while todo:
+            q = todo.pop()
+            for r in around(q):
+                if flat[r] == 0:
+                    free.add(r)
+                elif flat[r] == flat[start] and label[r] < 0:
+                    label[r] = len(libs)
+                    todo.append(r)
+        libs.append(free)
+    return label, libs
+
+
+def liberty_class(opponent: int, own: int, after: int) -> int:
+    """The liberty class of a point: ``opponent`` and ``own`` the fewest liberties of a
+    string of that side next to it (0 when there is none, 4 for four or more), ``after``
+    the liberties the player's string on the point would have (0..3, 3 for three or more,
+    and 3 when the stone captures a string in atari, which frees points).
+
+    >>> liberty_class(0, 0, 3), liberty_class(2, 0, 3), liberty_class(4, 4, 3)
+    (3, 43, 99)
+    """
+    return (min(opponent, 4) * 5 + min(own, 4)) * 4 + min(after, 3)
+
+
+def liberty_classes(cells: np.ndarray, to_move: int) -> np.ndarray:
+    """Each point's :func:`liberty_class` for the player ``to_move`` (1 or 2) on ``cells``
+    (``size x size``), the readable reference of the kernel's ``_liberty_class``;
+    occupied points get class 0."""
+    size = cells.shape[0]
+    flat = cells.ravel()
+    label, libs = strings(cells)
+    out = np.zeros(size * size, np.int64)
+    for q in np.nonzero(flat == 0)[0]:
+        r, c = divmod(int(q), size)
+        nbrs = [a * size + b for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                if 0 <= a < size and 0 <= b < size]  # fmt: skip
+        opp = [len(libs[label[x]]) for x in nbrs if flat[x] == 3 - to_move]
+        own = [len(libs[label[x]]) for x in nbrs if flat[x] == to_move]
+        if 1 in opp:
+            after = 3  # a capture
+        else:
+            free = {x for x in nbrs if flat[x] == 0}
+            for x in nbrs:
+                if flat[x] == to_move:
+                    free |= libs[label[x]]
+            after = len(free - {int(q)})
+        out[q] = liberty_class(min(opp, default=0), min(own, default=0), after)
     return out

@@ -141,6 +141,14 @@ PARAMS = (
         high=100,
     ),
     Param(
+        "priors",
+        str,
+        None,
+        "go, with patterns: the weights file (.npz) scripts/fit_go_priors.py wrote, in place "
+        "of the shipped weights",
+        default_text="shipped",
+    ),
+    Param(
         "threads",
         int,
         None,
@@ -224,6 +232,9 @@ class MCTSOptions:
     patterns: int = 0
     """The kernel's knob ``patterns`` (Go: ``prior`` from the fitted move features,
     ``games/go/learned.py``, K percent a nat); needs ``prior``."""
+    priors: str | None = None
+    """A weights file of ``scripts/fit_go_priors.py`` that ``patterns`` reads in place of the
+    shipped one (``Kernel.weights``)."""
     seed: int | None = None
     engine: str = "fast"
     threads: int | None = None
@@ -246,6 +257,8 @@ class MCTSOptions:
             raise SpecError(
                 f"mcts: patterns={self.patterns} shapes the prior: give rave=K and prior=N too"
             )
+        if self.priors and not self.patterns:
+            raise SpecError("mcts: priors= holds the weights of patterns=K: give patterns=K too")
         if self.ladders >= 2 and self.rollout != "tactics":
             raise SpecError(
                 "mcts: ladders=2 reads ladders in the tactical rollout: give rollout=tactics too"

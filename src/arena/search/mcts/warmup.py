@@ -143,6 +143,8 @@ def fast_engine(
         if kernel is None:
             return None
         set_knobs(kernel, options.knobs)
+        if options.priors:
+            set_weights(kernel, options.priors)
         # The compiled engine imports numba (0.2 s): only when a game asks for it.
         # ``parallel.engine`` picks the serial engine or a parallel one, and the serial
         # engine the plain one or MC-RAVE (``rave_driver.engine``).
@@ -177,6 +179,20 @@ def set_knobs(kernel: Kernel, knobs: dict[str, int]) -> None:
                 f"mcts: {name}={value} needs a game whose kernel reads it; {game} does not"
             )
         kernel.params[kernel.knobs[name]] = value
+
+
+def set_weights(kernel: Kernel, path: str) -> None:
+    """Load the fitted weights file ``path`` into ``kernel``'s own ``params`` (``mcts:priors=``);
+    a one-line :class:`SpecError` for a game without fitted weights or a bad file."""
+    if kernel.weights is None:
+        game = kernel.name.split(":")[0]
+        raise SpecError(
+            f"mcts: priors= needs a game whose kernel reads fitted weights; {game} does not"
+        )
+    try:
+        kernel.weights(path)
+    except ValueError as exc:
+        raise SpecError(f"mcts: priors={exc}") from None
 
 
 def warmup(game: Game) -> float | None:
