@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"{len(games)} games: {len(train)} positions to fit, {len(held)} held out")
     _, reps = learned.classes()
-    width = len(reps) + learned.LENGTH - learned.NCODES
+    width = len(reps) + learned.HAS_LIBS - learned.NCODES  # the flag slot is no weight
     cols, starts, chosen = design(train)
     if args.no_libs:  # one class for every candidate: the softmax cannot tell them apart
         cols[:, 5] = len(reps) + learned.OFF_LIBS - learned.NCODES
@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         line=theta[c + 2 * learned.NDIST : c + 2 * learned.NDIST + learned.NLINE * learned.NSTAGE]
         .reshape(learned.NSTAGE, learned.NLINE),
         heur=theta[heur : heur + learned.NHEUR],
-        libs=theta[heur + learned.NHEUR :],
+        libs=theta[heur + learned.NHEUR : heur + learned.NHEUR + learned.NLIBS],
     )  # fmt: skip
     print(f"wrote {args.out} ({int(used.sum())} shape classes seen)")
     return 0
