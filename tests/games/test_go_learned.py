@@ -166,7 +166,7 @@ def test_priors_loads_a_weights_file_into_the_agents_own_kernel(tmp_path: Path) 
         weights = {k: data[k] for k in data.files}
     weights["patterns"] = -weights["patterns"]  # shapes the other way round
     weights.pop("libs", None)
-    path = tmp_path / "mine.npz"
+    path = tmp_path / "My Weights.npz"  # the case kept, a space allowed
     np.savez(path, **weights)
     game = arena.load_game("go:size=9")
     state = game.play_moves(game.parse_moves("e5 c3 g7"))

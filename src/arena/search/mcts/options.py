@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from arena.core.errors import SpecError
-from arena.core.spec import Param
+from arena.core.spec import Param, file_path
 from arena.search.mcts.evaluator import Evaluator, HeuristicRollout, RandomRollout
 from arena.search.mcts.tree_policy import UCT, EGreedy, TreePolicy
 
@@ -142,11 +142,10 @@ PARAMS = (
     ),
     Param(
         "priors",
-        str,
+        file_path,
         None,
-        "go, with patterns: the weights file (.npz) scripts/fit_go_priors.py wrote, in place "
-        "of the shipped weights",
-        default_text="shipped",
+        "go, with patterns: the weights file (.npz) scripts/fit_go_priors.py wrote; none: "
+        "the shipped weights",
     ),
     Param(
         "threads",
