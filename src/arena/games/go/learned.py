@@ -53,6 +53,9 @@ from pathlib import Path
 
 import numpy as np
 
+from arena.core.bitboard import iter_bits
+from arena.games.go.rules import Go
+
 NCODES = 4**8
 """Neighbourhood codes: eight cells, two bits each (0 empty, 1 the player to move, 2 the
 opponent, 3 off the board), from the top left row by row, the centre skipped."""
@@ -263,35 +266,6 @@ def features(size: int, cells: np.ndarray, to_move: int, last: int, prev: int,
     return out
 
 
-def strings(cells: np.ndarray) -> tuple[np.ndarray, list[set[int]]]:
-    """Each point's string index (-1 when empty) and each string's liberties, by a flood
-    fill over ``cells`` (``size x size``, 0 empty, 1 Black, 2 White)."""
-    size = cells.shape[0]
-    flat = cells.ravel()
-    label = np.full(size * size, -1, np.int64)
-    libs: list[set[int]] = []
-
-    def around(q: int) -> list[int]:
-        r, c = divmod(q, size)
-        return [a * size + b for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                if 0 <= a < size and 0 <= b < size]  # fmt: skip
-
-    for start in range(size * size):
-        if flat[start] == 0 or label[start] >= 0:
-            continue
-        label[start], todo, free = len(libs), [start], set()
-        while todo:
-            q = todo.pop()
-            for r in around(q):
-                if flat[r] == 0:
-                    free.add(r)
-                elif flat[r] == flat[start] and label[r] < 0:
-                    label[r] = len(libs)
-                    todo.append(r)
-        libs.append(free)
-    return label, libs
-
-
 def liberty_class(opponent: int, own: int, after: int) -> int:
     """The liberty class of a point: ``opponent`` and ``own`` the fewest liberties of a
     string of that side next to it (0 when there is none, 4 for four or more), ``after``
@@ -304,27 +278,30 @@ def liberty_class(opponent: int, own: int, after: int) -> int:
     return (min(opponent, 4) * 5 + min(own, 4)) * 4 + min(after, 3)
 
 
+@cache
+def _board(size: int) -> Go:
+    """The readable rules of a ``size`` board, for their bitboard helpers."""
+    return Go(size=size)
+
+
 def liberty_classes(cells: np.ndarray, to_move: int) -> np.ndarray:
     """Each point's :func:`liberty_class` for the player ``to_move`` (1 or 2) on ``cells``
-    (``size x size``), the readable reference of the kernel's ``_liberty_class``;
-    occupied points get class 0."""
-    size = cells.shape[0]
+    (``size x size``), the readable reference of the kernel's ``_liberty_class``, by the
+    rules' bitboard ``groups`` and ``adjacent``; occupied points get class 0."""
+    go = _board(cells.shape[0])
     flat = cells.ravel()
-    label, libs = strings(cells)
-    out = np.zeros(size * size, np.int64)
-    for q in np.nonzero(flat == 0)[0]:
-        r, c = divmod(int(q), size)
-        nbrs = [a * size + b for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                if 0 <= a < size and 0 <= b < size]  # fmt: skip
-        opp = [len(libs[label[x]]) for x in nbrs if flat[x] == 3 - to_move]
-        own = [len(libs[label[x]]) for x in nbrs if flat[x] == to_move]
-        if 1 in opp:
-            after = 3  # a capture
-        else:
-            free = {x for x in nbrs if flat[x] == 0}
-            for x in nbrs:
-                if flat[x] == to_move:
-                    free |= libs[label[x]]
-            after = len(free - {int(q)})
-        out[q] = liberty_class(min(opp, default=0), min(own, default=0), after)
+    own, opp = (sum(1 << int(q) for q in np.nonzero(flat == c)[0]) for c in (to_move, 3 - to_move))
+    empty = go.full & ~(own | opp)
+    string = {q: g for g in (*go.groups(own), *go.groups(opp)) for q in iter_bits(g)}
+    counts = {g: (go.adjacent(g) & empty).bit_count() for g in set(string.values())}
+
+    out = np.zeros(len(flat), np.int64)
+    for q in iter_bits(empty):
+        near = go.adjacent(1 << q)
+        theirs = [counts[string[x]] for x in iter_bits(near & opp)]
+        mine = [string[x] for x in iter_bits(near & own)]
+        region = (1 << q) | sum(set(mine))  # the string a stone on q would make
+        after = 3 if 1 in theirs else (go.adjacent(region) & empty & ~(1 << q)).bit_count()
+        fewest = min((counts[g] for g in mine), default=0)
+        out[q] = liberty_class(min(theirs, default=0), fewest, after)
     return out
