@@ -174,15 +174,13 @@ def main(argv: list[str] | None = None) -> int:
     _, reps = learned.classes()
     width = len(reps) + learned.HAS_LIBS - learned.NCODES  # the flag slot is no weight
     cols, starts, chosen = design(train)
-    if args.no_libs:  # one class for every candidate: the softmax cannot tell them apart
+    if args.no_libs:  # one class for every candidate: no gradient, its weight stays 0
         cols[:, 5] = len(reps) + learned.OFF_LIBS - learned.NCODES
     result = minimize(
         loss_and_grad, np.zeros(width), (cols, starts, chosen, args.sigma2),
         jac=True, method="L-BFGS-B", options={"maxiter": 500},
     )  # fmt: skip
     theta = result.x
-    if args.no_libs:
-        theta[len(reps) + learned.OFF_LIBS - learned.NCODES] = 0.0
     hcols, hstarts, hchosen = design(held)
     hheur = np.concatenate([h for _, _, h in held])
     nll, top1, hand = evaluate(theta, hcols, hstarts, hchosen, hheur)
