@@ -100,74 +100,143 @@ def play(games: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     )
 
 
-def reverse(pattern: int) -> int:
-    digits = [(pattern // 3**k) % 3 for k in range(8)]
-    return sum(digits[7 - k] * 3**k for k in range(8))
-
-
-def transpose(pattern: int) -> int:
-    digits = [(pattern // 3**k) % 3 for k in range(9)]
-    return sum(digits[3 * (k % 3) + k // 3] * 3**k for k in range(9))
+def canonical(family: int) -> np.ndarray:
+    """``out[config]``: the column of each configuration of ``family``: configurations
+    that a symmetry of the board taking the family's cells to themselves maps onto each
+    other (an edge read either way, a corner block mirrored on its diagonal) share one."""
+    cells = ev.FAMILY_CELLS[family]
+    n = len(cells)
+    where = {cell: k for k, cell in enumerate(cells)}
+    digits = (np.arange(3**n)[:, None] // 3 ** np.arange(n)[None, :]) % 3
+    least = np.arange(3**n)
+    for g in range(8):
+        moved = [ev.symmetry(g, r, c) for r, c in cells]
+        if set(moved) != set(cells):
+            continue
+        # the digit at cell k moves to cell moved[k]
+        target = np.array([where[cell] for cell in moved])
+        least = np.minimum(least, (digits * 3 ** target[None, :]).sum(axis=1))
+    return np.unique(least, return_inverse=True)[1]
 
 
 def fit(
-    me: np.ndarray, opp: np.ndarray, empties: np.ndarray, labels: np.ndarray, damp: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(anchors, edges, corners)``: feature weights, edge and corner-block values by phase."""
+    me: np.ndarray,
+    opp: np.ndarray,
+    empties: np.ndarray,
+    labels: np.ndarray,
+    damp: float,
+    families: tuple[int, ...] = ev.LOGISTELLO,
+    phases: int = PHASES,
+    held_out: float = 0.05,
+    iterations: int = 3000,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(anchors, values)``: the features' weights and every configuration's value, by
+    phase, fitted to all but the last ``held_out`` of the positions (the R^2 of those
+    is printed too)."""
     n = len(me)
+    m = ev.masks(8, families)
+    counts = [int((ev.IMAGES[f] >= 0).sum()) for f in families]
     features = np.zeros((n, ev.FEATURES))
-    edges = np.zeros((n, 4), dtype=np.int64)
-    blocks = np.zeros((n, 4), dtype=np.int64)
-    ev.feature_rows(me, opp, np.uint64(board_mask(8)), ev.masks(8), features, edges, blocks)
-    canonical = np.array([min(p, reverse(p)) for p in range(ev.PATTERNS)])
-    _, column_of = np.unique(canonical, return_inverse=True)
-    kinds = column_of.max() + 1
-    block_canonical = np.array([min(p, transpose(p)) for p in range(ev.CORNER_PATTERNS)])
-    _, block_column_of = np.unique(block_canonical, return_inverse=True)
-    block_kinds = block_column_of.max() + 1
-    phase = np.clip(1 - empties / 60, 0, 1)
-    points = np.linspace(0, 1, PHASES)
-    hat = np.maximum(0, 1 - np.abs(phase[:, None] - points[None, :]) * (PHASES - 1))
-    base = (features[:, :, None] * hat[:, None, :]).reshape(n, -1)
-    width = base.shape[1]
-    rows = [np.repeat(np.arange(n), width)]
-    cols = [np.tile(np.arange(width), n)]
-    vals = [base.ravel()]
-    for e in range(4):
-        for k in range(PHASES):
-            rows.append(np.arange(n))
-            cols.append(width + column_of[edges[:, e]] * PHASES + k)
-            vals.append(hat[:, k])
-            rows.append(np.arange(n))
-            cols.append(width + (kinds + block_column_of[blocks[:, e]]) * PHASES + k)
-            vals.append(hat[:, k])
+    indices = np.zeros((n, sum(counts)), dtype=np.int64)
+    ev.feature_rows(me, opp, np.uint64(board_mask(8)), m, np.array(families), features, indices)
+    # Each weight is piecewise linear over the phases: a position's value of a feature
+    # (or an instance's 1) goes to the two anchors around its phase, split by distance.
+    phase = np.clip(1 - empties / 60, 0, 1) * (phases - 1)
+    low = np.minimum(phase.astype(np.int64), phases - 2)
+    share = phase - low
+    columns, values = [], []
+    # (int32 and float32: a few million positions of 110 entries each must fit in memory)
+    low32, share32 = low.astype(np.int32), share.astype(np.float32)
+    rest32 = (1 - share).astype(np.float32)
+    for f in range(ev.FEATURES):
+        value = features[:, f].astype(np.float32)
+        columns += [f * phases + low32, f * phases + low32 + 1]
+        values += [value * rest32, value * share32]
+    width = ev.FEATURES * phases
+    column_of = []
+    j = 0
+    for family, count in zip(families, counts, strict=True):
+        canon = canonical(family)
+        column_of.append((width, canon))
+        for _ in range(count):
+            cols = (width + canon[indices[:, j]] * phases).astype(np.int32) + low32
+            columns += [cols, cols + 1]
+            values += [rest32, share32]
+            j += 1
+        width += (canon.max() + 1) * phases
+    per_row = len(columns)
     matrix = sp.csr_matrix(
-        (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-        shape=(n, width + (kinds + block_kinds) * PHASES),
+        (
+            np.stack(values, axis=1).ravel(),
+            np.stack(columns, axis=1).ravel(),
+            np.arange(0, n * per_row + 1, per_row),
+        ),
+        shape=(n, width),
     )
-    coef = lsqr(matrix, labels, damp=damp, iter_lim=3000)[0]
+    del columns, values
+    train = int(n * (1 - held_out))
+    coef = lsqr(matrix[:train], labels[:train], damp=damp, iter_lim=iterations)[0]
     predicted = matrix @ coef
-    print(f"{n} positions, R^2 {1 - ((labels - predicted) ** 2).mean() / labels.var():.3f}")
-    anchors = coef[:width].reshape(ev.FEATURES, PHASES) * 4
-    patterns = coef[width:].reshape(kinds + block_kinds, PHASES) * 4
-    return anchors, patterns[:kinds][column_of], patterns[kinds:][block_column_of]
+    for name, part in (("fitted", slice(0, train)), ("held-out", slice(train, n))):
+        error = ((labels[part] - predicted[part]) ** 2).mean()
+        print(f"{name}: {len(labels[part])} positions, R^2 {1 - error / labels[part].var():.3f}")
+    anchors = coef[: ev.FEATURES * phases].reshape(ev.FEATURES, phases) * 4
+    tables = [coef[start:].reshape(-1, phases)[canon] * 4 for start, canon in column_of]
+    return anchors, np.vstack(tables)
+
+
+def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Positions saved by ``--save`` (one file per run), in the order given."""
+    parts = [np.load(path) for path in paths]
+    return tuple(  # type: ignore[return-value]
+        np.concatenate([part[key] for part in parts]) for key in ("me", "opp", "empties", "labels")
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=2000, help="games to play (default 2000)")
     parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--damp", type=float, default=1.0)
-    parser.add_argument("--out", type=Path, default=Path("."))
+    parser.add_argument("--damp", type=float, default=1.0, help="ridge damping (default 1)")
+    parser.add_argument("--out", type=Path, default=Path("."), help="where the file goes")
+    parser.add_argument(
+        "--save", type=Path, help="also write the games' positions and labels to this .npz"
+    )
+    parser.add_argument(
+        "--positions", type=Path, nargs="+", help="fit these saved positions; play no games"
+    )
+    parser.add_argument(
+        "--families",
+        default=",".join(ev.FAMILY_NAMES[f] for f in ev.LOGISTELLO),
+        help="pattern families, comma-separated (default: Logistello's: %(default)s)",
+    )
+    parser.add_argument("--phases", type=int, default=PHASES, help="anchors over the game")
+    parser.add_argument("--iterations", type=int, default=3000, help="lsqr's limit")
     args = parser.parse_args()
-    anchors, edges, corners = fit(*play(args.games, args.seed), damp=args.damp)
+    try:
+        families = tuple(ev.FAMILY_NAMES.index(name) for name in args.families.split(","))
+    except ValueError:
+        parser.error(f"--families: not in {', '.join(ev.FAMILY_NAMES)}: {args.families}")
+    if args.positions:
+        missing = [str(path) for path in args.positions if not path.is_file()]
+        if missing:
+            parser.error(f"--positions: no such file: {missing[0]}")
+        data = load(args.positions)
+    else:
+        data = play(args.games, args.seed)
+        if args.save:
+            np.savez(args.save, me=data[0], opp=data[1], empties=data[2], labels=data[3])
+    anchors, values = fit(
+        *data, damp=args.damp, families=families, phases=args.phases, iterations=args.iterations
+    )
     for row in anchors:
         print("        [" + ", ".join(f"{x:.1f}" for x in row) + "],")
     args.out.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(
         args.out / "othello_patterns.npz",
-        edges=np.round(edges * 16).astype(np.int16),
-        corners=np.round(corners * 16).astype(np.int16),
+        families=np.array(families, dtype=np.int64),
+        values=np.round(np.clip(values * 16, -32767, 32767)).astype(np.int16),
+        anchors=anchors,
         scale=np.int64(16),
     )
 

@@ -60,8 +60,7 @@ from arena.search.alphabeta.engines.othello_eval import (
     UNIT,
     UTILITY,
     masks,
-    pattern_table,
-    weight_table,
+    weights,
 )
 from arena.search.atomics import private_array
 from arena.search.clock.deadline import Deadline, quiet_gc
@@ -211,10 +210,8 @@ class OthelloEngine:
         self.size = size
         self.kind = kind
         self.board = np.uint64(board_mask(size))
-        self.masks = masks(size)
-        self.weights = weight_table(size)
-        if size == 8:  # the pattern tables are fitted to 8x8 games
-            self.weights = np.hstack([self.weights, pattern_table()])
+        self.weights, families = weights(size)
+        self.masks = masks(size, families)
         self.squares = search.square_values(size)
         self.table = search.new_table(table_bits)
         self.busy = search.new_busy()
