@@ -110,6 +110,7 @@ def test_the_shipped_evaluation_is_the_same_under_every_symmetry() -> None:
     cells one value (the fit's folding), so a position and its seven images evaluate
     alike, to the hundredth."""
     table, families = ev.weights(8)
+    assert families == ev.LOGISTELLO
     m = ev.masks(8, families)
     for me, opp in boards(30, seed=5):
         values = set()

@@ -17,28 +17,34 @@ Boards are the solver's bitboards (:mod:`arena.solvers.othello.board`: bit
 * **edge discs** that are not stable (often a liability, a target for wedges);
 * **parity**: +1 when the mover would make the last move were there no passes;
 * **discs**: the count, which decides the game but misleads until late;
-* on 8x8, **patterns**: a fitted value for each configuration of each of the
-  four edges (3^8 of them; an edge is read the same either way) and of the 3x3
-  block at each corner (3^9; the same mirrored on its diagonal), two of the
-  pattern families of Buro's Logistello (1997).
+* on 8x8, **patterns**: a fitted value for each configuration of each instance of
+  Buro's Logistello families (1997; :data:`LOGISTELLO`): each edge with its two
+  X-squares (3^10 configurations), the 3x3 and the 2x5 blocks at each corner, the
+  second, third and fourth lines, and the diagonals of 4 to 8 cells; 46 instances, read
+  from the board's eight images under its symmetries (:func:`patterns_value`), so each
+  family has one table.
 
 The features are those of most hand-written Othello evaluations (Rosenbloom's
 IAGO, 1982; the study of Sannidhanam and Annamalai, "An analysis of heuristics
-in Othello", 2004). :data:`ANCHORS` holds each weight at five phases, from
-the opening to the end; :func:`weight_table` interpolates them by the number
-of empty cells into the table the compiled code reads (the edge table
-follows it in the same rows). Per-disc weights are on the 8x8 scale (times
-``64 / cells`` on smaller boards, which get no edge table).
+in Othello", 2004). A pattern file (:func:`load_patterns`, the shipped one
+:data:`PATTERNS_FILE`) holds each pattern value and each feature's weight at five
+phases, from the opening to the end; :func:`weights` interpolates them by the number
+of empty cells into the table the compiled code reads (int16, :data:`FIXED`). Smaller
+boards get the features alone, with :data:`ANCHORS`, per-disc weights on the 8x8 scale
+(times ``64 / cells``).
 
-The weights are fitted, not chosen: least squares of the final disc
-difference on the features and patterns, over 336,000 positions of 6,000
-games the engine played against itself, the last 14 empty cells solved
-exactly (``scripts/fit_othello_weights.py``). Each fit was kept only because
-it won matches with random 4-ply openings, colours swapped: the first fit
-(features only) against :data:`HAND_ANCHORS` 36-3-21 (62.5%, 0.05 s a move),
-the second (with the edge table) against the first 35-2-23 (60.0%, 0.05 s),
-the third (with the corner blocks) against the second 31-2-27 and 31-5-24
-(54.6% over 120 games at 0.05 s and 0.1 s).
+The weights are fitted, not chosen: least squares of the final disc difference on the
+features and patterns (``scripts/fit_othello_weights.py``), over 3.36 million positions
+of 60,000 games the engine played against itself at depth 4 (6 from 20 empty cells),
+the last 14 empty cells solved exactly; on 168,000 positions of held-out games R^2 is
+0.524, against 0.477 for the edges and corner blocks before them. Each fit was kept
+only because it won matches with random 4-ply openings, colours swapped: the first fit
+(features only) against :data:`HAND_ANCHORS` 36-3-21 (62.5%, 0.05 s a move), the second
+(with the edge table) against the first 35-2-23 (60.0%, 0.05 s), the third (with the
+corner blocks) against the second 31-2-27 and 31-5-24 (54.6% over 120 games at 0.05 s
+and 0.1 s), Logistello's families against the third 60-4-17 (76.5%, an SPRT's H1 at
+0.1 s; docs/strength.md). :data:`ANCHORS` are the third fit's features' weights, which a
+file from before the families (edges and corner blocks alone) is read with.
 
 The search has the evaluation compiled into it: an edit of this file alone reaches it
 because the compiled cache is a directory per version of the sources
@@ -80,11 +86,13 @@ ANCHORS = np.array(
         [0.2, -3.2, -2.8, -0.7, 3.0],  # disc (per disc)
     ]
 )
-"""Weights per feature unit at five phases, fitted to game results (see the module):
-four times the expected final disc difference, so a raw value of 4 is about a disc."""
+"""Weights per feature unit at five phases, fitted to game results with the edges and
+corner blocks (see the module): four times the expected final disc difference, so a raw
+value of 4 is about a disc. Smaller boards play them, and 8x8 with a pattern file from
+before the families; the shipped file carries its own."""
 PATTERNS_FILE = Path(__file__).with_name("othello_patterns.npz")
-"""The fitted pattern tables: ``edges[pattern, phase]`` and ``corners[pattern, phase]``
-times ``scale``, as int16."""
+"""The shipped pattern file (:func:`load_patterns`): Logistello's families and the
+features' weights fitted with them."""
 HAND_ANCHORS = np.array(
     [
         [60.0, 55.0, 50.0, 35.0, 20.0],  # mobility (ratio)
@@ -208,7 +216,7 @@ def load_patterns(path: Path | None = None) -> Patterns:
     ``edges`` and ``corners`` (:data:`LINE1` and :data:`BLOCK3`, fitted with
     :data:`ANCHORS`). A bad file raises a one-line :class:`ValueError`.
 
-    >>> load_patterns().families == (LINE1, BLOCK3)   # edges and corner blocks
+    >>> load_patterns().families == LOGISTELLO
     True
     """
     where = path or PATTERNS_FILE
