@@ -21,10 +21,11 @@ from arena.solvers.exact import empty_cells
 # (move, value, nodes) of ids:exact=0 at a fixed depth before threads existed (main 0635286;
 # Gomoku's since a node facing a three searches only its answers and the evaluation's
 # constants were fitted: G8, -20.234604 and 3558 nodes before; since the evaluation is by
-# pattern classes: J9, -145.915375 and 1987 nodes before).
+# pattern classes: J9, -145.915375 and 1987 nodes before; Othello's since its evaluation
+# has Logistello's pattern families: f5, -65.987951 and 2626 nodes before).
 BEFORE = {
     ("connect4", "4453", 9): ("4", 89.189189, 26166),
-    ("othello", "d3 c5 f6", 6): ("f5", -65.987951, 2626),
+    ("othello", "d3 c5 f6", 6): ("e3", -72.528288, 1741),
     ("gomoku", "H8 H9 J8", 4): ("G8", -188.818649, 1902),
 }
 
