@@ -172,15 +172,9 @@ def weight_table(size: int, anchors: np.ndarray = ANCHORS) -> np.ndarray:
     (0.0, 3.0)
     """
     cells = size * size
-    points = anchors.shape[1] - 1
-    table = np.zeros((65, FEATURES))
-    for empties in range(65):
-        phase = min(1.0, max(0.0, 1.0 - empties / (cells - 4))) * points
-        k = min(int(phase), points - 1)
-        share = phase - k
-        table[empties] = anchors[:, k] * (1.0 - share) + anchors[:, k + 1] * share
-        for f in PER_DISC:
-            table[empties, f] *= 64.0 / cells
+    table = phase_rows(anchors, cells)
+    for f in PER_DISC:
+        table[:, f] *= 64.0 / cells
     return table
 
 
