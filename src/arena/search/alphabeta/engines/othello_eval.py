@@ -58,6 +58,7 @@ Tests: tests/search/test_engine_othello.py, tests/search/test_othello_patterns.p
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -182,13 +183,10 @@ def phase_rows(anchors: np.ndarray, cells: int = 64) -> np.ndarray:
     """``table[empties, k]``: ``anchors[k]``'s values at evenly spaced phases (from no disc
     played to no empty cell), linear in between, at each number of empty cells."""
     points = anchors.shape[1] - 1
-    table = np.zeros((65, anchors.shape[0]))
-    for empties in range(65):
-        phase = min(1.0, max(0.0, 1.0 - empties / (cells - 4))) * points
-        k = min(int(phase), points - 1)
-        share = phase - k
-        table[empties] = anchors[:, k] * (1.0 - share) + anchors[:, k + 1] * share
-    return table
+    phase = np.clip(1.0 - np.arange(65) / (cells - 4), 0.0, 1.0) * points
+    k = np.minimum(phase.astype(np.int64), points - 1)
+    share = (phase - k)[:, None]
+    return anchors[:, k].T * (1.0 - share) + anchors[:, k + 1].T * share
 
 
 class Patterns(NamedTuple):
@@ -246,10 +244,12 @@ def load_patterns(path: Path | None = None) -> Patterns:
     return Patterns(families, values, anchors)
 
 
+@lru_cache(maxsize=4)
 def weights(size: int, path: Path | None = None) -> tuple[np.ndarray, tuple[int, ...]]:
     """The engine's weight table ``[empties, column]`` (the features', then on 8x8 the
     patterns' of ``path``, default the shipped ones) and its pattern families, for
-    :func:`masks`. Smaller boards get the features alone.
+    :func:`masks`. Smaller boards get the features alone. Made once per process (22 MB,
+    a few tenths of a second) and shared by every engine, so read-only.
 
     >>> table, families = weights(6)
     >>> table.shape, families
@@ -270,7 +270,9 @@ stays in the core's cache, read at random by every evaluation."""
 
 
 def _fixed(table: np.ndarray) -> np.ndarray:
-    return np.round(np.clip(table * FIXED, -32767, 32767)).astype(np.int16)
+    out = np.round(np.clip(table * FIXED, -32767, 32767)).astype(np.int16)
+    out.setflags(write=False)
+    return out
 
 
 # The pattern families: sets of cells whose every configuration (each cell empty, the
