@@ -193,11 +193,23 @@ def fit(
     return anchors, np.vstack(tables)
 
 
+SAVED = ("me", "opp", "empties", "labels")
+"""The arrays of a file of ``--save``."""
+
+
 def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Positions saved by ``--save`` (one file per run), in the order given."""
-    parts = [np.load(path) for path in paths]
+    """Positions saved by ``--save`` (one file per run), in the order given; a file that
+    is not one raises a one-line :class:`ValueError`."""
+    parts = []
+    for path in paths:
+        try:
+            with np.load(path) as data:
+                parts.append({key: data[key] for key in SAVED})
+        except (OSError, ValueError, EOFError, KeyError, AttributeError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise ValueError(f"{path}: not a file of --save ({reason})") from None
     return tuple(  # type: ignore[return-value]
-        np.concatenate([part[key] for part in parts]) for key in ("me", "opp", "empties", "labels")
+        np.concatenate([part[key] for part in parts]) for key in SAVED
     )
 
 
@@ -221,6 +233,10 @@ def main() -> None:
     parser.add_argument("--phases", type=int, default=PHASES, help="anchors over the game")
     parser.add_argument("--iterations", type=int, default=3000, help="lsqr's limit")
     args = parser.parse_args()
+    if args.phases < 2:
+        parser.error(f"--phases: at least 2 (the opening and the end), not {args.phases}")
+    if args.iterations < 1:
+        parser.error(f"--iterations: at least 1, not {args.iterations}")
     try:
         families = tuple(ev.FAMILY_NAMES.index(name) for name in args.families.split(","))
     except ValueError:
@@ -229,11 +245,14 @@ def main() -> None:
         missing = [str(path) for path in args.positions if not path.is_file()]
         if missing:
             parser.error(f"--positions: no such file: {missing[0]}")
-        data = load(args.positions)
+        try:
+            data = load(args.positions)
+        except ValueError as exc:
+            parser.error(f"--positions: {exc}")
     else:
         data = play(args.games, args.seed)
         if args.save:
-            np.savez(args.save, me=data[0], opp=data[1], empties=data[2], labels=data[3])
+            np.savez(args.save, **dict(zip(SAVED, data, strict=True)))
     anchors, values = fit(
         *data, damp=args.damp, families=families, phases=args.phases, iterations=args.iterations
     )

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from arena.core.errors import SpecError
 from arena.core.game import Game
 from arena.core.spec import Param, file_path
@@ -43,19 +45,20 @@ class Variant(IDSAgent):
     ) -> None:
         super()._setup(**rest)  # type: ignore[arg-type]
         self.probcut = probcut
-        self.table = None
+        self.table: tuple[np.ndarray, np.ndarray] | None = None
+        """The file's weight table and the masks of its layout, made once."""
         if patterns is not None:
             try:
-                self.table = weights(8, Path(patterns))
+                table, families = weights(8, Path(patterns))
             except ValueError as exc:
                 raise SpecError(f"othello-variant: patterns={exc}") from None
+            self.table = (table, masks(8, families))
 
     def tune(self, built: Engine | None) -> Engine | None:
         if isinstance(built, othello.OthelloEngine):
             built.probcut = self.probcut
             if self.table is not None and built.size == 8:
-                built.weights, families = self.table
-                built.masks = masks(8, families)
+                built.weights, built.masks = self.table
         return built
 
     def engine(self, game: Game) -> Engine | None:

@@ -75,10 +75,7 @@ def test_the_compiled_images_are_the_symmetries() -> None:
 
 def test_the_compiled_reading_is_the_readable_one() -> None:
     """Every family read from its images equals the readable index of its instances'
-    cells, and the unrolled evaluation reads each family in the images of ``IMAGES``."""
-    for family in range(len(ev.FAMILY_CELLS)):
-        images = [int(g) for g in ev.IMAGES[family] if g >= 0]
-        assert ev.UNROLLED_IMAGES[family] == images
+    cells."""
     for me, opp in boards(60, seed=2):
         for family in range(len(ev.FAMILY_CELLS)):
             images = [int(g) for g in ev.IMAGES[family] if g >= 0]
@@ -199,6 +196,23 @@ def test_the_fit_script_writes_a_file_the_engine_plays(tmp_path: Path) -> None:
         timeout=60, check=False,
     )  # fmt: skip
     assert bad.returncode == 2 and "not in line1" in bad.stderr and "Traceback" not in bad.stderr
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not numpy")
+    refused = [
+        ([*run, "--positions", str(junk)], "--positions: " + str(junk) + ": not a file of --save"),
+        (
+            [*run, "--positions", str(tmp_path / "a" / "othello_patterns.npz")],
+            "not a file of --save",
+        ),
+        ([*run, "--positions", str(saved), "--phases", "1"], "--phases: at least 2"),
+        ([*run, "--positions", str(saved), "--iterations", "0"], "--iterations: at least 1"),
+    ]
+    for command, message in refused:
+        done = subprocess.run(
+            command, capture_output=True, text=True, env=env, timeout=120, check=False
+        )
+        assert done.returncode == 2 and message in done.stderr, done.stderr[-500:]
+        assert "Traceback" not in done.stderr
 
 
 def test_the_variant_plays_another_pattern_file(tmp_path: Path) -> None:

@@ -312,10 +312,6 @@ FAMILY_NAMES = (
 )
 LOGISTELLO = (LINE1_X, BLOCK3, BLOCK2X5, LINE2, LINE3, LINE4, DIAG8, DIAG7, DIAG6, DIAG5, DIAG4)
 """Logistello's families (its edge family carries the X-squares)."""
-PATTERNS = 3**8
-"""Configurations of an edge (8 cells, each empty, the mover's or the opponent's)."""
-CORNER_PATTERNS = 3**9
-"""Configurations of the 3x3 block at a corner."""
 
 
 def symmetry(g: int, row: int, col: int) -> tuple[int, int]:
@@ -504,7 +500,8 @@ def patterns_value(me: np.uint64, opp: np.uint64, m: np.ndarray, row: np.ndarray
     """The sum of the fitted values of every instance of the layout's families
     (``m[LAYOUT:]``, :func:`masks`) in the weight row of the position's phase (times
     :data:`FIXED`). Written out family by family, image by image (the images of
-    :data:`IMAGES`, checked by the tests), so that no reading branches."""
+    :data:`IMAGES`; the tests check the sum against a readable loop over every instance's
+    cells), so that no reading branches."""
     if m[LAYOUT] == 0:
         return 0
     # The board's eight images, each made once.
@@ -613,24 +610,6 @@ def patterns_value(me: np.uint64, opp: np.uint64, m: np.ndarray, row: np.ndarray
             + _at(m3, o3, DIAG4, row, c)
         )
     return total
-
-
-UNROLLED_IMAGES = {
-    LINE1: [0, 2, 4, 5],
-    BLOCK3: [0, 1, 2, 3],
-    LINE1_X: [0, 2, 4, 5],
-    BLOCK2X5: [0, 1, 2, 3, 4, 5, 6, 7],
-    LINE2: [0, 2, 4, 5],
-    LINE3: [0, 2, 4, 5],
-    LINE4: [0, 2, 4, 5],
-    DIAG8: [0, 1],
-    DIAG7: [0, 1, 2, 3],
-    DIAG6: [0, 1, 2, 3],
-    DIAG5: [0, 1, 2, 3],
-    DIAG4: [0, 1, 2, 3],
-}
-"""The images :func:`patterns_value` reads each family in (the tests check them against
-:data:`IMAGES`)."""
 
 
 SOFT = 200.0
