@@ -51,7 +51,8 @@ class SearchInfo:
     """Top root moves: ``{"move": str, ...}`` with visits / value / pv as the agent knows them."""
     method: str = ""
     """How the move was found, for agents with more than one way: ``exact`` (a
-    solved position, value in the solvers' score units) or ``ids``."""
+    solved position, value in the solvers' score units), ``book`` (an opening book's
+    move, played without a search: ``ids`` on Othello) or ``ids``."""
     engine: str | None = None
     """Which implementation searched, where an agent has several (MCTS: fast or python)."""
     units: str = ""

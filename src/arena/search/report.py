@@ -75,6 +75,11 @@ def format_search(info: SearchInfo | None, limit: int = 10) -> str:
             bound = "" if r.get("bound", "=") == "=" else r["bound"] + " "
             lines.append(f"{r['move']:<6}{bound + r['text']:>16}  {'':<8}{r['depth']:>5}")
         summary = f"{info.nodes:,} nodes in {info.seconds:.2f} s ({rate}), depth {info.depth}"
+        if info.method == "book":
+            summary = (
+                f"the opening book's move, no search ({info.seconds * 1000:.1f} ms): values "
+                f"of searches to depth {info.depth} carried up the book"
+            )
         if any(r.get("bound", "=") != "=" for r in rows):
             summary += (
                 "\n<= and >=: bounds from alpha-beta's cut-offs (the value is at most / at least)"

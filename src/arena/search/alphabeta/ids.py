@@ -7,7 +7,9 @@ depths cost little and order the deeper search well. It stops early when the
 value is a proven win or loss, or when a depth evaluated no position at its
 horizon (every line ended the game, so deeper search cannot change the answer).
 On Othello it plays the exact endgame instead when a solve fits in half the
-move's time (:func:`arena.solvers.exact.exact_endgame`). Games with a compiled
+move's time (:func:`arena.solvers.exact.exact_endgame`), and on 8x8 on a clock the
+opening book's move while the position is in the book
+(:mod:`arena.search.alphabeta.engines.othello_book`, ``book=``). Games with a compiled
 engine (:mod:`arena.search.alphabeta.engines`: Othello up to 8x8) are searched by it
 unless ``engine=python`` or an evaluation other than the game's heuristic is asked for:
 ``eval=utility``, or ``eval=net:FILE``, a network's value head
@@ -35,13 +37,16 @@ from __future__ import annotations
 
 import threading
 from functools import partial
+from pathlib import Path
 
 from arena.core.agent import Agent, SearchInfo
+from arena.core.errors import SpecError
 from arena.core.game import Game, State
 from arena.core.limit import Limit
-from arena.core.spec import Param
+from arena.core.spec import Param, file_path
 from arena.search.alphabeta.alphabeta import GameSearcher, root_rows
 from arena.search.alphabeta.engines import Engine, engine_for
+from arena.search.alphabeta.engines.othello_book import Book, read_book
 from arena.search.az.value import cutoff_evaluation
 from arena.search.clock.background import Background
 from arena.search.clock.deadline import Deadline, SearchTimeout, quiet_gc
@@ -87,6 +92,13 @@ class IDSAgent(Agent):
             default_text="free cores",
         ),
         Param(
+            "book",
+            file_path,
+            "auto",
+            "Othello 8x8: the opening book played on a clock; auto: the shipped one "
+            "(docs/strength.md), none, or a book file of scripts/build_othello_book.py",
+        ),
+        Param(
             "multipv",
             int,
             0,
@@ -107,6 +119,7 @@ class IDSAgent(Agent):
         exact: bool,
         engine: str,
         threads: int | None,
+        book: str,
         multipv: int,
     ) -> None:
         self.default_time, self.maxdepth, self.exact = time, maxdepth, exact
@@ -116,6 +129,13 @@ class IDSAgent(Agent):
         """``threads=`` was in the spec: the games of :data:`ONE_THREAD_UNLESS_ASKED` too."""
         self.multipv = multipv
         """Root moves to value exactly (analysis: ``arena analyze``, the web board)."""
+        self.book: Book | str | None = "auto" if book.lower() == "auto" else None
+        """The Othello opening book: ``"auto"`` leaves the engine's own (the shipped one)."""
+        if book.lower() not in ("auto", "none"):
+            try:  # read now: a bad file is an error of the spec, not of a move
+                self.book = read_book(Path(book))
+            except ValueError as exc:
+                raise SpecError(f"ids: book={book}: {exc}") from None
         self.searchers = GameSearcher(cutoff_evaluation(eval, self.name), cache, order=True)
         # The compiled engine is the game's own search: only with the game's own evaluation
         # (utility and a value network, eval=net:, are searched by the readable alpha-beta).
@@ -147,9 +167,16 @@ class IDSAgent(Agent):
             # One a timed move started building: wait for it rather than build twice.
             built = self._building.wait(game.spec)
             if built is None:
-                built = engine_for(game, self.threads_for(game))
+                built = self._built(game)
             self.engines[game.spec] = built or None
         return self.engines[game.spec]
+
+    def _built(self, game: Game) -> Engine | None:
+        """A new compiled engine for ``game``, with the book ``book=`` asks for."""
+        built = engine_for(game, self.threads_for(game))
+        if built is not None and self.book != "auto" and hasattr(built, "book"):
+            built.book = self.book
+        return built
 
     def _engine_on_clock(self, game: Game, seconds: float | None) -> Engine | None:
         """The engine for a move of ``seconds``: one nobody built yet (no ``reset(game)``:
@@ -157,9 +184,7 @@ class IDSAgent(Agent):
         the readable search answers within the limit (:mod:`arena.search.clock.background`)."""
         if seconds is None or not self.compiled or game.spec in self.engines:
             return self.engine(game)
-        built = self._building.get(
-            game.spec, lambda: engine_for(game, self.threads_for(game)) or False
-        )
+        built = self._building.get(game.spec, lambda: self._built(game) or False)
         if built is None:
             return None
         self.engines[game.spec] = built or None

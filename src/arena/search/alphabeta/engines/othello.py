@@ -4,6 +4,9 @@
 unless told ``engine=python``. A move:
 
 1. **one legal move** is played at once;
+   **the opening book** (:mod:`.othello_book`, 8x8): in a position it has
+   expanded, the move of its best value is played at once, when the move has a time
+   limit (a search to a fixed depth or node count, and an analysis, search instead);
 2. **the exact endgame**: when the empty cells are few enough for the
    solver (:class:`arena.solvers.othello.solver.OthelloSolver`, one per engine)
    to finish in :data:`EXACT_SHARE` of the move's time (by :func:`exact_reach`),
@@ -54,6 +57,7 @@ from arena.core.evaluation import SCALE
 from arena.core.game import Game, State
 from arena.search.alphabeta.engines import othello_search as search
 from arena.search.alphabeta.engines.driver import BOUND_TEXT, LazySMP, node_budget
+from arena.search.alphabeta.engines.othello_book import Book, load_book
 from arena.search.alphabeta.engines.othello_eval import (
     HEURISTIC,
     SOFT,
@@ -67,7 +71,7 @@ from arena.search.clock.deadline import Deadline, quiet_gc
 from arena.search.report import value_rows
 from arena.search.values import DISC_MARGIN, HEURISTIC_UNITS, PROVEN_NOTE, Units
 from arena.solvers.exact import empty_cells
-from arena.solvers.othello.board import board_mask, flips
+from arena.solvers.othello.board import board_mask, flips, moves
 from arena.solvers.othello.solver import OthelloSolver, discs
 from arena.solvers.solve import kind as solver_kind
 
@@ -141,10 +145,13 @@ EXACT_UNITS = "exact: the final disc difference for the player to move with perf
 
 def make_engine(game: Game, threads: int = 1) -> OthelloEngine | None:
     """The engine for ``game`` (searching with ``threads`` threads): standard rules on
-    boards up to 8x8 (else None)."""
+    boards up to 8x8 (else None); on 8x8 it plays the shipped opening book."""
     if game.name != "othello" or game.size > 8 or not game.can_pass:  # type: ignore[attr-defined]
         return None
-    return OthelloEngine(game, threads=threads)
+    engine = OthelloEngine(game, threads=threads)
+    if game.size == 8:  # type: ignore[attr-defined]
+        engine.book = load_book()
+    return engine
 
 
 class RootResult(NamedTuple):
@@ -227,6 +234,9 @@ class OthelloEngine:
         )
         """What the reported values are (the evaluation predicts discs on 8x8 only)."""
         self.probcut = PROBCUT
+        self.book: Book | None = None
+        """The opening book played on a clock (8x8; :func:`make_engine` gives the shipped
+        one, ``ids:book=`` another or none)."""
         self.next_share = NEXT_SHARE
         self.budget: int | None = None
         """Measurements: the most nodes each thread searches in a move, standing for
@@ -327,6 +337,42 @@ class OthelloEngine:
             raise IllegalMove(None, "the engine searches positions with a placement to make")
         value, _, _ = self._root(me, opp, depth, order, NEVER)
         return value, self.move_of(int(order[self.stats[search.ROOT_BEST]]))
+
+    def search_bits(self, me: int, opp: int, depth: int) -> int:
+        """The value for the mover of a fixed-depth search of the 8x8 position ``(me, opp)``
+        (the solver's layout), in internal units; the mover must have a placement."""
+        legal = int(moves(np.uint64(me), np.uint64(opp), self.board))
+        order = np.array([b for b in range(64) if legal >> b & 1], dtype=np.int64)
+        if len(order) == 0:
+            raise IllegalMove(None, "the engine searches positions with a placement to make")
+        value, _, _ = self._root(np.uint64(me), np.uint64(opp), depth, order, NEVER)
+        return value
+
+    def book_move(
+        self, state: State, me: np.uint64, opp: np.uint64
+    ) -> tuple[int, SearchInfo] | None:
+        """The book's move in ``state`` and its rows, or None when the book has not
+        expanded the position."""
+        if self.book is None or self.size != 8:
+            return None
+        rows = self.book.rows(int(me), int(opp))
+        if rows is None:
+            return None
+        info = SearchInfo(
+            depth=self.book.depth,
+            value=self.report_value(rows[0][1]),
+            root=value_rows(
+                state,
+                [(self.move_of(b), self.report_value(v), "=") for b, v in rows],
+                self.book.depth,
+                self.units,
+            ),
+            method="book",
+            engine="fast",
+            units=f"book: {self.units.note}",
+        )
+        info.root[0]["pv"] = [self.game.format_move(self.move_of(rows[0][0]))]
+        return self.move_of(rows[0][0]), info
 
     def _order(self, state: State, first: int | None) -> np.ndarray:
         moves = [self.bit_of(m) for m in state.legal_moves() if m != self.game.PASS]  # type: ignore[attr-defined]
@@ -498,6 +544,11 @@ class OthelloEngine:
         if len(legal) == 1:
             return legal[0], SearchInfo(seconds=deadline.finish(), depth=0, engine="fast")
         me, opp = self.bits(state)
+        if seconds is not None and not budgeted and multipv <= 1:
+            found = self.book_move(state, me, opp)
+            if found is not None:
+                found[1].seconds = deadline.finish()
+                return found
         if self.solver is not None and seconds is not None and not budgeted:
             budget = EXACT_SHARE * seconds
             if empty_cells(state) <= exact_reach(budget):
