@@ -81,8 +81,7 @@ def test_helpers_change_no_solved_value(game_spec: str, empty: int, seed: int) -
 @pytest.mark.parametrize("game_spec", ["connect4", "othello", "gomoku"])
 def test_two_threads_answer_a_legal_move_in_time(game_spec: str) -> None:
     game = arena.load_game(game_spec)
-    # No opening book: its moves are not searched.
-    agent = arena.load_agent("ids:threads=2,book=none")
+    agent = arena.load_agent("ids:threads=2")
     start_game(agent, game)
     state = game.initial_state()
     for _ in range(3):

@@ -7,9 +7,9 @@ depths cost little and order the deeper search well. It stops early when the
 value is a proven win or loss, or when a depth evaluated no position at its
 horizon (every line ended the game, so deeper search cannot change the answer).
 On Othello it plays the exact endgame instead when a solve fits in half the
-move's time (:func:`arena.solvers.exact.exact_endgame`), and on 8x8 on a clock the
-opening book's move while the position is in the book
-(:mod:`arena.search.alphabeta.engines.othello_book`, ``book=``). Games with a compiled
+move's time (:func:`arena.solvers.exact.exact_endgame`), and on 8x8 on a clock with
+``book=FILE`` the opening book's move while the position is in the book
+(:mod:`arena.search.alphabeta.engines.othello_book`). Games with a compiled
 engine (:mod:`arena.search.alphabeta.engines`: Othello up to 8x8) are searched by it
 unless ``engine=python`` or an evaluation other than the game's heuristic is asked for:
 ``eval=utility``, or ``eval=net:FILE``, a network's value head
@@ -94,9 +94,9 @@ class IDSAgent(Agent):
         Param(
             "book",
             file_path,
-            "auto",
-            "Othello 8x8: the opening book played on a clock; auto: the shipped one "
-            "(docs/strength.md), none, or a book file of scripts/build_othello_book.py",
+            "none",
+            "Othello 8x8: an opening book file of scripts/build_othello_book.py, played on a "
+            "clock while the position is in it (none: every move searched; docs/strength.md)",
         ),
         Param(
             "multipv",
@@ -129,9 +129,9 @@ class IDSAgent(Agent):
         """``threads=`` was in the spec: the games of :data:`ONE_THREAD_UNLESS_ASKED` too."""
         self.multipv = multipv
         """Root moves to value exactly (analysis: ``arena analyze``, the web board)."""
-        self.book: Book | str | None = "auto" if book.lower() == "auto" else None
-        """The Othello opening book: ``"auto"`` leaves the engine's own (the shipped one)."""
-        if book.lower() not in ("auto", "none"):
+        self.book: Book | None = None
+        """The Othello opening book its engines play (``book=FILE``)."""
+        if book.lower() != "none":
             try:  # read now: a bad file is an error of the spec, not of a move
                 self.book = read_book(Path(book))
             except ValueError as exc:
@@ -174,7 +174,7 @@ class IDSAgent(Agent):
     def _built(self, game: Game) -> Engine | None:
         """A new compiled engine for ``game``, with the book ``book=`` asks for."""
         built = engine_for(game, self.threads_for(game))
-        if built is not None and self.book != "auto" and hasattr(built, "book"):
+        if built is not None and self.book is not None and hasattr(built, "book"):
             built.book = self.book
         return built
 

@@ -4,9 +4,9 @@
 unless told ``engine=python``. A move:
 
 1. **one legal move** is played at once;
-   **the opening book** (:mod:`.othello_book`, 8x8): in a position it has
-   expanded, the move of its best value is played at once, when the move has a time
-   limit (a search to a fixed depth or node count, and an analysis, search instead);
+   **an opening book** (``ids:book=FILE``, :mod:`.othello_book`, 8x8): in a position
+   it has expanded, the move of its best value is played at once, when the move has a
+   time limit (a search to a fixed depth or node count, and an analysis, search instead);
 2. **the exact endgame**: when the empty cells are few enough for the
    solver (:class:`arena.solvers.othello.solver.OthelloSolver`, one per engine)
    to finish in :data:`EXACT_SHARE` of the move's time (by :func:`exact_reach`),
@@ -57,7 +57,7 @@ from arena.core.evaluation import SCALE
 from arena.core.game import Game, State
 from arena.search.alphabeta.engines import othello_search as search
 from arena.search.alphabeta.engines.driver import BOUND_TEXT, LazySMP, node_budget
-from arena.search.alphabeta.engines.othello_book import Book, load_book
+from arena.search.alphabeta.engines.othello_book import Book
 from arena.search.alphabeta.engines.othello_eval import (
     HEURISTIC,
     SOFT,
@@ -145,13 +145,10 @@ EXACT_UNITS = "exact: the final disc difference for the player to move with perf
 
 def make_engine(game: Game, threads: int = 1) -> OthelloEngine | None:
     """The engine for ``game`` (searching with ``threads`` threads): standard rules on
-    boards up to 8x8 (else None); on 8x8 it plays the shipped opening book."""
+    boards up to 8x8 (else None)."""
     if game.name != "othello" or game.size > 8 or not game.can_pass:  # type: ignore[attr-defined]
         return None
-    engine = OthelloEngine(game, threads=threads)
-    if game.size == 8:  # type: ignore[attr-defined]
-        engine.book = load_book()
-    return engine
+    return OthelloEngine(game, threads=threads)
 
 
 class RootResult(NamedTuple):
@@ -235,8 +232,7 @@ class OthelloEngine:
         """What the reported values are (the evaluation predicts discs on 8x8 only)."""
         self.probcut = PROBCUT
         self.book: Book | None = None
-        """The opening book played on a clock (8x8; :func:`make_engine` gives the shipped
-        one, ``ids:book=`` another or none)."""
+        """The opening book played on a clock (8x8, ``ids:book=FILE``; None: none)."""
         self.next_share = NEXT_SHARE
         self.budget: int | None = None
         """Measurements: the most nodes each thread searches in a move, standing for
@@ -358,13 +354,14 @@ class OthelloEngine:
         rows = self.book.rows(int(me), int(opp))
         if rows is None:
             return None
+        depth = self.book.depth + 1  # each move's position searched to the book's depth
         info = SearchInfo(
-            depth=self.book.depth,
+            depth=depth,
             value=self.report_value(rows[0][1]),
             root=value_rows(
                 state,
                 [(self.move_of(b), self.report_value(v), "=") for b, v in rows],
-                self.book.depth,
+                depth,
                 self.units,
             ),
             method="book",
