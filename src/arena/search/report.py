@@ -77,8 +77,8 @@ def format_search(info: SearchInfo | None, limit: int = 10) -> str:
         summary = f"{info.nodes:,} nodes in {info.seconds:.2f} s ({rate}), depth {info.depth}"
         if info.method == "book":
             summary = (
-                f"the opening book's move, no search ({info.seconds * 1000:.1f} ms): values "
-                f"of searches to depth {info.depth} carried up the book"
+                f"the opening book's move, no search ({info.seconds * 1000:.1f} ms): each "
+                f"move's value the book's search of the position after it (depth {info.depth})"
             )
         if any(r.get("bound", "=") != "=" for r in rows):
             summary += (

@@ -5,8 +5,9 @@ unless told ``engine=python``. A move:
 
 1. **one legal move** is played at once;
    **an opening book** (``ids:book=FILE``, :mod:`.othello_book`, 8x8): in a position
-   it has expanded, the move of its best value is played at once, when the move has a
-   time limit (a search to a fixed depth or node count, and an analysis, search instead);
+   it has expanded, the move whose position the book searched best is played at once,
+   when the move has a time limit (a search to a fixed depth or node count, and an
+   analysis, search instead);
 2. **the exact endgame**: when the empty cells are few enough for the
    solver (:class:`arena.solvers.othello.solver.OthelloSolver`, one per engine)
    to finish in :data:`EXACT_SHARE` of the move's time (by :func:`exact_reach`),
