@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from arena.core.arrays_file import read_arrays
 from arena.search.alphabeta.engines.othello_eval import image
 from arena.solvers.othello.board import flips, moves
 
@@ -155,22 +156,16 @@ SCALARS = ("version", "depth", "plies", "full", "window")
 def read_book(path: Path) -> Book:
     """The book of a file :meth:`Book.save` wrote; a bad file raises a one-line
     :class:`ValueError` naming it."""
-    try:
-        data = np.load(path)
-    except (OSError, ValueError, EOFError) as exc:
-        raise ValueError(f"{path}: not an Othello book ({exc})") from None
-    if not hasattr(data, "files"):
-        raise ValueError(f"{path}: not an Othello book (one array, no names)")
-    with data:
-        missing = [key for key in (*SCALARS, *ARRAYS) if key not in data]
-        if missing:
-            raise ValueError(f"{path}: not an Othello book (no '{missing[0]}')")
-        if int(data["version"]) != VERSION:
-            raise ValueError(
-                f"{path}: an Othello book of version {int(data['version'])}, not {VERSION}"
-            )
-        arrays = [data[key] for key in ARRAYS]
-        depth, plies, full, window = (int(data[key]) for key in SCALARS[1:])
+    data = read_arrays(path, "an Othello book")
+    missing = [key for key in (*SCALARS, *ARRAYS) if key not in data]
+    if missing:
+        raise ValueError(f"{path}: not an Othello book (no '{missing[0]}')")
+    if int(data["version"]) != VERSION:
+        raise ValueError(
+            f"{path}: an Othello book of version {int(data['version'])}, not {VERSION}"
+        )
+    arrays = [data[key] for key in ARRAYS]
+    depth, plies, full, window = (int(data[key]) for key in SCALARS[1:])
     n = len(arrays[0])
     if any(a.ndim != 1 or len(a) != n for a in arrays):
         raise ValueError(f"{path}: the book's arrays differ in length")

@@ -65,6 +65,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from arena.core.arrays_file import read_arrays
 from arena.solvers.bits import popcount
 from arena.solvers.othello.board import board_mask, moves
 
@@ -212,25 +213,19 @@ def load_patterns(path: Path | None = None) -> Patterns:
     True
     """
     where = path or PATTERNS_FILE
-    try:
-        data = np.load(where)
-    except (OSError, ValueError, EOFError) as exc:
-        raise ValueError(f"{where}: not an Othello pattern file ({exc})") from None
-    if not hasattr(data, "files"):
-        raise ValueError(f"{where}: not an Othello pattern file (one array, no names)")
-    with data:
-        needed = ("families", "values") if "families" in data else ("edges", "corners")
-        missing = [key for key in (*needed, "scale") if key not in data]
-        if missing:
-            raise ValueError(f"{where}: not an Othello pattern file (no '{missing[0]}')")
-        if "families" in data:
-            families = tuple(int(f) for f in data["families"])
-            values = data["values"]
-        else:
-            families = (LINE1, BLOCK3)
-            values = np.vstack([data["edges"], data["corners"]])
-        scale = float(data["scale"])
-        anchors = np.array(data["anchors"], dtype=np.float64) if "anchors" in data else None
+    data = read_arrays(where, "an Othello pattern file")
+    needed = ("families", "values") if "families" in data else ("edges", "corners")
+    missing = [key for key in (*needed, "scale") if key not in data]
+    if missing:
+        raise ValueError(f"{where}: not an Othello pattern file (no '{missing[0]}')")
+    if "families" in data:
+        families = tuple(int(f) for f in data["families"])
+        values = data["values"]
+    else:
+        families = (LINE1, BLOCK3)
+        values = np.vstack([data["edges"], data["corners"]])
+    scale = float(data["scale"])
+    anchors = np.array(data["anchors"], dtype=np.float64) if "anchors" in data else None
     if any(not 0 <= f < len(FAMILY_CELLS) for f in families):
         raise ValueError(f"{where}: unknown pattern family in {list(families)}")
     rows = sum(3 ** len(FAMILY_CELLS[f]) for f in families)
