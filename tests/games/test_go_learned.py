@@ -193,9 +193,15 @@ def test_priors_refuses_bad_files_and_games_in_one_line(tmp_path: Path) -> None:
     wrong = tmp_path / "wrong.npz"
     with np.load(learned.WEIGHTS_FILE) as data:
         np.savez(wrong, **{k: data[k] for k in data.files}, libs=np.zeros(3))
+    single = tmp_path / "single.npy"
+    np.save(single, np.zeros(3))
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(learned.WEIGHTS_FILE.read_bytes()[:400])
     cases = {
         tmp_path / "missing.npz": "no such file",
         text: "not a weights file",
+        single: "not a weights file (.npz) (one array, no names)",
+        cut: "not a weights file",
         partial: "no 'last'",
         wrong: "'libs' has shape (3,)",
     }

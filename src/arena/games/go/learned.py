@@ -53,6 +53,7 @@ from pathlib import Path
 
 import numpy as np
 
+from arena.core.arrays_file import read_arrays
 from arena.core.bitboard import iter_bits
 from arena.games.go.rules import Go
 
@@ -189,13 +190,9 @@ entry per shape class seen; ``libs`` may be missing)."""
 def load_table(path: str | Path) -> np.ndarray:
     """The kernel's table from a weights file written by ``scripts/fit_go_priors.py``; a
     :class:`ValueError` in one line for a file that is missing or not such a file."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            weights = {k: np.asarray(data[k]) for k in data.files}
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
-    except (OSError, ValueError, EOFError) as exc:
-        raise ValueError(f"{path}: not a weights file (.npz): {exc}") from None
+    if not Path(path).exists():
+        raise ValueError(f"{path}: no such file")
+    weights = read_arrays(Path(path), "a weights file (.npz)")
     for name, shape in (("codes", None), ("patterns", None), *SHAPES.items()):
         if name not in weights:
             if name == "libs":
