@@ -46,6 +46,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import lsqr
 
 import arena
+from arena.core.arrays_file import read_arrays
 from arena.search.alphabeta.engines import othello_eval as ev
 from arena.search.alphabeta.engines.othello import make_engine
 from arena.solvers.othello.board import board_mask
@@ -202,12 +203,11 @@ def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     is not one raises a one-line :class:`ValueError`."""
     parts = []
     for path in paths:
-        try:
-            with np.load(path) as data:
-                parts.append({key: data[key] for key in SAVED})
-        except (OSError, ValueError, EOFError, KeyError, AttributeError) as exc:
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise ValueError(f"{path}: not a file of --save ({reason})") from None
+        data = read_arrays(path, "a file of --save")
+        missing = [key for key in SAVED if key not in data]
+        if missing:
+            raise ValueError(f"{path}: not a file of --save (no '{missing[0]}')")
+        parts.append(data)
     return tuple(  # type: ignore[return-value]
         np.concatenate([part[key] for part in parts]) for key in SAVED
     )

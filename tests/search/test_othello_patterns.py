@@ -198,8 +198,11 @@ def test_the_fit_script_writes_a_file_the_engine_plays(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "not in line1" in bad.stderr and "Traceback" not in bad.stderr
     junk = tmp_path / "junk.npz"
     junk.write_bytes(b"not numpy")
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(saved.read_bytes()[:300])
     refused = [
         ([*run, "--positions", str(junk)], "--positions: " + str(junk) + ": not a file of --save"),
+        ([*run, "--positions", str(cut)], "--positions: " + str(cut) + ": not a file of --save"),
         (
             [*run, "--positions", str(tmp_path / "a" / "othello_patterns.npz")],
             "not a file of --save",

@@ -58,7 +58,7 @@ from arena.core.evaluation import SCALE
 from arena.core.game import Game, State
 from arena.search.alphabeta.engines import othello_search as search
 from arena.search.alphabeta.engines.driver import BOUND_TEXT, LazySMP, node_budget
-from arena.search.alphabeta.engines.othello_book import Book
+from arena.search.alphabeta.engines.othello_book import Book, placements
 from arena.search.alphabeta.engines.othello_eval import (
     HEURISTIC,
     SOFT,
@@ -72,7 +72,7 @@ from arena.search.clock.deadline import Deadline, quiet_gc
 from arena.search.report import value_rows
 from arena.search.values import DISC_MARGIN, HEURISTIC_UNITS, PROVEN_NOTE, Units
 from arena.solvers.exact import empty_cells
-from arena.solvers.othello.board import board_mask, flips, moves
+from arena.solvers.othello.board import board_mask, flips
 from arena.solvers.othello.solver import OthelloSolver, discs
 from arena.solvers.solve import kind as solver_kind
 
@@ -338,8 +338,7 @@ class OthelloEngine:
     def search_bits(self, me: int, opp: int, depth: int) -> int:
         """The value for the mover of a fixed-depth search of the 8x8 position ``(me, opp)``
         (the solver's layout), in internal units; the mover must have a placement."""
-        legal = int(moves(np.uint64(me), np.uint64(opp), self.board))
-        order = np.array([b for b in range(64) if legal >> b & 1], dtype=np.int64)
+        order = np.array(placements((me, opp)), dtype=np.int64)
         if len(order) == 0:
             raise IllegalMove(None, "the engine searches positions with a placement to make")
         value, _, _ = self._root(np.uint64(me), np.uint64(opp), depth, order, NEVER)

@@ -43,14 +43,15 @@ from typing import NamedTuple
 import numpy as np
 
 from arena.core.arrays_file import read_arrays
+from arena.core.bitboard import iter_bits
 from arena.search.alphabeta.engines.othello_eval import image
-from arena.solvers.othello.board import flips, moves
+from arena.solvers.othello.board import board_mask, flips, moves
 
 VERSION = 1
 """The format of book files; a file of another version is refused."""
 START = (0x0000000810000000, 0x0000001008000000)
 """The start position as ``(mover, opponent)``: black to move on d5/e4, white on d4/e5."""
-FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
+BOARD = np.uint64(board_mask(8))
 
 Position = tuple[int, int]
 """``(mover's discs, opponent's discs)``, bit ``row * 8 + col`` (the solver's layout)."""
@@ -70,13 +71,7 @@ def canonical(pos: Position) -> Position:
 
 def placements(pos: Position) -> list[int]:
     """The cells (bits, ascending) the mover may place a disc on."""
-    legal = int(moves(np.uint64(pos[0]), np.uint64(pos[1]), FULL))
-    out = []
-    while legal:
-        low = legal & -legal
-        out.append(low.bit_length() - 1)
-        legal ^= low
-    return out
+    return list(iter_bits(int(moves(np.uint64(pos[0]), np.uint64(pos[1]), BOARD))))
 
 
 def child(pos: Position, bit: int) -> Position:
