@@ -11,7 +11,9 @@ Usage (from the checkout; both sides loaded the same way, in one process):
 - ``patterns``: a pattern file of ``scripts/fit_othello_weights.py`` (the features' weights
   fitted with it included; a file from before the families brings the edges and corner
   blocks with ``othello_eval.ANCHORS``); ``none``, the shipped file;
-- ``probcut``: ProbCut's threshold in standard deviations (``othello.PROBCUT``; 0 off).
+- ``probcut``: ProbCut's threshold in standard deviations (``othello.PROBCUT``; 0 off);
+- ``mpc``: the ProbCut table (``othello_probcut.MODELS``): ``fitted``, Multi-ProbCut's
+  tries fitted by stage (the engine's), or ``classic``, the one spread of before.
 
 Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
 Tests: tests/search/test_engine_othello.py
@@ -28,6 +30,7 @@ from arena.core.game import Game
 from arena.core.spec import Param, file_path
 from arena.search.alphabeta.engines import Engine, othello
 from arena.search.alphabeta.engines.othello_eval import masks, weights
+from arena.search.alphabeta.engines.othello_probcut import MODELS, cut_table
 from arena.search.alphabeta.ids import IDSAgent
 
 
@@ -38,13 +41,15 @@ class Variant(IDSAgent):
         *IDSAgent.params,
         Param("patterns", file_path, None, "pattern file (none: the shipped one)"),
         Param("probcut", float, othello.PROBCUT, "ProbCut's threshold in sigmas (0 off)", low=0.0),
+        Param("mpc", str, "fitted", "ProbCut's table", choices=tuple(MODELS)),
     )
 
     def _setup(  # type: ignore[override]
-        self, patterns: str | None, probcut: float, **rest: object
+        self, patterns: str | None, probcut: float, mpc: str, **rest: object
     ) -> None:
         super()._setup(**rest)  # type: ignore[arg-type]
         self.probcut = probcut
+        self.mpc = mpc
         self.table: tuple[np.ndarray, np.ndarray] | None = None
         """The file's weight table and the masks of its layout, made once."""
         if patterns is not None:
@@ -57,6 +62,7 @@ class Variant(IDSAgent):
     def tune(self, built: Engine | None) -> Engine | None:
         if isinstance(built, othello.OthelloEngine):
             built.probcut = self.probcut
+            built.cuts = cut_table(built.size, self.mpc)
             if self.table is not None and built.size == 8:
                 built.weights, built.masks = self.table
         return built

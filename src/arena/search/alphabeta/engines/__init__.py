@@ -15,8 +15,9 @@ seconds, maxdepth, agent, nodes=None)`` with ``(move, SearchInfo)`` — never la
 does — and may define ``stop()`` (``ids`` forwards ``Agent.stop`` to it). ``ids``
 builds its engine in ``reset``, off the clock.
 
-- ``othello`` (:mod:`.othello`): PVS with a table, ProbCut, a fitted pattern
-  evaluation (:mod:`.othello_eval`) and the exact endgame; boards up to 8x8.
+- ``othello`` (:mod:`.othello`): PVS with a table, Multi-ProbCut fitted by stage
+  (:mod:`.othello_probcut`), a fitted pattern evaluation (:mod:`.othello_eval`), an
+  opening book on request (:mod:`.othello_book`) and the exact endgame; boards up to 8x8.
 
 Tests: tests/search/test_ids_engines.py, tests/search/test_engine_othello.py
 """

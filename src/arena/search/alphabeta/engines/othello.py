@@ -67,6 +67,7 @@ from arena.search.alphabeta.engines.othello_eval import (
     masks,
     weights,
 )
+from arena.search.alphabeta.engines.othello_probcut import cut_table
 from arena.search.atomics import private_array
 from arena.search.clock.deadline import Deadline, quiet_gc
 from arena.search.report import value_rows
@@ -218,6 +219,8 @@ class OthelloEngine:
         self.weights, families = weights(size)
         self.masks = masks(size, families)
         self.squares = search.square_values(size)
+        self.cuts = cut_table(size)
+        """Multi-ProbCut's shallow searches and predictions (:mod:`.othello_probcut`)."""
         self.table = search.new_table(table_bits)
         self.busy = search.new_busy()
         """The positions the threads are searching now (shared, see :mod:`.othello_search`)."""
@@ -312,9 +315,7 @@ class OthelloEngine:
         stats[search.DEADLINE] = deadline_ns
         stats[search.AGE] = self.age
         stats[search.KIND] = self.kind
-        stats[search.MPC_MARGIN] = (
-            int(self.probcut * search.MPC_SIGMA) if self.kind == HEURISTIC else 0
-        )
+        stats[search.MPC_MARGIN] = round(self.probcut * 100) if self.kind == HEURISTIC else 0
         spent = self.spent if helper is None else helper.nodes
         stats[search.NODE_CAP] = search.NO_CAP if self.budget is None else self.budget - spent
         stats[search.SPLIT] = int(self.smp is not None and self.split)
@@ -322,7 +323,8 @@ class OthelloEngine:
             return 0, values, bounds
         value = search.root(
             me, opp, depth, -search.INF, search.INF, order, values, bounds, self.board,
-            self.table, self.busy, stats, self.masks, self.weights, self.squares, scratch,
+            self.table, self.busy, stats, self.masks, self.weights, self.squares, self.cuts,
+            scratch,
         )  # fmt: skip
         return value, values, bounds
 

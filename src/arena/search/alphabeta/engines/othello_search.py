@@ -74,13 +74,24 @@ BUSY_BITS = 15
 """``stats[NODE_CAP]``: the most nodes this search may visit (a budget per thread, with
 which a measurement stands for equal time on free cores; ``NO_CAP`` otherwise)."""
 NO_CAP = 1 << 62
-# ProbCut (Buro, 1995): at MPC_DEPTH plies or more, a search MPC_REDUCTION plies
-# shallower predicts the deep value as MPC_SLOPE / 100 times its own, give or take
-# sigma; stats[MPC_MARGIN] is the margin (a multiple of sigma, 0 for no ProbCut).
-MPC_DEPTH = 6
-MPC_REDUCTION = 4
-MPC_SLOPE = 104
-MPC_SIGMA = 1600
+# Multi-ProbCut (Buro, 1995 and 1997): at a node of some depth, a search a few plies
+# shallower predicts the deep value as slope * shallow + offset, give or take sigma. The
+# table ``cuts[empties, depth, try]`` holds (shallow depth or -1, slope in SLOPE_ONE-ths,
+# offset, sigma) for up to TRIES shallow depths (:mod:`.othello_probcut` makes it);
+# stats[MPC_MARGIN] is the margin in hundredths of sigma (0: no ProbCut).
+CUT_DEPTHS = 40
+TRIES = 2
+CUT_SHALLOW, CUT_SLOPE, CUT_OFFSET, CUT_SIGMA = range(4)
+SLOPE_ONE = 1024
+
+
+def no_cuts() -> np.ndarray:
+    """A cut table with no ProbCut anywhere (fill its rows to make one)."""
+    out = np.zeros((65, CUT_DEPTHS, TRIES, 4), dtype=np.int64)
+    out[..., CUT_SHALLOW] = -1
+    out[..., CUT_SLOPE] = SLOPE_ONE
+    return out
+
 
 HASH1 = U(0x9E3779B97F4A7C15)
 HASH2 = U(0xC2B2AE3D27D4EB4F)
@@ -224,6 +235,7 @@ def pvs(
     m: np.ndarray,
     w: np.ndarray,
     squares: np.ndarray,
+    cuts: np.ndarray,
     scratch: np.ndarray,
 ) -> int:
     """The mover's value if it lies in ``(alpha, beta)``, else a bound on the same side."""
@@ -244,7 +256,7 @@ def pvs(
             return evaluate(me, opp, mv, om, kind, m, w)
         return -pvs(
             opp, me, depth - 1, -beta, -alpha, ply + 1, board, table, busy, stats, m, w, squares,
-            scratch,
+            cuts, scratch,
         )  # fmt: skip
     if depth <= 0:
         return evaluate(me, opp, mv, moves(opp, me, board), kind, m, w)
@@ -265,37 +277,41 @@ def pvs(
                 return v
             if flag == UPPER and v <= alpha:
                 return v
-    # ProbCut: a shallow search whose value, projected to this depth, lies far beyond
-    # the window predicts the deep one's fail; return the bound without searching.
-    margin = stats[MPC_MARGIN]
-    if (
-        margin
-        and depth >= MPC_DEPTH
-        and alpha > -PROVEN
-        and beta < PROVEN
-        and depth < popcount(board & ~(me | opp))  # not where the search sees the end
-    ):
-        shallow = depth - MPC_REDUCTION
-        bound = ((beta + margin) * 100) // MPC_SLOPE
-        if bound < PROVEN:
-            v = pvs(
-                me, opp, shallow, bound - 1, bound, ply, board, table, busy, stats, m, w, squares,
-                scratch,
-            )  # fmt: skip
-            if stats[ABORTED]:
-                return 0
-            if v >= bound:
-                return beta
-        bound = ((alpha - margin) * 100) // MPC_SLOPE
-        if bound > -PROVEN:
-            v = pvs(
-                me, opp, shallow, bound, bound + 1, ply, board, table, busy, stats, m, w, squares,
-                scratch,
-            )  # fmt: skip
-            if stats[ABORTED]:
-                return 0
-            if v <= bound:
-                return alpha
+    # Multi-ProbCut: a shallow search whose value, projected to this depth, lies far
+    # beyond the window predicts the deep one's fail; return the bound without searching.
+    # The table gives, by empty cells and depth, the shallow depths to try (cheapest first)
+    # and each one's prediction; stats[MPC_MARGIN] is the margin in hundredths of sigma.
+    t = stats[MPC_MARGIN]
+    if t and depth < CUT_DEPTHS and alpha > -PROVEN and beta < PROVEN:
+        empties = np.int64(popcount(board & ~(me | opp)))
+        if depth < empties:  # not where the search sees the end
+            for k in range(TRIES):
+                shallow = cuts[empties, depth, k, CUT_SHALLOW]
+                if shallow < 0:
+                    break
+                slope = cuts[empties, depth, k, CUT_SLOPE]
+                offset = cuts[empties, depth, k, CUT_OFFSET]
+                margin = t * cuts[empties, depth, k, CUT_SIGMA] // 100
+                bound = ((beta + margin - offset) * SLOPE_ONE) // slope
+                if bound < PROVEN:
+                    v = pvs(
+                        me, opp, shallow, bound - 1, bound, ply, board, table, busy, stats, m, w,
+                        squares, cuts, scratch,
+                    )  # fmt: skip
+                    if stats[ABORTED]:
+                        return 0
+                    if v >= bound:
+                        return beta
+                bound = ((alpha - margin - offset) * SLOPE_ONE) // slope
+                if bound > -PROVEN:
+                    v = pvs(
+                        me, opp, shallow, bound, bound + 1, ply, board, table, busy, stats, m, w,
+                        squares, cuts, scratch,
+                    )  # fmt: skip
+                    if stats[ABORTED]:
+                        return 0
+                    if v <= bound:
+                        return alpha
     # Order the moves (insertion sort on the key, smallest first).
     xs = scratch[ply, :, 0]
     keys = scratch[ply, :, 1]
@@ -362,17 +378,17 @@ def pvs(
         if searched == 1:
             v = -pvs(
                 cp, co, depth - 1, -beta, -a, ply + 1, board, table, busy, stats, m, w, squares,
-                scratch,
+                cuts, scratch,
             )  # fmt: skip
         else:
             v = -pvs(
                 cp, co, depth - 1, -a - 1, -a, ply + 1, board, table, busy, stats, m, w, squares,
-                scratch,
+                cuts, scratch,
             )  # fmt: skip
             if a < v < beta and not stats[ABORTED]:
                 v = -pvs(
                     cp, co, depth - 1, -beta, -a, ply + 1, board, table, busy, stats, m, w, squares,
-                    scratch,
+                    cuts, scratch,
                 )  # fmt: skip
         if stats[ABORTED]:
             if split and busy[slot] == mine:
@@ -409,6 +425,7 @@ def root(
     m: np.ndarray,
     w: np.ndarray,
     squares: np.ndarray,
+    cuts: np.ndarray,
     scratch: np.ndarray,
 ) -> int:
     """Search the root's placements ``order`` (bit indices, best guess first) to ``depth``.
@@ -453,19 +470,20 @@ def root(
         bounds[k] = EXACT
         if k == 0:
             v = -pvs(
-                cp, co, depth - 1, -beta, -a, ply, board, table, busy, stats, m, w, squares, scratch
-            )
+                cp, co, depth - 1, -beta, -a, ply, board, table, busy, stats, m, w, squares,
+                cuts, scratch,
+            )  # fmt: skip
         else:
             v = -pvs(
                 cp, co, depth - 1, -a - 1, -a, ply, board, table, busy, stats, m, w, squares,
-                scratch,
+                cuts, scratch,
             )  # fmt: skip
             if v > a and not stats[ABORTED]:
                 stats[ROOT_BEST] = k  # better than the best so far, whatever the re-search says
                 if v < beta:
                     v = -pvs(
                         cp, co, depth - 1, -beta, -a, ply, board, table, busy, stats, m, w, squares,
-                        scratch,
+                        cuts, scratch,
                     )  # fmt: skip
             elif not stats[ABORTED]:
                 bounds[k] = UPPER
