@@ -89,8 +89,8 @@ SOLVER_RATE = 2e6
 TABLE_BITS = 21
 """``2**TABLE_BITS`` rows of 24 bytes in the transposition table (48 MB)."""
 PROBCUT = 1.5
-"""ProbCut's threshold in standard deviations of the shallow search's prediction
-(0 turns it off); see :mod:`.othello_search`."""
+"""Multi-ProbCut's threshold in standard deviations of a shallow search's prediction
+(0 turns it off); the predictions are :mod:`.othello_probcut`'s table."""
 NEVER = 1 << 62
 """A deadline (monotonic nanoseconds) that never comes."""
 
