@@ -1,6 +1,6 @@
 """Fit Multi-ProbCut's tries for the Othello engine (how ``othello_probcut.FITTED`` was made).
 
-Usage (about 30 minutes on two cores for 800 positions to depth 12):
+Usage (about 35 minutes on two cores for 800 positions to depth 12):
 
     PYTHONPATH=src python scripts/fit_othello_probcut.py --positions 800 --depth 12 \\
         --jobs 2 --save /tmp/mpc.npz

@@ -77,8 +77,8 @@ class Try(NamedTuple):
 AT_EMPTIES, AT_DEPTH = 30, 8
 """Where a try's ``sigma`` is given: a midgame node of depth 8."""
 MIN_SIGMA = 200
-"""The least spread a fitted line may give (half a disc): a line fitted over the stages
-must not promise more than any stage showed."""
+"""The least spread a try may give (half a disc): a spread fitted over the stages must not
+promise, where it is carried, more than any stage showed."""
 
 CLASSIC = (Try(gap=4, first=6, slope=1.04, offset=0, sigma=1600),)
 """The single ProbCut of the engine before Multi-ProbCut (Buro's 1995 form)."""
