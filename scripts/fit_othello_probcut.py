@@ -25,6 +25,8 @@ Usage (about 35 minutes on two cores for 800 positions to depth 12):
 It prints one :class:`~arena.search.alphabeta.engines.othello_probcut.Try` for each gap
 (for ``FITTED``), and the table of spreads by stage it came from. The engine ships the fit
 of 800 positions to depth 12 (``--positions 800 --depth 12 --seed 5``).
+
+Tests: tests/search/test_othello_probcut.py
 """
 
 from __future__ import annotations

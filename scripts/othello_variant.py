@@ -16,7 +16,7 @@ Usage (from the checkout; both sides loaded the same way, in one process):
   tries fitted by stage (the engine's), or ``classic``, the one spread of before.
 
 Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
-Tests: tests/search/test_engine_othello.py
+Tests: tests/search/test_othello_patterns.py, tests/search/test_othello_probcut.py
 """
 
 from __future__ import annotations

@@ -121,7 +121,6 @@ def test_the_fitted_cuts_keep_the_search_close_to_full_width(engine: OthelloEngi
         ratio.append(cut[2] / full[2])
     assert float(np.mean(ratio)) < 0.8, ratio
     assert float(np.median(errors)) < 400 and max(errors) < 4000, errors  # 400: one disc
-    engine.cuts, engine.probcut = fitted, 1.5
 
 
 def synthetic_rows(count: int, seed: int) -> np.ndarray:
