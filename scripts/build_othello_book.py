@@ -8,7 +8,7 @@ positions, 41 minutes on two cores):
     arena match othello "ids:book=book.npz" ids --move-time 0.1 --openings random:plies=4
 
 The book grows from the start position (:func:`arena.search.alphabeta.engines.
-othello_book.build`): every position of the first ``--full`` plies is expanded (all
+othello.book.build`): every position of the first ``--full`` plies is expanded (all
 its moves searched), so any opening of that many plies leads into the book; after
 them, up to ``--plies``, each move within ``--window`` discs of its position's best is
 expanded too (the deviations either side may play). Every position reached is
@@ -31,9 +31,9 @@ from multiprocessing import get_context
 from pathlib import Path
 
 import arena
-from arena.search.alphabeta.engines.othello import DISCS_PER_RAW, OthelloEngine
-from arena.search.alphabeta.engines.othello_book import Book, Position, build, read_book
-from arena.search.alphabeta.engines.othello_eval import UNIT
+from arena.search.alphabeta.engines.othello.book import Book, Position, build, read_book
+from arena.search.alphabeta.engines.othello.engine import DISCS_PER_RAW, OthelloEngine
+from arena.search.alphabeta.engines.othello.evaluation import UNIT
 
 ENGINE: list[OthelloEngine] = []
 

@@ -9,7 +9,7 @@ freestyle Gomoku, any agents):
    plies and those where the side to move completes a five or makes an open four (won
    at once: nothing for an evaluation to weigh).
 2. **Features**, for the side to move and from the engine's own counts
-   (:mod:`arena.search.alphabeta.engines.gomoku`): the windows it holds alone with 1, 2
+   (:mod:`arena.search.alphabeta.engines.gomoku.engine`): the windows it holds alone with 1, 2
    and 3 stones; the windows the opponent holds alone with 1 to 4 stones; the
    opponent's open-four cells as the engine counts them (``threat_cells``); and whether
    the side to move is the first player (the first mover's edge, fitted and dropped).
@@ -24,7 +24,7 @@ freestyle Gomoku, any agents):
    the first and second lines, the mover's counted ``TEMPO`` times (``LINES``).
 
 5. **Patterns** (``--patterns``): a third regression on the empty cells' pattern classes
-   (:mod:`arena.search.alphabeta.engines.gomoku_patterns`), counted for the side to move
+   (:mod:`arena.search.alphabeta.engines.gomoku.patterns`), counted for the side to move
    and for the opponent, in the engine's window units (the shipped evaluation's own
    scale, fitted): ``PATTERN_MOVER`` and ``PATTERN_OTHER`` of the pattern evaluation.
 
@@ -52,8 +52,8 @@ from pathlib import Path
 import numpy as np
 
 import arena
-from arena.search.alphabeta.engines import gomoku
-from arena.search.alphabeta.engines import gomoku_patterns as patterns
+from arena.search.alphabeta.engines.gomoku import engine as gomoku
+from arena.search.alphabeta.engines.gomoku import patterns
 
 NAMES = ("own 1", "own 2", "own 3", "opp 1", "opp 2", "opp 3", "opp 4", "threats", "first")
 OWN_EDGE, OPP_EDGE, FORKS, LINE_STONES, CLASSES = 9, 12, 16, 17, 21

@@ -1,4 +1,4 @@
-"""Fit Multi-ProbCut's tries for the Othello engine (how ``othello_probcut.FITTED`` was made).
+"""Fit Multi-ProbCut's tries for the Othello engine (how ``othello.probcut.FITTED`` was made).
 
 Usage (about 35 minutes on two cores for 800 positions to depth 12):
 
@@ -22,7 +22,7 @@ Usage (about 35 minutes on two cores for 800 positions to depth 12):
    must not be carried beyond its data). Proven values (a won or lost game inside the
    horizon) are left out.
 
-It prints one :class:`~arena.search.alphabeta.engines.othello_probcut.Try` for each gap
+It prints one :class:`~arena.search.alphabeta.engines.othello.probcut.Try` for each gap
 (for ``FITTED``), and the table of spreads by stage it came from. The engine ships the fit
 of 800 positions to depth 12 (``--positions 800 --depth 12 --seed 5``).
 
@@ -42,9 +42,9 @@ import numpy as np
 
 import arena
 from arena.core.arrays_file import read_arrays
-from arena.search.alphabeta.engines.othello import OthelloEngine, make_engine
-from arena.search.alphabeta.engines.othello_probcut import AT_DEPTH, AT_EMPTIES, Try
-from arena.search.alphabeta.engines.othello_search import PROVEN
+from arena.search.alphabeta.engines.othello.engine import OthelloEngine, make_engine
+from arena.search.alphabeta.engines.othello.probcut import AT_DEPTH, AT_EMPTIES, Try
+from arena.search.alphabeta.engines.othello.search import PROVEN
 
 BUCKET = 5
 """Empty cells per cell of the spread's table (``--cell``)."""

@@ -16,7 +16,7 @@ Usage (about a minute of one core per 1,500 games played, then the fit: 35 minut
    solved by :class:`arena.solvers.othello.solver.OthelloSolver`, for the side
    to move; the later positions get their own exact score.
 3. **Fit**: ridge least squares (``scipy.sparse.linalg.lsqr``) of the label on
-   the features of :mod:`arena.search.alphabeta.engines.othello_eval`, each feature's
+   the features of :mod:`arena.search.alphabeta.engines.othello.evaluation`, each feature's
    weight piecewise linear over five phases (``--phases``), plus one value per
    configuration and phase of each pattern family (``--families``, default
    Logistello's); configurations that a symmetry of the family's cells maps onto each
@@ -24,7 +24,7 @@ Usage (about a minute of one core per 1,500 games played, then the fit: 35 minut
    The last 5% of the positions are held out, and both parts' R^2 printed.
    Weights are scaled by 4 (a raw value of 4 is about one disc).
 
-It writes the pattern file (``othello_patterns.npz``: the families, their values and
+It writes the pattern file (``patterns.npz``: the families, their values and
 the features' anchors) into ``--out``. The engine ships the fit of 3.36 million
 positions of 60,000 games played by the engine with the edges and corner blocks
 (``--games 500 --seed 1000 s + c --save`` for s = 1, 2 and ``--games 1000`` likewise for
@@ -32,7 +32,7 @@ s = 3, 4, c = 0-19, fitted in that order: s, then c; 800 iterations, damping 1):
 R^2 0.545 fitted, 0.524 on the held-out games, where the edges and corner blocks before
 it had 0.477 on the same positions. Each file was kept
 only because it won matches against the previous one (see the module docstring of
-``othello_eval`` and docs/strength.md).
+``engines/othello/evaluation.py`` and docs/strength.md).
 """
 
 from __future__ import annotations
@@ -47,8 +47,8 @@ from scipy.sparse.linalg import lsqr
 
 import arena
 from arena.core.arrays_file import read_arrays
-from arena.search.alphabeta.engines import othello_eval as ev
-from arena.search.alphabeta.engines.othello import make_engine
+from arena.search.alphabeta.engines.othello import evaluation as ev
+from arena.search.alphabeta.engines.othello.engine import make_engine
 from arena.solvers.othello.board import board_mask
 from arena.solvers.othello.solver import OthelloSolver
 
@@ -260,7 +260,7 @@ def main() -> None:
         print("        [" + ", ".join(f"{x:.1f}" for x in row) + "],")
     args.out.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(
-        args.out / "othello_patterns.npz",
+        args.out / "patterns.npz",
         families=np.array(families, dtype=np.int64),
         values=np.round(np.clip(values * 16, -32767, 32767)).astype(np.int16),
         anchors=anchors,

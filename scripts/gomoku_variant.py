@@ -33,7 +33,8 @@ from __future__ import annotations
 from arena.core.errors import SpecError
 from arena.core.game import Game
 from arena.core.spec import Param
-from arena.search.alphabeta.engines import Engine, gomoku
+from arena.search.alphabeta.engines import Engine
+from arena.search.alphabeta.engines.gomoku import engine as gomoku
 from arena.search.alphabeta.ids import IDSAgent
 
 

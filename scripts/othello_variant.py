@@ -10,9 +10,9 @@ Usage (from the checkout; both sides loaded the same way, in one process):
 
 - ``patterns``: a pattern file of ``scripts/fit_othello_weights.py`` (the features' weights
   fitted with it included; a file from before the families brings the edges and corner
-  blocks with ``othello_eval.ANCHORS``); ``none``, the shipped file;
+  blocks with ``othello.evaluation.ANCHORS``); ``none``, the shipped file;
 - ``probcut``: ProbCut's threshold in standard deviations (``othello.PROBCUT``; 0 off);
-- ``mpc``: the ProbCut table (``othello_probcut.MODELS``): ``fitted``, Multi-ProbCut's
+- ``mpc``: the ProbCut table (``othello.probcut.MODELS``): ``fitted``, Multi-ProbCut's
   tries fitted by stage (the engine's), or ``classic``, the one spread of before.
 
 Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
@@ -28,9 +28,10 @@ import numpy as np
 from arena.core.errors import SpecError
 from arena.core.game import Game
 from arena.core.spec import Param, file_path
-from arena.search.alphabeta.engines import Engine, othello
-from arena.search.alphabeta.engines.othello_eval import masks, weights
-from arena.search.alphabeta.engines.othello_probcut import MODELS, cut_table
+from arena.search.alphabeta.engines import Engine
+from arena.search.alphabeta.engines.othello import engine as othello
+from arena.search.alphabeta.engines.othello.evaluation import masks, weights
+from arena.search.alphabeta.engines.othello.probcut import MODELS, cut_table
 from arena.search.alphabeta.ids import IDSAgent
 
 

@@ -45,7 +45,8 @@ import time
 import arena
 from arena.compete.openings import Openings
 from arena.core.game import Game, State
-from arena.search.alphabeta.engines import driver, engine_for, gomoku
+from arena.search.alphabeta.engines import driver, engine_for
+from arena.search.alphabeta.engines.gomoku import engine as gomoku
 
 PLIES = {"othello": (16, 26), "gomoku": (10, 20), "connect4": (8, 14)}
 

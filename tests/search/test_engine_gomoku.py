@@ -11,7 +11,7 @@ import pytest
 
 import arena
 from arena.search.alphabeta.engines import engine_for
-from arena.search.alphabeta.engines.gomoku import (
+from arena.search.alphabeta.engines.gomoku.engine import (
     C_FOURS,
     C_THREES,
     GomokuEngine,
@@ -240,7 +240,7 @@ def winning_cells(state: arena.State, player: int) -> set[int]:
 def test_the_answers_to_a_three_hold_every_move_that_does_not_lose_at_once() -> None:
     """Against the opponent's threat of an open (or double) four, every move left out of
     ``defence_cells`` lets the opponent make it, and the mover then has no five."""
-    from arena.search.alphabeta.engines.gomoku import defence_cells
+    from arena.search.alphabeta.engines.gomoku.engine import defence_cells
 
     game = arena.load_game("gomoku")
     engine = make_engine(game)
@@ -280,7 +280,7 @@ def test_the_answers_make_a_double_three_a_proven_win() -> None:
     """Black's G8 makes two open threes (G8-J8 and G8-G10): a win by threes that the
     search proves only when a node facing a three searches just its answers (else the
     beam leaves moves out, and the loss is only "lost soon")."""
-    from arena.search.alphabeta.engines.gomoku import G_ANSWER, PROVEN
+    from arena.search.alphabeta.engines.gomoku.engine import G_ANSWER, PROVEN
 
     game = arena.load_game("gomoku")
     state = game.play_moves(game.parse_moves("H8 A1 J8 O1 G9 A15 G10 O15"))
@@ -302,7 +302,7 @@ def test_the_answers_make_a_double_three_a_proven_win() -> None:
 def searched(state: arena.State, depth: int, lmr: int) -> tuple[int, float, int]:
     """``(move, value, nodes)`` of the engine's search to ``depth`` (iterative deepening,
     a fresh table) with ``gomoku.LMR`` set to ``lmr``."""
-    from arena.search.alphabeta.engines.gomoku import G_LMR
+    from arena.search.alphabeta.engines.gomoku.engine import G_LMR
 
     engine = make_engine(state.game)
     assert engine is not None
@@ -331,7 +331,7 @@ def test_late_move_reductions_search_fewer_nodes_and_keep_proofs() -> None:
     """With the late moves a ply shallower (``LMR``) a depth costs far fewer nodes, and a
     win by threes is still proven: a proof does not depend on the depth it was found at,
     and the forced blocks and the answers to a three, never reduced, are all searched."""
-    from arena.search.alphabeta.engines.gomoku import PROVEN
+    from arena.search.alphabeta.engines.gomoku.engine import PROVEN
 
     game = arena.load_game("gomoku")
     plain = reduced = 0
@@ -389,7 +389,7 @@ def test_four_three_cells_are_counted_by_their_definition() -> None:
     """``fork_cells`` counts, for each of p's windows of k-2 stones (and none of the
     other's), its empty cells that also lie in a window of p's with k-3 stones or more
     along another line: read here from the board itself, not the engine's counts."""
-    from arena.search.alphabeta.engines.gomoku import fork_cells
+    from arena.search.alphabeta.engines.gomoku.engine import fork_cells
 
     game = arena.load_game("gomoku")
     engine = make_engine(game)

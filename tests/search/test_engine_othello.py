@@ -14,14 +14,14 @@ from arena.core.agent import SearchInfo
 from arena.core.game import State
 from arena.search.alphabeta.alphabeta import AlphaBeta
 from arena.search.alphabeta.engines import engine_for
-from arena.search.alphabeta.engines.othello import (
+from arena.search.alphabeta.engines.othello.engine import (
     NEVER,
     OthelloEngine,
     make_engine,
     predicted_discs,
 )
-from arena.search.alphabeta.engines.othello_eval import HEURISTIC, UTILITY, evaluate
-from arena.search.alphabeta.engines.othello_search import UPPER
+from arena.search.alphabeta.engines.othello.evaluation import HEURISTIC, UTILITY, evaluate
+from arena.search.alphabeta.engines.othello.search import UPPER
 from arena.search.values import PROVEN, evaluation
 from arena.solvers.othello.board import moves
 from arena.solvers.solve import solve_state

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import arena
-from arena.search.alphabeta.engines import gomoku
-from arena.search.alphabeta.engines import gomoku_patterns as patterns
+from arena.search.alphabeta.engines.gomoku import engine as gomoku
+from arena.search.alphabeta.engines.gomoku import patterns
 from helpers import clustered_states
 
 SHAPE = patterns.shape_table()

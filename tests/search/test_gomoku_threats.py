@@ -15,7 +15,7 @@ import pytest
 import arena
 from arena.core.game import State
 from arena.games.gomoku.heuristic import immediate_wins
-from arena.search.alphabeta.engines.gomoku_threats import R_NEAR, ThreatSearch
+from arena.search.alphabeta.engines.gomoku.threats import R_NEAR, ThreatSearch
 from helpers import clustered_states
 
 
@@ -115,8 +115,8 @@ def test_two_threads_play_a_win_the_threat_thread_proves(
     # The fork on 15x15: the main search deepens, the threat thread proves the win by
     # threes, stops it, and its move is played (reported as proven). The main search's
     # answers to a three are off here: with them it proves this short fork itself, first.
-    from arena.search.alphabeta.engines import gomoku
-    from arena.search.alphabeta.engines.gomoku import GomokuEngine
+    from arena.search.alphabeta.engines.gomoku import engine as gomoku
+    from arena.search.alphabeta.engines.gomoku.engine import GomokuEngine
     from arena.search.values import is_proven
 
     monkeypatch.setattr(gomoku, "ANSWER", 0)
@@ -133,7 +133,7 @@ def test_two_threads_play_a_win_the_threat_thread_proves(
 def test_one_thread_may_search_threats_at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
     # Off by default (ROOT_THREES = 0: the root VCF, as measured): the engine does not see
     # the win by threes at the root; set, the one-thread engine plays it at once.
-    from arena.search.alphabeta.engines import gomoku
+    from arena.search.alphabeta.engines.gomoku import engine as gomoku
 
     state = position("F8 A1 G8 A3 H9 P15 H10 P13")
     engine = gomoku.GomokuEngine(state.game)
@@ -158,7 +158,7 @@ def near_stones(state: State) -> list[int]:
 
 def defended(text: str, spec: str = "gomoku", threads: int = 1) -> tuple[list[str], str]:
     """The root moves the engine keeps against the opponent's threat, and its move."""
-    from arena.search.alphabeta.engines.gomoku import GomokuEngine
+    from arena.search.alphabeta.engines.gomoku.engine import GomokuEngine
 
     state = position(text, spec)
     engine = GomokuEngine(state.game, threads=threads)
@@ -202,7 +202,7 @@ def test_the_root_keeps_only_the_moves_that_stop_the_opponents_vct() -> None:
 
 
 def test_without_a_threat_or_with_the_look_off_the_root_is_whole() -> None:
-    from arena.search.alphabeta.engines.gomoku import GomokuEngine
+    from arena.search.alphabeta.engines.gomoku.engine import GomokuEngine
 
     state = position("H8 H9 J8")  # nothing forced yet
     engine = GomokuEngine(state.game)
@@ -231,7 +231,7 @@ def test_the_variant_script_sets_the_engines_settings() -> None:
     variant.reset(game)
     built = variant.engine(game)  # type: ignore[attr-defined]
     assert (built.defend_threes, built.root_threes) == (1, 2)
-    from arena.search.alphabeta.engines import gomoku
+    from arena.search.alphabeta.engines.gomoku import engine as gomoku
 
     assert built.search.geo[0][gomoku.G_ANSWER] == 0
     assert (built.search.geo[0][gomoku.G_BEAM], built.search.leaf_vcf) == (9, 2)
@@ -295,7 +295,7 @@ def test_the_compiled_search_is_loaded_before_the_first_move() -> None:
     the search calls from Python has been loaded once a ThreatSearch exists."""
     code = (
         "import arena\n"
-        "from arena.search.alphabeta.engines import gomoku_threats as t\n"
+        "from arena.search.alphabeta.engines.gomoku import threats as t\n"
         "called = (t.is_five, t.place, t.threat)\n"
         "before = [bool(f.overloads) for f in called]\n"
         "t.ThreatSearch(arena.load_game('gomoku'))\n"

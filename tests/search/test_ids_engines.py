@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 import arena
-from arena.search.alphabeta.engines import ENGINES, connect4, engine_for, gomoku, othello_search
+from arena.search.alphabeta.engines import ENGINES, connect4, engine_for
+from arena.search.alphabeta.engines.gomoku import engine as gomoku
+from arena.search.alphabeta.engines.othello import search as othello_search
 
 
 def test_games_without_an_engine_get_none() -> None:

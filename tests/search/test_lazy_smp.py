@@ -349,7 +349,7 @@ def test_a_row_two_writers_interleaved_is_no_match() -> None:
     position, where a check of the key alone took the other position's data."""
     import numpy as np
 
-    from arena.search.alphabeta.engines import othello_search
+    from arena.search.alphabeta.engines.othello import search as othello_search
     from arena.search.alphabeta.engines.table_values import EXACT, entry_key, store_entry
 
     table = othello_search.new_table(4)
@@ -377,8 +377,8 @@ def othello_fixed_depth(
     index, its value, moves deferred, marks left behind)."""
     import numpy as np
 
-    from arena.search.alphabeta.engines import othello_search as search
-    from arena.search.alphabeta.engines.othello import OthelloEngine
+    from arena.search.alphabeta.engines.othello import search
+    from arena.search.alphabeta.engines.othello.engine import OthelloEngine
 
     engine = OthelloEngine(state.game, threads=2)
     me, opp = engine.bits(state)
@@ -452,7 +452,7 @@ def gomoku_fixed_depth(state: State, depth: int, busy_child: bool) -> tuple[floa
     """Gomoku's search with the sharing on, on one thread, every position two plies down
     near the stones marked by 'another thread' when asked: (value, moves deferred, marks
     left in the table)."""
-    from arena.search.alphabeta.engines import gomoku
+    from arena.search.alphabeta.engines.gomoku import engine as gomoku
     from arena.search.clock.compiled_deadline import NEVER
 
     search = gomoku.GomokuSearch(state.game)
@@ -501,7 +501,7 @@ def test_gomoku_helpers_may_search_another_beam_through_the_same_table(
     other moves than the main search, stores them in the shared table, and leaves the
     main search's own settings alone; a helper varied to the main search's settings
     searches node for node as it does."""
-    from arena.search.alphabeta.engines import gomoku
+    from arena.search.alphabeta.engines.gomoku import engine as gomoku
     from arena.search.clock.compiled_deadline import NEVER
 
     game = arena.load_game("gomoku")

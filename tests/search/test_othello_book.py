@@ -14,9 +14,9 @@ import pytest
 
 import arena
 from arena.core.game import State
-from arena.search.alphabeta.engines import othello_book as ob
-from arena.search.alphabeta.engines.othello import OthelloEngine
-from arena.search.alphabeta.engines.othello_eval import image
+from arena.search.alphabeta.engines.othello import book as ob
+from arena.search.alphabeta.engines.othello.engine import OthelloEngine
+from arena.search.alphabeta.engines.othello.evaluation import image
 from arena.search.report import format_search
 from arena.solvers.othello.solver import discs
 

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import arena
-from arena.search.alphabeta.engines import othello_eval as ev
-from arena.search.alphabeta.engines.othello import make_engine
+from arena.search.alphabeta.engines.othello import evaluation as ev
+from arena.search.alphabeta.engines.othello.engine import make_engine
 from arena.solvers.othello.board import board_mask, moves
 
 ROOT = Path(__file__).parents[2]
@@ -181,11 +181,11 @@ def test_the_fit_script_writes_a_file_the_engine_plays(tmp_path: Path) -> None:
         capture_output=True, text=True, env=env, timeout=600, check=False,
     )  # fmt: skip
     assert again.returncode == 0, again.stderr[-2000:]
-    a = np.load(tmp_path / "a" / "othello_patterns.npz")
-    b = np.load(tmp_path / "b" / "othello_patterns.npz")
+    a = np.load(tmp_path / "a" / "patterns.npz")
+    b = np.load(tmp_path / "b" / "patterns.npz")
     assert list(a["families"]) == [ev.DIAG4, ev.LINE1_X]
     assert np.array_equal(a["values"], b["values"])
-    patterns = ev.load_patterns(tmp_path / "b" / "othello_patterns.npz")
+    patterns = ev.load_patterns(tmp_path / "b" / "patterns.npz")
     # An edge read either way is one configuration: the fit gives both one value.
     values = patterns.values[81:]
     config = ev.pattern_index(0b1011, 0b100000, ev.FAMILY_CELLS[ev.LINE1_X])
@@ -204,7 +204,7 @@ def test_the_fit_script_writes_a_file_the_engine_plays(tmp_path: Path) -> None:
         ([*run, "--positions", str(junk)], "--positions: " + str(junk) + ": not a file of --save"),
         ([*run, "--positions", str(cut)], "--positions: " + str(cut) + ": not a file of --save"),
         (
-            [*run, "--positions", str(tmp_path / "a" / "othello_patterns.npz")],
+            [*run, "--positions", str(tmp_path / "a" / "patterns.npz")],
             "not a file of --save",
         ),
         ([*run, "--positions", str(saved), "--phases", "1"], "--phases: at least 2"),

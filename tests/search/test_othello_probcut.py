@@ -14,9 +14,9 @@ import pytest
 
 import arena
 from arena.core.game import State
-from arena.search.alphabeta.engines import othello_probcut as mpc
-from arena.search.alphabeta.engines import othello_search as search
-from arena.search.alphabeta.engines.othello import OthelloEngine
+from arena.search.alphabeta.engines.othello import probcut as mpc
+from arena.search.alphabeta.engines.othello import search
+from arena.search.alphabeta.engines.othello.engine import OthelloEngine
 
 ROOT = Path(__file__).parents[2]
 GAME = arena.load_game("othello")

@@ -3,7 +3,7 @@ scanning the whole board, in one run.
 
 ``arena bench threats`` draws ``--positions`` positions of clustered stones (each stone
 next to one placed before, as in play: random games over the whole board seldom make a
-three) and runs the compiled threat search of ``gomoku_threats`` from each, as the
+three) and runs the compiled threat search of ``engines.gomoku.threats`` from each, as the
 engine's threat thread does (VCF, then VCT with up to three threes, for the side to move)
 and as its look at the opponent's threats does (for the other side, two threes), within
 ``--nodes`` nodes a search. Every search runs twice, interleaved: scanning only near the
@@ -25,7 +25,7 @@ from typing import Any
 
 from arena.core.game import Game, State
 from arena.games import load_game
-from arena.search.alphabeta.engines.gomoku_threats import R_NEAR, ThreatSearch
+from arena.search.alphabeta.engines.gomoku.threats import R_NEAR, ThreatSearch
 
 SEARCHES = ((3, False), (2, True))
 """Each position's searches: (threes, for the opponent of the side to move)."""

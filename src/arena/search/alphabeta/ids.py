@@ -9,7 +9,7 @@ horizon (every line ended the game, so deeper search cannot change the answer).
 On Othello it plays the exact endgame instead when a solve fits in half the
 move's time (:func:`arena.solvers.exact.exact_endgame`), and on 8x8 on a clock with
 ``book=FILE`` the opening book's move while the position is in the book
-(:mod:`arena.search.alphabeta.engines.othello_book`). Games with a compiled
+(:mod:`arena.search.alphabeta.engines.othello.book`). Games with a compiled
 engine (:mod:`arena.search.alphabeta.engines`: Othello up to 8x8) are searched by it
 unless ``engine=python`` or an evaluation other than the game's heuristic is asked for:
 ``eval=utility``, or ``eval=net:FILE``, a network's value head
@@ -46,7 +46,7 @@ from arena.core.limit import Limit
 from arena.core.spec import Param, file_path
 from arena.search.alphabeta.alphabeta import GameSearcher, root_rows
 from arena.search.alphabeta.engines import Engine, engine_for
-from arena.search.alphabeta.engines.othello_book import Book, read_book
+from arena.search.alphabeta.engines.othello.book import Book, read_book
 from arena.search.az.value import cutoff_evaluation
 from arena.search.clock.background import Background
 from arena.search.clock.deadline import Deadline, SearchTimeout, quiet_gc

@@ -15,9 +15,9 @@ seconds, maxdepth, agent, nodes=None)`` with ``(move, SearchInfo)`` — never la
 does — and may define ``stop()`` (``ids`` forwards ``Agent.stop`` to it). ``ids``
 builds its engine in ``reset``, off the clock.
 
-- ``othello`` (:mod:`.othello`): PVS with a table, Multi-ProbCut fitted by stage
-  (:mod:`.othello_probcut`), a fitted pattern evaluation (:mod:`.othello_eval`), an
-  opening book on request (:mod:`.othello_book`) and the exact endgame; boards up to 8x8.
+- ``othello`` (:mod:`.othello.engine`): PVS with a table, Multi-ProbCut fitted by stage
+  (:mod:`.othello.probcut`), a fitted pattern evaluation (:mod:`.othello.evaluation`), an
+  opening book on request (:mod:`.othello.book`) and the exact endgame; boards up to 8x8.
 
 Tests: tests/search/test_ids_engines.py, tests/search/test_engine_othello.py
 """
@@ -33,8 +33,8 @@ from arena.search.clock.compiled import AVAILABLE
 
 ENGINES: dict[str, str] = {
     "connect4": "arena.search.alphabeta.engines.connect4",
-    "gomoku": "arena.search.alphabeta.engines.gomoku",
-    "othello": "arena.search.alphabeta.engines.othello",
+    "gomoku": "arena.search.alphabeta.engines.gomoku.engine",
+    "othello": "arena.search.alphabeta.engines.othello.engine",
 }
 """Game name -> the module of its compiled engine."""
 

@@ -20,7 +20,7 @@ and per depth, and may try more than one shallow depth, cheapest first. Here:
   (the fit is of 8x8 positions).
 
 :func:`cut_table` writes the tries out as the array the compiled search reads
-(:data:`.othello_search.CUT_DEPTHS` depths by 65 counts of empty cells); the margin in
+(:data:`.search.CUT_DEPTHS` depths by 65 counts of empty cells); the margin in
 sigmas is the engine's ``probcut`` (``stats[MPC_MARGIN]``).
 
 Tests: tests/search/test_othello_probcut.py
@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from arena.search.alphabeta.engines import othello_search as search
+from arena.search.alphabeta.engines.othello import search
 
 
 class Try(NamedTuple):
@@ -141,7 +141,7 @@ def _made(tries: tuple[Try, ...]) -> np.ndarray:
 def table_of(tries: tuple[Try, ...]) -> np.ndarray:
     """``[empties, depth, try]`` rows of (shallow depth or -1, slope in ``SLOPE_ONE``-ths,
     offset, sigma): at each node the tries whose first depth it has reached, the cheapest
-    (widest gap) first, at most :data:`.othello_search.TRIES`."""
+    (widest gap) first, at most :data:`.search.TRIES`."""
     out = search.no_cuts()
     ordered = sorted(tries, key=lambda t: -t.gap)
     for depth in range(out.shape[1]):

@@ -3,7 +3,7 @@
 Boards are the solver's bitboards (:mod:`arena.solvers.othello.board`), the
 side to move first. Values are the mover's, as in :mod:`arena.search.values`:
 a finished game is worth ``WIN - plies`` (negated for a loss, 0 for a draw),
-an unfinished one at the horizon the evaluation of :mod:`.othello_eval` in
+an unfinished one at the horizon the evaluation of :mod:`.evaluation` in
 hundredths (or the disc difference, ``kind`` UTILITY). A pass is a move and
 takes a ply of depth, as in the readable search, so at equal depth the two find
 the same values (with the UTILITY evaluation).
@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from arena.search.alphabeta.engines.othello_eval import CORNERS, evaluate
+from arena.search.alphabeta.engines.othello.evaluation import CORNERS, evaluate
 from arena.search.alphabeta.engines.table_values import EXACT, LOWER, UPPER, from_table, to_table
 from arena.search.clock.compiled import now_ns
 from arena.solvers.bits import lowest_index, popcount
@@ -77,7 +77,7 @@ NO_CAP = 1 << 62
 # Multi-ProbCut (Buro, 1995 and 1997): at a node of some depth, a search a few plies
 # shallower predicts the deep value as slope * shallow + offset, give or take sigma. The
 # table ``cuts[empties, depth, try]`` holds (shallow depth or -1, slope in SLOPE_ONE-ths,
-# offset, sigma) for up to TRIES shallow depths (:mod:`.othello_probcut` makes it);
+# offset, sigma) for up to TRIES shallow depths (:mod:`.probcut` makes it);
 # stats[MPC_MARGIN] is the margin in hundredths of sigma (0: no ProbCut).
 CUT_DEPTHS = 40
 TRIES = 2

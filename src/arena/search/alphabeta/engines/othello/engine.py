@@ -4,7 +4,7 @@
 unless told ``engine=python``. A move:
 
 1. **one legal move** is played at once;
-   **an opening book** (``ids:book=FILE``, :mod:`.othello_book`, 8x8): in a position
+   **an opening book** (``ids:book=FILE``, :mod:`.book`, 8x8): in a position
    it has expanded, the move whose position the book searched best is played at once,
    when the move has a time limit (a search to a fixed depth or node count, and an
    analysis, search instead);
@@ -15,7 +15,7 @@ unless told ``engine=python``. A move:
    plays a move that keeps the exact score; if the solve runs out of its
    share, the search below gets the rest of the time;
 3. **iterative deepening** of the compiled negascout search
-   (:mod:`.othello_search`, evaluation :mod:`.othello_eval`) to depth 1, 2, 3, ...
+   (:mod:`.search`, evaluation :mod:`.evaluation`) to depth 1, 2, 3, ...
    with one transposition table kept over the game: each depth starts with the
    root moves in the order of the previous one's values. A new depth starts
    only if :data:`NEXT_SHARE` of the time is left (the next costs a few times
@@ -56,10 +56,10 @@ from arena.core.agent import Agent, SearchInfo
 from arena.core.errors import IllegalMove, SpecError
 from arena.core.evaluation import SCALE
 from arena.core.game import Game, State
-from arena.search.alphabeta.engines import othello_search as search
 from arena.search.alphabeta.engines.driver import BOUND_TEXT, LazySMP, node_budget
-from arena.search.alphabeta.engines.othello_book import Book, placements
-from arena.search.alphabeta.engines.othello_eval import (
+from arena.search.alphabeta.engines.othello import search
+from arena.search.alphabeta.engines.othello.book import Book, placements
+from arena.search.alphabeta.engines.othello.evaluation import (
     HEURISTIC,
     SOFT,
     UNIT,
@@ -67,7 +67,7 @@ from arena.search.alphabeta.engines.othello_eval import (
     masks,
     weights,
 )
-from arena.search.alphabeta.engines.othello_probcut import cut_table
+from arena.search.alphabeta.engines.othello.probcut import cut_table
 from arena.search.atomics import private_array
 from arena.search.clock.deadline import Deadline, quiet_gc
 from arena.search.report import value_rows
@@ -90,7 +90,7 @@ TABLE_BITS = 21
 """``2**TABLE_BITS`` rows of 24 bytes in the transposition table (48 MB)."""
 PROBCUT = 1.5
 """Multi-ProbCut's threshold in standard deviations of a shallow search's prediction
-(0 turns it off); the predictions are :mod:`.othello_probcut`'s table."""
+(0 turns it off); the predictions are :mod:`.probcut`'s table."""
 NEVER = 1 << 62
 """A deadline (monotonic nanoseconds) that never comes."""
 
@@ -220,10 +220,10 @@ class OthelloEngine:
         self.masks = masks(size, families)
         self.squares = search.square_values(size)
         self.cuts = cut_table(size)
-        """Multi-ProbCut's shallow searches and predictions (:mod:`.othello_probcut`)."""
+        """Multi-ProbCut's shallow searches and predictions (:mod:`.probcut`)."""
         self.table = search.new_table(table_bits)
         self.busy = search.new_busy()
-        """The positions the threads are searching now (shared, see :mod:`.othello_search`)."""
+        """The positions the threads are searching now (shared, see :mod:`.search`)."""
         self.stats = search.new_stats()
         self.scratch = search.new_scratch()
         self.age = 0
@@ -244,7 +244,7 @@ class OthelloEngine:
         self.spent = 0
         """The main search's nodes this move (against :attr:`budget`)."""
         self.split = True
-        """Threads share a node's later moves (ABDADA, :mod:`.othello_search`); False:
+        """Threads share a node's later moves (ABDADA, :mod:`.search`); False:
         plain Lazy SMP. Two threads reach a depth a third sooner with it (in matches
         against one thread: 52.3% over 200 games, plain Lazy SMP 49.5% over 100,
         docs/speed.md); one thread never marks."""

@@ -92,7 +92,7 @@ ANCHORS = np.array(
 corner blocks (see the module): four times the expected final disc difference, so a raw
 value of 4 is about a disc. Smaller boards play them, and 8x8 with a pattern file from
 before the families; the shipped file carries its own."""
-PATTERNS_FILE = Path(__file__).with_name("othello_patterns.npz")
+PATTERNS_FILE = Path(__file__).with_name("patterns.npz")
 """The shipped pattern file (:func:`load_patterns`): Logistello's families and the
 features' weights fitted with them."""
 HAND_ANCHORS = np.array(

@@ -14,7 +14,7 @@ In an expanded position the engine plays, at once, the move whose position has t
 best searched value: what a search one ply deeper than ``depth`` would play, read from
 the file. Elsewhere it searches. A position and its seven images under the board's
 symmetries are one entry (:func:`canonical`), so the book is an eighth of the tree.
-Values are in the engine's internal units (:data:`.othello_eval.UNIT` a raw unit, four
+Values are in the engine's internal units (:data:`.evaluation.UNIT` a raw unit, four
 raw units a disc), from the evaluation the book was built with.
 
 The values are not carried up the book by negamax, as books in the literature do: a
@@ -44,7 +44,7 @@ import numpy as np
 
 from arena.core.arrays_file import read_arrays
 from arena.core.bitboard import iter_bits
-from arena.search.alphabeta.engines.othello_eval import image
+from arena.search.alphabeta.engines.othello.evaluation import image
 from arena.solvers.othello.board import board_mask, flips, moves
 
 VERSION = 1
@@ -58,7 +58,7 @@ Position = tuple[int, int]
 
 
 def canonical(pos: Position) -> Position:
-    """The one of ``pos``'s eight images (:func:`.othello_eval.image`) that the book stores:
+    """The one of ``pos``'s eight images (:func:`.evaluation.image`) that the book stores:
     the smallest ``(mover, opponent)``.
 
     >>> d3, c4, f5, b2 = (1 << 19, 0), (1 << 26, 0), (1 << 37, 0), (1 << 9, 0)

@@ -30,7 +30,7 @@ The position is a board of cells plus, for every k-window (k cells in a line:
   lines (:data:`LINES`);
 - **Patterns** (:data:`PATTERN`, measured in docs/speed.md). Each cell's key along
   each of its four lines (its eight neighbours there, 2 bits each) is kept as stones come
-  and go, and with it, by two table look-ups (:mod:`.gomoku_patterns`), the *class* of
+  and go, and with it, by two table look-ups (:mod:`.patterns`), the *class* of
   every empty cell for either side: what a stone there would make (a five, an open four,
   a four-three, a double three, an open three, ...). The pattern evaluation weighs the
   empty cells by class, the mover's and the opponent's apart (fitted to game results,
@@ -50,7 +50,7 @@ The position is a board of cells plus, for every k-window (k cells in a line:
   search of continuous fours (each attacking move makes a four, the defender
   must block it): a win found that way is proven.
 - **Threats** (``threads=2`` or more): the first helper thread searches the root for
-  a win by fours and threes (VCF, then VCT: :mod:`.gomoku_threats`) for up to
+  a win by fours and threes (VCF, then VCT: :mod:`.threats`) for up to
   :data:`THREAT_SHARE` of the move while the main thread deepens (without its root VCF);
   a proven win stops the search and is played. Then it deepens as Lazy SMP's helpers do.
 - **The opponent's threats** (off by default: :data:`DEFEND_THREES`; every thread count
@@ -87,7 +87,6 @@ from numba import njit
 
 from arena.core.agent import Agent, SearchInfo
 from arena.core.game import Game, State
-from arena.search.alphabeta.engines import gomoku_patterns as patterns
 from arena.search.alphabeta.engines.driver import (
     BOUND_TEXT,
     Iteration,
@@ -96,7 +95,8 @@ from arena.search.alphabeta.engines.driver import (
     deepen,
     node_budget,
 )
-from arena.search.alphabeta.engines.gomoku_threats import Found, ThreatSearch, add
+from arena.search.alphabeta.engines.gomoku import patterns
+from arena.search.alphabeta.engines.gomoku.threats import Found, ThreatSearch, add
 from arena.search.alphabeta.engines.table_values import (
     EXACT,
     LOWER,
@@ -186,7 +186,7 @@ HELPER_LEAF_PLIES = LEAF_PLIES
 """Attacking fours of the helpers' VCF search at the horizon (the main search:
 :data:`LEAF_PLIES`)."""
 THREAT_THREES = 3
-"""Threes along a line of the threat search's VCT (:mod:`.gomoku_threats`) that the
+"""Threes along a line of the threat search's VCT (:mod:`.threats`) that the
 threat thread of ``threads=2`` runs at the root (its VCF first)."""
 ROOT_THREES = 0
 """One thread: threes of the root's threat search in place of its VCF (0: the engine's
@@ -220,7 +220,7 @@ LINES = (0.0, 0.0, 0.0)
 further in (a stone on the edge takes part in fewer lines, and in those only along it)."""
 PATTERN = 1.0
 """1: the evaluation sums what a stone on each empty cell would make for either side (its
-class, :mod:`.gomoku_patterns`: :data:`PATTERN_MOVER` for the mover's, :data:`PATTERN_OTHER`
+class, :mod:`.patterns`: :data:`PATTERN_MOVER` for the mover's, :data:`PATTERN_OTHER`
 for the opponent's) in place of the windows; 0: the windows (the pattern codes are then
 not kept, so they cost nothing). On: it scored 61.3% (119-0-75, Elo +80 [+30, +130])
 against the windows over 194 games at 0.5 s a move, an SPRT's accepted H1 (docs/speed.md),
@@ -315,7 +315,7 @@ def geometry(size: int, k: int, exact: bool = False) -> tuple[np.ndarray, ...]:
 
 @cache
 def _pattern_tables(exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """The line shapes and the cells' classes (:mod:`.gomoku_patterns`), built once a
+    """The line shapes and the cells' classes (:mod:`.patterns`), built once a
     rule (``exact``: exactly five)."""
     return patterns.shape_table(exact), patterns.class_table()
 
@@ -1515,7 +1515,7 @@ class GomokuEngine:
             else None
         )
         """Lazy SMP's helpers (``ids:threads=N``): the first searches the root for a win
-        by threats (VCF, then VCT: :mod:`.gomoku_threats`) for up to
+        by threats (VCF, then VCT: :mod:`.threats`) for up to
         :data:`THREAT_SHARE` of the move while the main thread deepens, then deepens
         beside it; the others deepen."""
         if self.smp is not None:
