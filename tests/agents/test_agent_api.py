@@ -191,3 +191,51 @@ def test_ids_reports_every_depth_and_stop_ends_the_depth_under_way(game_spec: st
     agent.listener = lambda info: depths.append(info.depth) or agent.stop() or False
     agent.choose(game.initial_state(), arena.Limit())
     assert depths == [1] and agent.last_search is not None and agent.last_search.depth == 1
+
+
+FINISHED_SPECS = ["random", "greedy", "minimax", "alphabeta", "ids", "mcts", "solver", "best"]
+
+
+@pytest.mark.parametrize("spec", FINISHED_SPECS)
+def test_every_agent_refuses_a_finished_game_in_one_line(spec: str) -> None:
+    # Asked for a move after the game ended, each search used to fail inside itself
+    # (mcts: "max() arg is an empty sequence"; ids: "tuple index out of range").
+    from arena.core.errors import GameOver
+
+    state = arena.load_game("tictactoe").initial_state()
+    for move in (0, 3, 1, 4, 2):  # the first player's row a1-c1
+        state = state.play(move)
+    agent = arena.load_agent(spec)
+    with pytest.raises(GameOver) as info:
+        agent.choose(state, arena.Limit(time=0.2))
+    message = str(info.value)
+    assert message == f"{spec}: no move: the game is over (won by the first player)"
+    assert "\n" not in message
+
+
+def test_a_users_agent_subclass_refuses_a_finished_game_and_plays_the_rest() -> None:
+    from arena.core.errors import GameOver
+
+    class First(arena.Agent):
+        """The first legal move."""
+
+        def choose(self, state: arena.State, limit: arena.Limit) -> int:
+            return state.legal_moves()[0]
+
+    class Checked(First):
+        def choose(self, state: arena.State, limit: arena.Limit) -> int:
+            return super().choose(state, limit)  # the check wraps each class once
+
+    game = arena.load_game("go:size=5")
+    state = game.initial_state()
+    for cls in (First, Checked):
+        assert cls().choose(state, arena.Limit()) == state.legal_moves()[0]
+        over = state.play(game.pass_move).play(game.pass_move)
+        with pytest.raises(
+            GameOver, match=r"^First: no move: the game is over \(won by the second player\)$"
+        ):
+            cls().choose(over, arena.Limit())
+    # What the referee reads of a user's choose is still the user's own signature.
+    import inspect
+
+    assert list(inspect.signature(First.choose).parameters) == ["self", "state", "limit"]

@@ -15,6 +15,7 @@ Tests: tests/agents/test_agent_api.py
 
 from __future__ import annotations
 
+import functools
 import inspect
 import operator
 import time
@@ -23,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from arena.core.errors import ArenaError
+from arena.core.errors import ArenaError, GameOver
 from arena.core.game import Game, State
 from arena.core.limit import Limit
 from arena.core.spec import Param, bind_params, format_spec
@@ -102,6 +103,9 @@ class Agent(ABC):
         if not hasattr(cls, "summary"):
             doc = inspect.cleandoc(cls.__dict__.get("__doc__") or "")
             cls.summary = doc.splitlines()[0] if doc else cls.__name__
+        choose = cls.__dict__.get("choose")
+        if callable(choose) and not getattr(choose, "__isabstractmethod__", False):
+            cls.choose = _refusing_finished(choose)  # type: ignore[method-assign]
 
     def __init__(self, **params: Any) -> None:
         self.config: dict[str, Any] = bind_params(self.name, self.params, params, self.param_hint)
@@ -147,6 +151,30 @@ class Agent(ABC):
 
     def __repr__(self) -> str:
         return f"load_agent({self.spec!r})"
+
+
+def _refusing_finished(choose: Callable[..., int]) -> Callable[..., int]:
+    """``choose`` that first refuses a finished game with :class:`GameOver`: every agent's
+    search assumes a move to make, and would otherwise fail inside itself (an empty
+    ``max``, an index out of range) with nothing to say what was asked. Wrapped once per
+    class that defines ``choose``; a check of a few attribute reads a move."""
+    if getattr(choose, "_refuses_finished", False):
+        return choose
+
+    @functools.wraps(choose)
+    def checked(self: Any, state: State, *args: Any, **kwargs: Any) -> int:
+        if state.is_terminal():
+            name = getattr(self, "spec", None) or type(self).__name__
+            raise GameOver(f"{name}: no move: the game is over ({_result(state)})")
+        return choose(self, state, *args, **kwargs)
+
+    checked._refuses_finished = True  # type: ignore[attr-defined]
+    return checked
+
+
+def _result(state: State) -> str:
+    r0, r1 = state.returns()
+    return "a draw" if r0 == r1 else f"won by the {'first' if r0 > r1 else 'second'} player"
 
 
 def start_game(agent: Any, game: Game, **context: Any) -> None:

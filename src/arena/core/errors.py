@@ -102,6 +102,21 @@ def read_text(path: str | Path, name: str | None = None) -> str:
         raise ArenaError(f"{where}: {exc.strerror or exc}") from None
 
 
+class GameOver(ArenaError):
+    """A move was asked of a finished game: every agent refuses it alike (see
+    :class:`arena.core.agent.Agent`), rather than failing inside its search.
+
+    >>> import arena
+    >>> state = arena.load_game("tictactoe").initial_state()
+    >>> for move in (0, 3, 1, 4, 2):
+    ...     state = state.play(move)
+    >>> arena.load_agent("random").choose(state, arena.Limit())
+    Traceback (most recent call last):
+    ...
+    arena.core.errors.GameOver: random: no move: the game is over (won by the first player)
+    """
+
+
 class AgentFailure(ArenaError):
     """An agent in another process broke the rules of play: ``reason`` is the referee's
     forfeit reason (``time``, ``crash`` or ``illegal``) and ``detail`` says what happened."""
