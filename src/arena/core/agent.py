@@ -165,16 +165,11 @@ def _refusing_finished(choose: Callable[..., int]) -> Callable[..., int]:
     def checked(self: Any, state: State, *args: Any, **kwargs: Any) -> int:
         if state.is_terminal():
             name = getattr(self, "spec", None) or type(self).__name__
-            raise GameOver(f"{name}: no move: the game is over ({_result(state)})")
+            raise GameOver(f"{name}: no move: the game is over ({state.result_text()})")
         return choose(self, state, *args, **kwargs)
 
     checked._refuses_finished = True  # type: ignore[attr-defined]
     return checked
-
-
-def _result(state: State) -> str:
-    r0, r1 = state.returns()
-    return "a draw" if r0 == r1 else f"won by the {'first' if r0 > r1 else 'second'} player"
 
 
 def start_game(agent: Any, game: Game, **context: Any) -> None:

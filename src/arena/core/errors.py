@@ -113,7 +113,7 @@ class GameOver(ArenaError):
     >>> arena.load_agent("random").choose(state, arena.Limit())
     Traceback (most recent call last):
     ...
-    arena.core.errors.GameOver: random: no move: the game is over (won by the first player)
+    arena.core.errors.GameOver: random: no move: the game is over (X wins)
     """
 
 
