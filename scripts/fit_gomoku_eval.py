@@ -27,6 +27,14 @@ freestyle Gomoku, any agents):
    (:mod:`arena.search.alphabeta.engines.gomoku.patterns`), counted for the side to move
    and for the opponent, in the engine's window units (the shipped evaluation's own
    scale, fitted): ``PATTERN_MOVER`` and ``PATTERN_OTHER`` of the pattern evaluation.
+6. **Combinations** (``--combos OUT.npz``): a fourth regression on the same cells by class
+   and by combination of their four shapes (:data:`patterns.COMBOS`, 715), with the
+   ridge ``--ridge`` (on the standardized counts: it pulls each combination's weight
+   toward its class's, which is all a combination never seen keeps); the held-out
+   log-loss is printed beside the classes' alone, and the weights by combination (the
+   class's plus the combination's own) are written to ``OUT.npz`` (``mover``, ``other``)
+   in the units of the shipped pattern weights (the scale that fits them best), for
+   ``gomoku_variant.py``'s ``combos=OUT.npz`` to play.
 
 It prints the weights, then the engine's constants they make: the window values
 scaled so that the opponent's two-stone window is worth 100 (``WINDOW``), the mover's
@@ -57,25 +65,34 @@ from arena.search.alphabeta.engines.gomoku import patterns
 
 NAMES = ("own 1", "own 2", "own 3", "opp 1", "opp 2", "opp 3", "opp 4", "threats", "first")
 OWN_EDGE, OPP_EDGE, FORKS, LINE_STONES, CLASSES = 9, 12, 16, 17, 21
+N_CLASSES = len(patterns.CLASSES)
+N_COMBOS = len(patterns.COMBOS)
+COMBOS = CLASSES + 2 * N_CLASSES
 """Columns past :data:`NAMES`: the windows along the edge (the mover's with 1..3 stones,
 the opponent's with 1..4), the mover's four-three cells, the stones on the first
 and second lines (the mover's, then the opponent's), and the empty cells of each pattern
-class (the mover's, then the opponent's: ``patterns.CLASSES`` each)."""
-N_CLASSES = len(patterns.CLASSES)
+class (the mover's, then the opponent's: ``patterns.CLASSES`` each), and of each
+combination (``patterns.COMBOS``, from column :data:`COMBOS`, with ``--combos``)."""
 
 
-def class_counts(board: np.ndarray, player: int, tables: tuple[np.ndarray, ...]) -> np.ndarray:
-    """How many empty cells of ``board`` have each class for ``player``."""
+def class_counts(
+    board: np.ndarray, player: int, tables: tuple[np.ndarray, ...]
+) -> tuple[np.ndarray, np.ndarray]:
+    """How many empty cells of ``board`` have each class and each combination for
+    ``player``."""
     shape, kind, nbr = tables
     code = (shape[player][patterns.keys(board, nbr)].astype(np.int64) * [1, 10, 100, 1000]).sum(1)
-    return np.bincount(kind[code][board == 0], minlength=N_CLASSES)
+    code = code[board == 0]
+    combos = np.bincount(patterns.combo_table()[code], minlength=N_COMBOS)
+    return np.bincount(kind[code], minlength=N_CLASSES), combos
 
 
 def positions(
-    paths: list[Path], classes: bool = False
+    paths: list[Path], classes: bool = False, combos: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(features, results, games)`` of the positions in the games of ``paths`` (the
-    game each position is from, numbered from 0); ``classes``: with the class counts."""
+    game each position is from, numbered from 0); ``classes``: with the class counts;
+    ``combos``: and the combinations' after them."""
     game = arena.load_game("gomoku")
     search = gomoku.GomokuSearch(game)
     g, w, through, count = search.geo[:4]
@@ -86,7 +103,7 @@ def positions(
     along = line[w].max(axis=1) == 0  # windows with every cell on the edge
     tables = (
         (patterns.shape_table(), patterns.class_table(), patterns.neighbours(size))
-        if classes
+        if classes or combos
         else ()
     )
     rows: list[list[float]] = []
@@ -128,8 +145,14 @@ def positions(
                 row.append(float(gomoku.fork_cells(g, w, through, count, board, cnt, p)))
                 for player in (p, q):
                     row += [float(np.sum((line == j) & (board == player + 1))) for j in (0, 1)]
-                for player in (p, q) if classes else ():
-                    row += list(class_counts(np.asarray(board, np.int64), player, tables))
+                counted = [
+                    class_counts(np.asarray(board, np.int64), player, tables)
+                    for player in ((p, q) if classes or combos else ())
+                ]
+                for kinds, _ in counted:
+                    row += list(kinds)
+                for _, combo in counted if combos else ():
+                    row += list(combo)
                 rows.append(row)
                 results.append((returns[p] + 1) / 2)
                 games.append(number)
@@ -152,7 +175,7 @@ def fit(x: np.ndarray, y: np.ndarray, ridge: float = 1e-4) -> np.ndarray:
 
 
 def log_loss(logit: np.ndarray, y: np.ndarray) -> float:
-    p = np.clip(1 / (1 + np.exp(-logit)), 1e-12, 1 - 1e-12)
+    p = np.clip(1 / (1 + np.exp(-np.clip(logit, -500, 500))), 1e-12, 1 - 1e-12)
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
@@ -199,8 +222,19 @@ def main() -> None:
     parser.add_argument(
         "--patterns", action="store_true", help="also fit the pattern evaluation's weights"
     )
+    parser.add_argument(
+        "--combos",
+        type=Path,
+        metavar="OUT.npz",
+        help="also fit a weight a combination of four shapes and write them here",
+    )
+    parser.add_argument(
+        "--ridge", type=float, default=0.03, help="--combos: the ridge (default 0.03)"
+    )
     args = parser.parse_args()
-    x, y, games = positions(args.databases, args.patterns)
+    if args.combos is not None and args.combos.suffix != ".npz":
+        parser.error(f"--combos {args.combos}: the weights are written as .npz")
+    x, y, games = positions(args.databases, args.patterns, args.combos is not None)
     held = np.random.default_rng(args.seed).random(games.max() + 1) < 0.2
     if held.all() or not held.any():  # too few games to hold a fifth out: every other one
         held = np.arange(games.max() + 1) % 2 == 1
@@ -236,6 +270,8 @@ def main() -> None:
     print(f"LINES = ({extra[3] / scale:.1f}, {extra[4] / scale:.1f}, 0.0)")
     if args.patterns:
         fit_patterns(x, y, raw, train, test)
+    if args.combos is not None:
+        fit_combos(x, y, train, test, args.ridge, args.combos)
 
 
 def fit_patterns(
@@ -254,6 +290,39 @@ def fit_patterns(
     halves = (("PATTERN_MOVER", weights[:N_CLASSES]), ("PATTERN_OTHER", weights[N_CLASSES:]))
     for name, part in halves:
         print(f"{name} = ({', '.join(f'{v:.1f}' for v in part)})")
+
+
+def fit_combos(
+    x: np.ndarray, y: np.ndarray, train: np.ndarray, test: np.ndarray, ridge: float, out: Path
+) -> None:
+    """The weights by combination: the class counts and the combination counts together
+    (the ridge pulls a combination's own part toward 0, its class's weight), scaled to
+    the shipped pattern weights' units, written to ``out``."""
+    kinds = x[:, CLASSES : CLASSES + 2 * N_CLASSES]
+    combos = x[:, COMBOS : COMBOS + 2 * N_COMBOS]
+    used_kinds = np.flatnonzero(kinds[train].std(axis=0) > 0)
+    used_kinds = used_kinds[used_kinds % N_CLASSES != 0]  # NONE: as in --patterns
+    alone = fit(kinds[train][:, used_kinds], y[train])
+    before = log_loss(kinds[test][:, used_kinds] @ alone[:-1] + alone[-1], y[test])
+    used = np.flatnonzero(combos[train].std(axis=0) > 0)
+    z = np.concatenate([kinds[:, used_kinds], combos[:, used]], axis=1)
+    theta = fit(z[train], y[train], ridge)
+    held_out = log_loss(z[test] @ theta[:-1] + theta[-1], y[test])
+    print(
+        f"combinations: held-out log-loss {held_out:.4f} ({before:.4f} by class alone;"
+        f" {len(used)} of {2 * N_COMBOS} combinations seen, ridge {ridge})"
+    )
+    shipped = np.concatenate([gomoku.PATTERN_MOVER, gomoku.PATTERN_OTHER])
+    raw = kinds[train] @ shipped
+    unit = min((log_loss(s * raw, y[train]), s) for s in np.geomspace(1e-5, 1e-1, 161))[1]
+    logit = shipped * unit  # a class never seen (the mover's open four, five) keeps its own
+    logit[used_kinds] = theta[: len(used_kinds)]
+    classes = patterns.combo_classes()
+    weights = np.concatenate([logit[:N_CLASSES][classes], logit[N_CLASSES:][classes]])
+    weights[used] += theta[len(used_kinds) : -1]
+    weights /= unit  # in the shipped pattern weights' units
+    np.savez(out, mover=weights[:N_COMBOS], other=weights[N_COMBOS:])
+    print(f"wrote {out}: {N_COMBOS} weights for the mover's cells, {N_COMBOS} the opponent's")
 
 
 if __name__ == "__main__":

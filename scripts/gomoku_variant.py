@@ -18,7 +18,11 @@ Usage (from the checkout; both sides loaded the same way, in one process):
   ``gomoku.THREAT``, ``gomoku.FORK``, ``gomoku.LINES``, ``gomoku.EDGE``; 15x15 boards);
 - ``pattern``: 1, the evaluation by the empty cells' pattern classes (``gomoku.PATTERN``);
   ``moves``: the moves' scores by those classes too, times this (``gomoku.PATTERN_MOVES``;
-  the classes are kept only with ``pattern`` on, so it needs it);
+  the classes are kept only with ``pattern`` on, so it needs it); ``combos``: the pattern
+  weights, ``shipped`` (the engine's own, one a combination of four shapes:
+  ``gomoku.COMBOS_FILE``), ``classes`` (one a class: ``gomoku.PATTERN_MOVER`` and
+  ``gomoku.PATTERN_OTHER``, the engine before them) or an ``.npz`` of weights by
+  combination (``fit_gomoku_eval.py --combos``);
 - ``beam``: the moves a node searches below the root (``gomoku.BEAM``), every thread's;
   ``leaf``: the plies of the VCF at the horizon (``gomoku.LEAF_PLIES``; 0: none);
 - ``lmr``: late moves below the root (``gomoku.LMR``): 0, plain alpha-beta; N, PVS with the
@@ -29,6 +33,10 @@ Tests: tests/search/test_gomoku_threats.py
 """
 
 from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
 
 from arena.core.errors import SpecError
 from arena.core.game import Game
@@ -61,6 +69,7 @@ class Variant(IDSAgent):
         Param("edge", float, gomoku.EDGE, "the weight of a window along the edge", low=0.0),
         Param("pattern", float, gomoku.PATTERN, "1: the pattern evaluation (0: windows)", low=0.0),
         Param("moves", float, gomoku.PATTERN_MOVES, "moves ordered by classes too", low=0.0),
+        Param("combos", str, "shipped", "pattern weights: shipped, classes or an .npz"),
         Param("beam", int, gomoku.BEAM, "moves a node searches below the root", low=1),
         Param("leaf", int, gomoku.LEAF_PLIES, "plies of the VCF at the horizon", low=0),
         Param("lmr", int, gomoku.LMR, "PVS, reducing from this move on (0: alpha-beta)", low=0),
@@ -85,6 +94,7 @@ class Variant(IDSAgent):
         edge: float,
         pattern: float,
         moves: float,
+        combos: str,
         beam: int,
         leaf: int,
         lmr: int,
@@ -92,13 +102,23 @@ class Variant(IDSAgent):
     ) -> None:
         if moves != 0.0 and pattern == 0.0:
             raise SpecError("gomoku-variant: moves= orders by the cells' classes: needs pattern=1")
+        weights = None if combos == "shipped" else (gomoku.PATTERN_MOVER, gomoku.PATTERN_OTHER)
+        if combos not in ("shipped", "classes"):
+            if pattern == 0.0:
+                raise SpecError("gomoku-variant: combos= weighs the patterns: needs pattern=1")
+            try:
+                with np.load(Path(combos)) as table:
+                    weights = (table["mover"], table["other"])
+                gomoku.by_combo(weights[0]), gomoku.by_combo(weights[1])
+            except (OSError, KeyError, ValueError) as error:
+                raise SpecError(f"gomoku-variant: combos={combos}: {error}") from None
         super()._setup(**rest)  # type: ignore[arg-type]
         self.defend, self.root_threes = defend, root_threes
         self.answer = answer
         self.beam, self.leaf, self.lmr = beam, leaf, lmr
         self.evaluation, self.move_attack, self.move_defend = gomoku.weights(
             5, tempo, threat, (w1, w2, w3, w4), (fork, fork_other), 15, (line1, line2, line3), edge,
-            pattern, pattern_moves=moves,
+            pattern, weights, moves,
         )  # fmt: skip
 
     def tune(self, built: Engine | None) -> Engine | None:

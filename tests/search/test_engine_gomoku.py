@@ -11,6 +11,8 @@ import pytest
 
 import arena
 from arena.search.alphabeta.engines import engine_for
+from arena.search.alphabeta.engines.gomoku import engine as gomoku
+from arena.search.alphabeta.engines.gomoku import patterns
 from arena.search.alphabeta.engines.gomoku.engine import (
     C_FOURS,
     C_THREES,
@@ -363,7 +365,7 @@ def test_the_fit_script_makes_constants_from_a_match_database(tmp_path: Path) ->
     )  # fmt: skip
     script = str(root / "scripts" / "fit_gomoku_eval.py")
     done = subprocess.run(
-        [sys.executable, script, str(db), "--patterns"],
+        [sys.executable, script, str(db), "--patterns", "--combos", str(tmp_path / "c.npz")],
         capture_output=True, text=True, env=env, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -376,6 +378,23 @@ def test_the_fit_script_makes_constants_from_a_match_database(tmp_path: Path) ->
     for name in ("PATTERN_MOVER = (", "PATTERN_OTHER = ("):  # the pattern weights, 14 each
         (row,) = [line for line in lines if line.startswith(name)]
         assert len(row.split("(")[1].split(",")) == 14
+    assert any(line.startswith("combinations: held-out log-loss") for line in lines)
+    with np.load(tmp_path / "c.npz") as table:
+        mover, other = table["mover"], table["other"]
+    assert mover.shape == other.shape == (gomoku.N_COMBOS,)
+    # The mover's open fours and fives are never fitted (won at once): they keep the
+    # shipped class weight; a class that was seen gets weights of its own.
+    kinds = patterns.combo_classes()
+    five = kinds == patterns.C_FIVE
+    assert np.allclose(mover[five], gomoku.PATTERN_MOVER[patterns.C_FIVE])
+    assert not np.allclose(other[kinds == patterns.C_F3], gomoku.PATTERN_OTHER[patterns.C_F3])
+    variant = root / "scripts" / "gomoku_variant.py"
+    agent = arena.load_agent(f"py:{variant}:Variant:combos={tmp_path / 'c.npz'},threads=1")
+    engine = agent.engine(arena.load_game("gomoku"))  # type: ignore[attr-defined]
+    at = gomoku.pattern_at(engine.search.geo[0])
+    assert np.allclose(engine.search.value[at : at + gomoku.N_COMBOS], mover)
+    with pytest.raises(arena.SpecError, match="needs pattern=1"):
+        arena.load_agent(f"py:{variant}:Variant:combos={tmp_path / 'c.npz'},pattern=0")
     bad = tmp_path / "notes.db"
     bad.write_text("not a database\n")
     done = subprocess.run(

@@ -128,28 +128,35 @@ def test_fives_and_fours_agree_with_the_rules() -> None:
     assert seen["FIVE"] > 0 and seen["F4"] > 3 and seen["B4"] > 10 and seen["none"] > 100, seen
 
 
-def test_the_engine_keeps_codes_and_sums_through_place_and_remove() -> None:
-    """With the pattern evaluation on, the engine's sums equal the classes' weights
-    summed afresh from the board, after every stone placed; taking them off again gives
-    back every array as it was."""
+@pytest.mark.parametrize("by", ["class", "combination"])
+def test_the_engine_keeps_codes_and_sums_through_place_and_remove(by: str) -> None:
+    """With the pattern evaluation on, the engine's sums equal the weights of the empty
+    cells' classes (the shipped ones) or combinations (random weights, one each) summed
+    afresh from the board, after every stone placed; taking them off again gives back
+    every array as it was."""
     game = arena.load_game("gomoku")
     engine = gomoku.make_engine(game)
     assert engine is not None
     search = engine.search
-    search.value[:] = gomoku.weights(5, pattern=1.0)[0]
+    if by == "class":
+        mover, other = np.array(gomoku.PATTERN_MOVER), np.array(gomoku.PATTERN_OTHER)
+        table = CLASS.astype(np.int64)
+    else:
+        rng = np.random.default_rng(5)
+        mover, other = (rng.normal(0, 100, gomoku.N_COMBOS) for _ in "ab")
+        table = patterns.combo_table()
+    search.value[:] = gomoku.weights(5, pattern=1.0, pattern_weights=(mover, other))[0]
     at = 5 + gomoku.V_CELLS + 225 + int(search.geo[0][gomoku.G_WINDOWS])
-    mover = np.array(gomoku.PATTERN_MOVER)
-    other = np.array(gomoku.PATTERN_OTHER)
 
     def afresh(board: np.ndarray) -> list[float]:
         out = []
         for r in (0, 1):
             code = (SHAPE[r][patterns.keys(board, NBR)].astype(np.int64) * POWERS).sum(axis=1)
-            kinds = CLASS[code][board == 0].astype(np.int64)
+            kinds = table[code][board == 0]
             out += [float(mover[kinds].sum()), float(other[kinds].sum())]
         return out
 
-    assert np.allclose(search.value[at : at + 14], mover)
+    assert np.allclose(search.value[at : at + gomoku.N_COMBOS], gomoku.by_combo(mover))
     rng = random.Random(7)
     for state in clustered_states(game, 8, seed=9):
         search.set_root(state)
@@ -165,6 +172,53 @@ def test_the_engine_keeps_codes_and_sums_through_place_and_remove() -> None:
             gomoku.remove(*arrays, cell, p)
         for old, new in zip(before, (search.board, search.sums, search.c), strict=True):
             assert np.allclose(old, new)
+
+
+def test_combinations_group_the_codes_and_refine_the_classes() -> None:
+    """Codes with the same four shapes in any order share a combination; every
+    combination lies in one class; and weights given by class read the same through
+    the combinations, while a wrong count of weights is refused."""
+    combo, classes = patterns.combo_table(), patterns.combo_classes()
+    assert len(patterns.COMBOS) == 715 and combo.max() == 714
+    rng = random.Random(3)
+    for _ in range(200):
+        digits = [rng.randrange(10) for _ in range(4)]
+        code = sum(d * 10**i for i, d in enumerate(digits))
+        shuffled = rng.sample(digits, 4)
+        other = sum(d * 10**i for i, d in enumerate(shuffled))
+        assert combo[code] == combo[other]
+        assert patterns.COMBOS[combo[code]] == tuple(sorted(digits))
+    assert np.array_equal(classes[combo], CLASS.astype(np.int64))
+    weights = np.arange(14.0) * 7
+    assert np.array_equal(gomoku.by_combo(weights)[combo], weights[CLASS])
+    with pytest.raises(ValueError, match=r"14.*715"):
+        gomoku.by_combo(np.zeros(20))
+
+
+def test_the_engine_plays_the_shipped_weights_by_combination() -> None:
+    """The engine's own table holds the shipped weights, one a combination: fitted ones
+    differ within a class, and those never fitted (the mover's five: won at once) keep
+    their class's weight; the measurement script's ``combos=classes`` is the engine by
+    class, and a file that is not weights fails in one line."""
+    from pathlib import Path
+
+    mover, other = gomoku.shipped_combos()
+    kinds = patterns.combo_classes()
+    assert np.allclose(mover[kinds == patterns.C_FIVE], gomoku.PATTERN_MOVER[patterns.C_FIVE])
+    assert np.ptp(other[kinds == patterns.C_F3]) > 10.0  # open threes told apart
+    game = arena.load_game("gomoku")
+    engine = gomoku.make_engine(game)
+    assert engine is not None
+    at = int(gomoku.pattern_at(engine.search.geo[0]))
+    assert np.array_equal(engine.search.value[at : at + gomoku.N_COMBOS], mover)
+    script = Path(__file__).parents[2] / "scripts" / "gomoku_variant.py"
+    agent = arena.load_agent(f"py:{script}:Variant:combos=classes,threads=1")
+    by_class = agent.engine(game)  # type: ignore[attr-defined]
+    value = by_class.search.value[at : at + 2 * gomoku.N_COMBOS]
+    assert np.array_equal(value[: gomoku.N_COMBOS], gomoku.by_combo(gomoku.PATTERN_MOVER))
+    with pytest.raises(arena.SpecError, match="combos=") as error:
+        arena.load_agent(f"py:{script}:Variant:combos={script}")
+    assert "\n" not in str(error.value)
 
 
 def test_the_pattern_evaluation_plays_the_tactics() -> None:

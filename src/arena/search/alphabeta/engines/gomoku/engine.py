@@ -35,7 +35,10 @@ The position is a board of cells plus, for every k-window (k cells in a line:
   a four-three, a double three, an open three, ...). The pattern evaluation weighs the
   empty cells by class, the mover's and the opponent's apart (fitted to game results,
   ``fit_gomoku_eval.py --patterns``), in place of the windows; the moves may be ordered
-  by those classes too (:data:`PATTERN_MOVES`);
+  by those classes too (:data:`PATTERN_MOVES`). The weights are read by the cell's
+  *combination* of four shapes (one look-up more fine-grained than its class:
+  :data:`N_COMBOS`), so that each combination may have a weight of its own
+  (``fit_gomoku_eval.py --combos``);
 - **Moves.** Empty cells within two steps of a stone, scored by the windows
   through them — what the move builds (``5 ** j``) and what it blocks
   (``4 ** j``) — searched best first, at most ``BEAM`` of them below the root
@@ -81,6 +84,7 @@ from __future__ import annotations
 import math
 import time
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -129,9 +133,9 @@ CHECK_EVERY = 127
 # four searches only its answers), late moves (PVS, and from this move on a ply less:
 # LMR; 0: plain alpha-beta); then where the pattern tables start in g: each cell's
 # neighbours along its lines (patterns.neighbours), the line shapes by key for player 0
-# and 1 (patterns.shape_table, packed: shapes), the classes by the four shapes
-# (patterns.class_table).
-G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM, G_ANSWER, G_LMR, G_NBR, G_SHAPE, G_CLASS = range(10)
+# and 1 (patterns.shape_table, packed: shapes), the combination of the four shapes
+# (patterns.combo_table), by which the pattern weights are read.
+G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM, G_ANSWER, G_LMR, G_NBR, G_SHAPE, G_COMBO = range(10)
 G_TABLES = 10
 # position counters c: stones, hash, fours of player 0 and 1, threes of player 0 and 1
 # (windows a player holds alone with k-1 and k-2 stones).
@@ -236,6 +240,20 @@ PATTERN_OTHER = (0.0, -2.0, -8.4, 22.0, -41.0, -55.0, -34.0, -188.0, -86.0, -339
                  -651.0, -458.0, -1870.0)  # fmt: skip
 """The same for the opponent's cells (where the mover must answer)."""
 N_CLASSES = len(patterns.CLASSES)
+N_COMBOS = len(patterns.COMBOS)
+"""The engine reads every pattern weight by the cell's combination of four shapes
+(:data:`.patterns.COMBOS`); weights given by class (:data:`N_CLASSES` of them) are spread
+over their combinations (:func:`by_combo`), which changes nothing but the table's size."""
+COMBOS_FILE = Path(__file__).with_name("combos.npz")
+"""The engine's own pattern weights, one a combination for the mover's cells and one for
+the opponent's (``mover``, ``other``; :func:`shipped_combos`): fitted by
+``scripts/fit_gomoku_eval.py --combos`` (ridge 0.03) to four fifths of 49,145 positions of
+2,100 games -- 1,500 of Rapfi's self-play at 50 ms a move and 600 of ``best`` at 0.3 s
+against it, from random 2-ply openings -- held-out log-loss 0.402 against 0.431 by class
+alone; a combination never seen keeps its class's weight (:data:`PATTERN_MOVER`,
+:data:`PATTERN_OTHER`, the units). Against those class weights they scored 53.9%
+(123-0-105) at 0.5 s a move, an SPRT's accepted H1 (docs/speed.md). Fitted on freestyle
+games; exactly five plays them too."""
 PATTERN_MOVES = 0.0
 """1 (with :data:`PATTERN` on): a move's score is its log-odds of being played, from the
 windows' score (its logarithm times :data:`MOVES_WINDOWS`) and the cell's class for the
@@ -301,7 +319,7 @@ def geometry(size: int, k: int, exact: bool = False) -> tuple[np.ndarray, ...]:
                     near[cell, count_near[cell]] = rr * size + cc
                     count_near[cell] += 1
     nbr = patterns.neighbours(size).ravel()
-    shape, kind = _pattern_tables(exact)
+    shape, combo = _pattern_tables(exact)
     # Both players' shapes of a key in one byte (player 1's in the high half), eight keys
     # to a word: 64 KB, which stays in the cache where 2 x 65,536 words would not.
     both = (shape[0].astype(np.int64) | shape[1].astype(np.int64) << 4).reshape(-1, 8)
@@ -309,15 +327,46 @@ def geometry(size: int, k: int, exact: bool = False) -> tuple[np.ndarray, ...]:
     at = G_TABLES
     starts = [at, at + nbr.size, at + nbr.size + packed.size]
     g = np.array([size, cells, k, len(windows), BEAM, ANSWER, LMR, *starts], np.int64)
-    g = np.concatenate([g, nbr, packed, kind.astype(np.int64)])
+    g = np.concatenate([g, nbr, packed, combo])
     return g, w, through, count, near, count_near
 
 
 @cache
 def _pattern_tables(exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """The line shapes and the cells' classes (:mod:`.patterns`), built once a
+    """The line shapes and the cells' combinations (:mod:`.patterns`), built once a
     rule (``exact``: exactly five)."""
-    return patterns.shape_table(exact), patterns.class_table()
+    return patterns.shape_table(exact), patterns.combo_table()
+
+
+@cache
+def shipped_combos() -> tuple[np.ndarray, np.ndarray]:
+    """The engine's pattern weights by combination, the mover's and the opponent's
+    (:data:`COMBOS_FILE`)."""
+    with np.load(COMBOS_FILE) as table:
+        mover, other = table["mover"], table["other"]
+    if mover.shape != (N_COMBOS,) or other.shape != (N_COMBOS,):
+        raise ValueError(f"{COMBOS_FILE}: not {N_COMBOS} weights a side")
+    return mover, other
+
+
+def by_combo(weights: tuple[float, ...] | np.ndarray) -> np.ndarray:
+    """Pattern weights by combination (:data:`N_COMBOS` of them): as they are, or, given by
+    class (:data:`N_CLASSES`), each combination its class's.
+
+    >>> w = by_combo(tuple(float(c) for c in range(N_CLASSES)))
+    >>> combo = patterns.COMBOS.index((patterns.DEAD, patterns.B1, patterns.F3, patterns.B4))
+    >>> patterns.CLASSES[int(w[combo])]
+    'B4F3'
+    """
+    weights = np.asarray(weights, float)
+    if weights.shape == (N_COMBOS,):
+        return weights
+    if weights.shape == (N_CLASSES,):
+        return weights[patterns.combo_classes()]
+    raise ValueError(
+        f"gomoku weights: {weights.size} pattern weights: give one a class ({N_CLASSES})"
+        f" or one a combination ({N_COMBOS})"
+    )
 
 
 WINDOW = (2.0, 100.0, 185.0, 1240.0)
@@ -351,7 +400,8 @@ def weights(
     lines: tuple[float, ...] = LINES,
     edge: float = EDGE,
     pattern: float = PATTERN,
-    pattern_weights: tuple[tuple[float, ...], tuple[float, ...]] = (PATTERN_MOVER, PATTERN_OTHER),
+    pattern_weights: tuple[tuple[float, ...] | np.ndarray, tuple[float, ...] | np.ndarray]
+    | None = None,
     pattern_moves: float = PATTERN_MOVES,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(value, attack, defend)`` by the stones of a window (0..k); ``value`` goes on
@@ -359,7 +409,9 @@ def weights(
     value of a stone on each cell of a ``size`` board (``lines``: by its line from the
     edge, the last for every line further in), then the weight of each window of
     :func:`geometry`'s (``edge`` for those along the edge, else 1), then the classes'
-    weights for the mover and for the opponent and ``pattern`` (:data:`PATTERN`).
+    weights for the mover and for the opponent, by combination (:func:`by_combo`: given by
+    class or by combination; ``None``, the shipped ones, :func:`shipped_combos`), and
+    ``pattern`` (:data:`PATTERN`).
     ``attack`` and ``defend`` go on with the move scores by the mover's and the
     opponent's class at the cell, times ``pattern_moves``, then the weight of the
     windows' score (:data:`MOVES_WINDOWS`, times ``pattern_moves``).
@@ -377,7 +429,9 @@ def weights(
     scale = np.where(along, edge, 1.0)
     if pattern_moves != 0.0 and pattern == 0.0:
         raise ValueError("gomoku weights: pattern_moves needs pattern on (its classes)")
-    mover, other = pattern_weights
+    if pattern_weights is None:
+        pattern_weights = shipped_combos()
+    mover, other = (by_combo(part) for part in pattern_weights)
     value = np.array(
         [*window_values(k, window), tempo, threat, *fork, *cells, *scale, *mover, *other, pattern]
     )
@@ -389,15 +443,15 @@ def weights(
         defend[k - 2] * 3,
     )  # make a four; block a three
     log_odds = pattern_moves * MOVES_WINDOWS
-    attack = np.array([*attack, *(pattern_moves * np.array(MOVES_MOVER)), log_odds])
-    defend = np.array([*defend, *(pattern_moves * np.array(MOVES_OTHER)), log_odds])
+    attack = np.array([*attack, *(pattern_moves * by_combo(MOVES_MOVER)), log_odds])
+    defend = np.array([*defend, *(pattern_moves * by_combo(MOVES_OTHER)), log_odds])
     return value, attack, defend
 
 
 @njit(cache=True)
 def pattern_at(g):  # type: ignore[no-untyped-def]
     """Where the classes' weights start in the evaluation's array (:func:`weights`); the
-    pattern evaluation is on where ``value[pattern_at(g) + 2 * N_CLASSES]`` is not 0."""
+    pattern evaluation is on where ``value[pattern_at(g) + 2 * N_COMBOS]`` is not 0."""
     return g[G_K] + V_CELLS + g[G_CELLS] + g[G_WINDOWS]
 
 
@@ -410,7 +464,7 @@ def place(
         g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p
     )
     at = pattern_at(g)
-    if value[at + 2 * N_CLASSES] != 0.0:
+    if value[at + 2 * N_COMBOS] != 0.0:
         pattern_move(g, value, board, c, sums, cell, p, True, at)
 
 
@@ -423,7 +477,7 @@ def remove(
         g, w, through, count, near, count_near, zobrist, value, board, cnt, sums, nearby, c, cell, p
     )
     at = pattern_at(g)
-    if value[at + 2 * N_CLASSES] != 0.0:
+    if value[at + 2 * N_COMBOS] != 0.0:
         pattern_move(g, value, board, c, sums, cell, p, False, at)
 
 
@@ -526,10 +580,11 @@ def remove_windows(
 
 @njit(cache=True)
 def pattern_weigh(g, value, c, sums, r, cell, at, sign):  # type: ignore[no-untyped-def]
-    """Add (``sign`` 1) or take off (-1) the weights of player ``r``'s class at ``cell``."""
-    kind = g[g[G_CLASS] + c[C_KEYS + 4 * g[G_CELLS] + r * g[G_CELLS] + cell]]
-    sums[S_PATTERN + 2 * r] += sign * value[at + kind]
-    sums[S_PATTERN + 2 * r + 1] += sign * value[at + N_CLASSES + kind]
+    """Add (``sign`` 1) or take off (-1) the weights of player ``r``'s combination at
+    ``cell``."""
+    combo = g[g[G_COMBO] + c[C_KEYS + 4 * g[G_CELLS] + r * g[G_CELLS] + cell]]
+    sums[S_PATTERN + 2 * r] += sign * value[at + combo]
+    sums[S_PATTERN + 2 * r + 1] += sign * value[at + N_COMBOS + combo]
 
 
 @njit(cache=True)
@@ -756,7 +811,7 @@ def static(g, w, through, count, board, cnt, sums, c, p, value):  # type: ignore
     tempo, threat, fork, fork_other = value[k + 1], value[k + 2], value[k + 3], value[k + 4]
     q = 1 - p
     at = pattern_at(g)
-    if value[at + 2 * N_CLASSES] != 0.0:  # the pattern evaluation
+    if value[at + 2 * N_COMBOS] != 0.0:  # the pattern evaluation
         raw = sums[S_PATTERN + 2 * p] + sums[S_PATTERN + 2 * q + 1]
         return STATIC * raw / (abs(raw) + SOFT)
     raw = tempo * sums[p] - sums[q]
@@ -782,11 +837,11 @@ def cell_score(g, c, through, count, attack, defend, cnt, p, cell):  # type: ign
             s += attack[cnt[win, p]]
         elif cnt[win, 2 + q] == 0:
             s += defend[cnt[win, q]]
-    if attack[at + N_CLASSES] != 0.0:  # a move's log-odds: of the windows' score, the classes
+    if attack[at + N_COMBOS] != 0.0:  # a move's log-odds: of the windows' score, the classes
         codes = C_KEYS + 4 * g[G_CELLS] + cell
-        s = attack[at + N_CLASSES] * math.log1p(s)
-        s += attack[at + g[g[G_CLASS] + c[codes + p * g[G_CELLS]]]]
-        s += defend[at + g[g[G_CLASS] + c[codes + q * g[G_CELLS]]]]
+        s = attack[at + N_COMBOS] * math.log1p(s)
+        s += attack[at + g[g[G_COMBO] + c[codes + p * g[G_CELLS]]]]
+        s += defend[at + g[g[G_COMBO] + c[codes + q * g[G_CELLS]]]]
     return s
 
 
@@ -1404,18 +1459,18 @@ class GomokuSearch(RootSearch):
         """The pattern codes and sums of the empty board (the edges in the keys)."""
         g, cells = self.geo[0], self.size * self.size
         at = int(pattern_at(g))
-        if self.value[at + 2 * N_CLASSES] == 0.0:
+        if self.value[at + 2 * N_COMBOS] == 0.0:
             return
-        shape, kind = _pattern_tables(self.exact)
+        shape, combo = _pattern_tables(self.exact)
         board = np.zeros(cells, np.int64)
         keys = patterns.keys(board, g[g[G_NBR] : g[G_SHAPE]].reshape(cells, 4, 8))
         self.c[C_KEYS : C_KEYS + 4 * cells] = keys.ravel()
         for r in (0, 1):
             code = (shape[r][keys].astype(np.int64) * np.array([1, 10, 100, 1000])).sum(axis=1)
             self.c[C_KEYS + (4 + r) * cells : C_KEYS + (5 + r) * cells] = code
-            kinds = at + kind[code].astype(np.int64)
-            self.sums[S_PATTERN + 2 * r] = self.value[kinds].sum()
-            self.sums[S_PATTERN + 2 * r + 1] = self.value[kinds + N_CLASSES].sum()
+            combos = at + combo[code]
+            self.sums[S_PATTERN + 2 * r] = self.value[combos].sum()
+            self.sums[S_PATTERN + 2 * r + 1] = self.value[combos + N_COMBOS].sum()
 
     def reset(self) -> None:
         self.keys[:] = 0

@@ -33,6 +33,7 @@ Tests: tests/search/test_gomoku_patterns.py
 
 from __future__ import annotations
 
+import itertools
 from functools import cache
 
 import numpy as np
@@ -206,6 +207,41 @@ def class_table() -> np.ndarray:
     for code in range(10**4):
         table[code] = class_of((code % 10, code // 10 % 10, code // 100 % 10, code // 1000))
     return table
+
+
+COMBOS = tuple(itertools.combinations_with_replacement(range(len(SHAPES)), 4))
+"""Every *combination* of four line shapes (a multiset, sorted weakest first): 715 of
+them, all that a cell's four lines can tell an evaluation (their order does not matter).
+A class is a coarser grouping of them (:func:`combo_classes`); an evaluation by
+combination gives each its own weight, as the classical evaluations of Gomoku engines
+give each cell's "pattern4" one."""
+
+
+@cache
+def combo_table() -> np.ndarray:
+    """``(10 ** 4,)`` int64: the combination (:data:`COMBOS`) of the shapes
+    ``s0 + 10 s1 + 100 s2 + 1000 s3``.
+
+    >>> COMBOS[combo_table()[F3 + 10 * DEAD + 100 * B4 + 1000 * B1]] == (DEAD, B1, F3, B4)
+    True
+    """
+    index = {combo: i for i, combo in enumerate(COMBOS)}
+    table = np.zeros(10**4, np.int64)
+    for code in range(10**4):
+        digits = (code % 10, code // 10 % 10, code // 100 % 10, code // 1000)
+        table[code] = index[tuple(sorted(digits))]
+    return table
+
+
+def combo_classes() -> np.ndarray:
+    """``(len(COMBOS),)`` int64: each combination's class (:func:`class_of` depends on the
+    shapes alone, not their order, so a class's weight spreads over its combinations
+    exactly).
+
+    >>> CLASSES[combo_classes()[COMBOS.index((DEAD, B1, F3, B4))]]
+    'B4F3'
+    """
+    return np.array([class_of(combo) for combo in COMBOS], np.int64)
 
 
 def neighbours(size: int) -> np.ndarray:
