@@ -17,9 +17,11 @@ from arena.core.game import Game
 from arena.core.limit import Limit
 from arena.games import load_game
 
-GOMOKU_JUDGED = "random:plies=4,judge=4,balance=0.01"
-"""The first advice of docs/matches.md for Gomoku (cheap to draw; the advice for 0.5 s a
-move is now ``judge=6``: :func:`test_a_depth_4_judge_keeps_what_depth_6_sees_the_mover_lose`)."""
+GOMOKU_JUDGED = "random:plies=4,judge=4,balance=0.06"
+"""A cheap depth-4 judge for Gomoku (the advice for 0.5 s a move is ``judge=6``:
+docs/matches.md). Its bound is wider than the docs' 0.005: with the evaluation by
+combination of shapes (2026-12-03) depth 4 finds none of 32 candidates within 0.01 for
+the first four openings (the most balanced 0.029-0.054), where this bound keeps them all."""
 
 
 def shown(game: Game, book: Openings, count: int) -> list[str]:
@@ -70,11 +72,12 @@ def test_on_gomoku_the_static_draw_keeps_openings_the_judge_rejects() -> None:
 
 def test_a_depth_4_judge_keeps_what_depth_6_rejects() -> None:
     # The judge balances for play about its own depth (docs/matches.md): with the
-    # evaluation by pattern classes (2026-11-30), depth 4 values this opening +0.0001
-    # (kept at balance=0.005) and depth 6 +0.11, the side to move well ahead (rejected).
-    # (With the windows' evaluation fitted on 2026-11-29 it was C5 J5 A7 E1.)
+    # evaluation by combination of shapes (2026-12-03), depth 4 values this opening
+    # 0.002 (kept at balance=0.005) and depth 6 +0.12, the side to move well ahead
+    # (rejected). (By pattern classes it was F14 N10 M3 D4; with the windows' evaluation
+    # fitted on 2026-11-29, C5 J5 A7 E1.)
     game = load_game("gomoku")
-    state = game.play_moves(game.parse_moves("F14 N10 M3 D4"))
+    state = game.play_moves(game.parse_moves("G11 L9 P2 J13"))
     assert SearchJudge(game, 4).lopsided(state) <= 0.005 < SearchJudge(game, 6).lopsided(state)
     judge = SearchJudge(game, 6)
     judge.agent.choose(state, Limit(depth=6))
