@@ -231,7 +231,10 @@ against the windows over 194 games at 0.5 s a move, an SPRT's accepted H1 (docs/
 at about 15% fewer nodes a second."""
 PATTERN_MOVER = (0.0, 5.0, 10.5, -17.0, 51.0, 84.0, 41.0, 169.0, 68.0, 451.0, 301.0, 1825.0,
                  1825.0, 1825.0)  # fmt: skip
-"""The mover's weight of an empty cell by its class (NONE ... FIVE), in the windows' units:
+"""The mover's weight of an empty cell by its class (NONE ... FIVE), in the windows' units
+(the engine plays the weights by combination of :data:`COMBOS_FILE`, in these units, and
+these where a combination was never fitted; ``combos=classes`` of the measurement script
+plays these):
 fitted to all 58,164 positions of 2,185 games, the engine's own and against Rapfi (issue
 29's databases; ``scripts/fit_gomoku_eval.py --patterns`` fits four fifths of them and
 prints values close to these: 1,941 for the four-three); F4 and FIVE, never seen by the
