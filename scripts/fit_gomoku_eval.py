@@ -228,12 +228,13 @@ def main() -> None:
         metavar="OUT.npz",
         help="also fit a weight a combination of four shapes and write them here",
     )
-    parser.add_argument(
-        "--ridge", type=float, default=0.03, help="--combos: the ridge (default 0.03)"
-    )
+    parser.add_argument("--ridge", type=float, help="--combos: the ridge (default 0.03)")
     args = parser.parse_args()
     if args.combos is not None and args.combos.suffix != ".npz":
         parser.error(f"--combos {args.combos}: the weights are written as .npz")
+    if args.ridge is not None and (args.combos is None or not args.ridge >= 0):
+        parser.error(f"--ridge {args.ridge}: a ridge of 0 or more, for --combos")
+    args.ridge = 0.03 if args.ridge is None else args.ridge
     x, y, games = positions(args.databases, args.patterns, args.combos is not None)
     held = np.random.default_rng(args.seed).random(games.max() + 1) < 0.2
     if held.all() or not held.any():  # too few games to hold a fifth out: every other one

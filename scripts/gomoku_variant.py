@@ -36,8 +36,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 from arena.core.errors import SpecError
 from arena.core.game import Game
 from arena.core.spec import Param
@@ -107,11 +105,9 @@ class Variant(IDSAgent):
             if pattern == 0.0:
                 raise SpecError("gomoku-variant: combos= weighs the patterns: needs pattern=1")
             try:
-                with np.load(Path(combos)) as table:
-                    weights = (table["mover"], table["other"])
-                gomoku.by_combo(weights[0]), gomoku.by_combo(weights[1])
-            except (OSError, KeyError, ValueError) as error:
-                raise SpecError(f"gomoku-variant: combos={combos}: {error}") from None
+                weights = gomoku.load_combos(Path(combos))
+            except ValueError as error:
+                raise SpecError(f"gomoku-variant: combos: {error}") from None
         super()._setup(**rest)  # type: ignore[arg-type]
         self.defend, self.root_threes = defend, root_threes
         self.answer = answer

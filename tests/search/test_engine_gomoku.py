@@ -402,6 +402,12 @@ def test_the_fit_script_makes_constants_from_a_match_database(tmp_path: Path) ->
     )
     assert done.returncode != 0
     assert done.stderr.strip().count("\n") == 0 and "not a match database" in done.stderr
+    for options in (["--combos", "c.npz", "--ridge", "-1"], ["--ridge", "0.1"]):
+        done = subprocess.run(
+            [sys.executable, script, str(db), *options],
+            capture_output=True, text=True, env=env, timeout=600,
+        )  # fmt: skip
+        assert done.returncode == 2 and "--ridge" in done.stderr.splitlines()[-1], options
 
 
 def test_four_three_cells_are_counted_by_their_definition() -> None:

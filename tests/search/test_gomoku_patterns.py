@@ -5,6 +5,7 @@ kept right as stones come and go."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -195,13 +196,11 @@ def test_combinations_group_the_codes_and_refine_the_classes() -> None:
         gomoku.by_combo(np.zeros(20))
 
 
-def test_the_engine_plays_the_shipped_weights_by_combination() -> None:
+def test_the_engine_plays_the_shipped_weights_by_combination(tmp_path: Path) -> None:
     """The engine's own table holds the shipped weights, one a combination: fitted ones
     differ within a class, and those never fitted (the mover's five: won at once) keep
     their class's weight; the measurement script's ``combos=classes`` is the engine by
     class, and a file that is not weights fails in one line."""
-    from pathlib import Path
-
     mover, other = gomoku.shipped_combos()
     kinds = patterns.combo_classes()
     assert np.allclose(mover[kinds == patterns.C_FIVE], gomoku.PATTERN_MOVER[patterns.C_FIVE])
@@ -216,9 +215,22 @@ def test_the_engine_plays_the_shipped_weights_by_combination() -> None:
     by_class = agent.engine(game)  # type: ignore[attr-defined]
     value = by_class.search.value[at : at + 2 * gomoku.N_COMBOS]
     assert np.array_equal(value[: gomoku.N_COMBOS], gomoku.by_combo(gomoku.PATTERN_MOVER))
-    with pytest.raises(arena.SpecError, match="combos=") as error:
-        arena.load_agent(f"py:{script}:Variant:combos={script}")
-    assert "\n" not in str(error.value)
+    np.save(tmp_path / "array.npy", mover)
+    np.savez(tmp_path / "keys.npz", weights=mover)
+    np.savez(tmp_path / "short.npz", mover=mover[:20], other=other[:20])
+    (tmp_path / "junk.npz").write_bytes(b"PK\x03\x04" + b"x" * 40)
+    bad = {
+        script: "not pattern weights",
+        tmp_path / "array.npy": "not pattern weights",
+        tmp_path / "keys.npz": "no mover and other",
+        tmp_path / "short.npz": "20 pattern weights",
+        tmp_path / "junk.npz": "not pattern weights",
+        tmp_path / "missing.npz": "not pattern weights",
+    }
+    for path, message in bad.items():
+        with pytest.raises(arena.SpecError, match=message) as error:
+            arena.load_agent(f"py:{script}:Variant:combos={path}")
+        assert "\n" not in str(error.value), path
 
 
 def test_the_pattern_evaluation_plays_the_tactics() -> None:

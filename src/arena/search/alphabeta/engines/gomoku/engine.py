@@ -83,6 +83,7 @@ from __future__ import annotations
 
 import math
 import time
+import zipfile
 from functools import cache
 from pathlib import Path
 
@@ -341,15 +342,32 @@ def _pattern_tables(exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
     return patterns.shape_table(exact), patterns.combo_table()
 
 
+def load_combos(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """Pattern weights from an ``.npz`` of ``mover`` and ``other`` (what
+    ``scripts/fit_gomoku_eval.py --combos`` writes), by combination (:func:`by_combo`).
+    Anything else raises ValueError in one line.
+
+    >>> mover, other = load_combos(COMBOS_FILE)
+    >>> mover.shape == other.shape == (N_COMBOS,)
+    True
+    """
+    try:
+        table = np.load(path)
+    except (OSError, ValueError, zipfile.BadZipFile) as error:
+        raise ValueError(f"{path}: not pattern weights ({error})") from None
+    if not isinstance(table, np.lib.npyio.NpzFile):
+        raise ValueError(f"{path}: not pattern weights (an .npz of mover and other)")
+    with table:
+        if not {"mover", "other"} <= set(table.files):
+            raise ValueError(f"{path}: not pattern weights (no mover and other in it)")
+        return by_combo(table["mover"]), by_combo(table["other"])
+
+
 @cache
 def shipped_combos() -> tuple[np.ndarray, np.ndarray]:
     """The engine's pattern weights by combination, the mover's and the opponent's
     (:data:`COMBOS_FILE`)."""
-    with np.load(COMBOS_FILE) as table:
-        mover, other = table["mover"], table["other"]
-    if mover.shape != (N_COMBOS,) or other.shape != (N_COMBOS,):
-        raise ValueError(f"{COMBOS_FILE}: not {N_COMBOS} weights a side")
-    return mover, other
+    return load_combos(COMBOS_FILE)
 
 
 def by_combo(weights: tuple[float, ...] | np.ndarray) -> np.ndarray:
