@@ -35,6 +35,11 @@ freestyle Gomoku, any agents):
    class's plus the combination's own) are written to ``OUT.npz`` (``mover``, ``other``)
    in the units of the shipped pattern weights (the scale that fits them best), for
    ``gomoku_variant.py``'s ``combos=OUT.npz`` to play.
+7. **Counts** (``--counts``, with ``--combos``): the same regression with, for each class
+   and each side, whether any empty cell has it and how many do, up to
+   :data:`gomoku.COUNT_CAP` -- what a sum over the cells cannot say (a second open three
+   is worth more than the first; a side's fifth two, less); written beside the
+   combinations (``counts``: :func:`gomoku.load_counts`).
 
 It prints the weights, then the engine's constants they make: the window values
 scaled so that the opponent's two-stone window is worth 100 (``WINDOW``), the mover's
@@ -229,11 +234,18 @@ def main() -> None:
         help="also fit a weight a combination of four shapes and write them here",
     )
     parser.add_argument("--ridge", type=float, help="--combos: the ridge (default 0.03)")
+    parser.add_argument(
+        "--counts",
+        action="store_true",
+        help="--combos: also fit each class's presence and count (capped) for either side",
+    )
     args = parser.parse_args()
     if args.combos is not None and args.combos.suffix != ".npz":
         parser.error(f"--combos {args.combos}: the weights are written as .npz")
     if args.ridge is not None and (args.combos is None or not args.ridge >= 0):
         parser.error(f"--ridge {args.ridge}: a ridge of 0 or more, for --combos")
+    if args.counts and args.combos is None:
+        parser.error("--counts: fitted with the combinations, give --combos OUT.npz")
     args.ridge = 0.03 if args.ridge is None else args.ridge
     x, y, games = positions(args.databases, args.patterns, args.combos is not None)
     held = np.random.default_rng(args.seed).random(games.max() + 1) < 0.2
@@ -272,7 +284,7 @@ def main() -> None:
     if args.patterns:
         fit_patterns(x, y, raw, train, test)
     if args.combos is not None:
-        fit_combos(x, y, train, test, args.ridge, args.combos)
+        fit_combos(x, y, train, test, args.ridge, args.combos, args.counts)
 
 
 def fit_patterns(
@@ -293,12 +305,29 @@ def fit_patterns(
         print(f"{name} = ({', '.join(f'{v:.1f}' for v in part)})")
 
 
+def count_features(kinds: np.ndarray) -> np.ndarray:
+    """``--counts``' features of the class counts (the mover's classes, then the
+    opponent's): whether each is there, then how many, capped (the layout of
+    :func:`gomoku.load_counts`: presence and count for the mover, then for the opponent)."""
+    mover, other = kinds[:, :N_CLASSES], kinds[:, N_CLASSES:]
+    cap = gomoku.COUNT_CAP
+    parts = [mover > 0, np.minimum(mover, cap), other > 0, np.minimum(other, cap)]
+    return np.concatenate(parts, axis=1).astype(float)
+
+
 def fit_combos(
-    x: np.ndarray, y: np.ndarray, train: np.ndarray, test: np.ndarray, ridge: float, out: Path
+    x: np.ndarray,
+    y: np.ndarray,
+    train: np.ndarray,
+    test: np.ndarray,
+    ridge: float,
+    out: Path,
+    counts: bool = False,
 ) -> None:
     """The weights by combination: the class counts and the combination counts together
     (the ridge pulls a combination's own part toward 0, its class's weight), scaled to
-    the shipped pattern weights' units, written to ``out``."""
+    the shipped pattern weights' units, written to ``out``; with ``counts``, the
+    presence and capped count of each class too (:func:`count_features`)."""
     kinds = x[:, CLASSES : CLASSES + 2 * N_CLASSES]
     combos = x[:, COMBOS : COMBOS + 2 * N_COMBOS]
     used_kinds = np.flatnonzero(kinds[train].std(axis=0) > 0)
@@ -307,12 +336,21 @@ def fit_combos(
     before = log_loss(kinds[test][:, used_kinds] @ alone[:-1] + alone[-1], y[test])
     used = np.flatnonzero(combos[train].std(axis=0) > 0)
     z = np.concatenate([kinds[:, used_kinds], combos[:, used]], axis=1)
+    extra = count_features(kinds)
+    used_extra = np.flatnonzero(extra[train].std(axis=0) > 0) if counts else np.array([], int)
+    used_extra = used_extra[used_extra % N_CLASSES != 0]  # NONE: as in --patterns
+    if counts:
+        plain = fit(z[train], y[train], ridge)
+        without = log_loss(z[test] @ plain[:-1] + plain[-1], y[test])
+        z = np.concatenate([z, extra[:, used_extra]], axis=1)
     theta = fit(z[train], y[train], ridge)
     held_out = log_loss(z[test] @ theta[:-1] + theta[-1], y[test])
     print(
         f"combinations: held-out log-loss {held_out:.4f} ({before:.4f} by class alone;"
         f" {len(used)} of {2 * N_COMBOS} combinations seen, ridge {ridge})"
     )
+    if counts:
+        print(f"counts: {len(used_extra)} presence and count features; {without:.4f} without them")
     shipped = np.concatenate([gomoku.PATTERN_MOVER, gomoku.PATTERN_OTHER])
     raw = kinds[train] @ shipped
     unit = min((log_loss(s * raw, y[train]), s) for s in np.geomspace(1e-5, 1e-1, 161))[1]
@@ -320,9 +358,16 @@ def fit_combos(
     logit[used_kinds] = theta[: len(used_kinds)]
     classes = patterns.combo_classes()
     weights = np.concatenate([logit[:N_CLASSES][classes], logit[N_CLASSES:][classes]])
-    weights[used] += theta[len(used_kinds) : -1]
+    weights[used] += theta[len(used_kinds) : len(used_kinds) + len(used)]
     weights /= unit  # in the shipped pattern weights' units
-    np.savez(out, mover=weights[:N_COMBOS], other=weights[N_COMBOS:])
+    count_weights = np.zeros(extra.shape[1])
+    count_weights[used_extra] = theta[len(used_kinds) + len(used) : -1] / unit
+    np.savez(
+        out,
+        mover=weights[:N_COMBOS],
+        other=weights[N_COMBOS:],
+        **({"counts": count_weights.reshape(4, N_CLASSES)} if counts else {}),
+    )
     print(f"wrote {out}: {N_COMBOS} weights for the mover's cells, {N_COMBOS} the opponent's")
 
 

@@ -21,8 +21,9 @@ Usage (from the checkout; both sides loaded the same way, in one process):
   the classes are kept only with ``pattern`` on, so it needs it); ``combos``: the pattern
   weights, ``shipped`` (the engine's own, one a combination of four shapes:
   ``gomoku.COMBOS_FILE``), ``classes`` (one a class: ``gomoku.PATTERN_MOVER`` and
-  ``gomoku.PATTERN_OTHER``, the engine before them) or an ``.npz`` of weights by
-  combination (``fit_gomoku_eval.py --combos``);
+  ``gomoku.PATTERN_OTHER``, the engine before them; no count terms) or an ``.npz`` of
+  weights by combination and, if it has them, count terms (``fit_gomoku_eval.py --combos``,
+  ``--counts``: ``gomoku.load_counts``);
 - ``beam``: the moves a node searches below the root (``gomoku.BEAM``), every thread's;
   ``leaf``: the plies of the VCF at the horizon (``gomoku.LEAF_PLIES``; 0: none);
 - ``lmr``: late moves below the root (``gomoku.LMR``): 0, plain alpha-beta; N, PVS with the
@@ -101,11 +102,13 @@ class Variant(IDSAgent):
         if moves != 0.0 and pattern == 0.0:
             raise SpecError("gomoku-variant: moves= orders by the cells' classes: needs pattern=1")
         weights = None if combos == "shipped" else (gomoku.PATTERN_MOVER, gomoku.PATTERN_OTHER)
+        counts = None
         if combos not in ("shipped", "classes"):
             if pattern == 0.0:
                 raise SpecError("gomoku-variant: combos= weighs the patterns: needs pattern=1")
             try:
                 weights = gomoku.load_combos(Path(combos))
+                counts = gomoku.load_counts(Path(combos))
             except ValueError as error:
                 raise SpecError(f"gomoku-variant: combos: {error}") from None
         super()._setup(**rest)  # type: ignore[arg-type]
@@ -114,7 +117,7 @@ class Variant(IDSAgent):
         self.beam, self.leaf, self.lmr = beam, leaf, lmr
         self.evaluation, self.move_attack, self.move_defend = gomoku.weights(
             5, tempo, threat, (w1, w2, w3, w4), (fork, fork_other), 15, (line1, line2, line3), edge,
-            pattern, weights, moves,
+            pattern, weights, moves, counts,
         )  # fmt: skip
 
     def tune(self, built: Engine | None) -> Engine | None:

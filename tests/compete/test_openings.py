@@ -72,12 +72,12 @@ def test_on_gomoku_the_static_draw_keeps_openings_the_judge_rejects() -> None:
 
 def test_a_depth_4_judge_keeps_what_depth_6_rejects() -> None:
     # The judge balances for play about its own depth (docs/matches.md): with the
-    # evaluation by combination of shapes (2026-12-03), depth 4 values this opening
-    # 0.002 (kept at balance=0.005) and depth 6 +0.12, the side to move well ahead
-    # (rejected). (By pattern classes it was F14 N10 M3 D4; with the windows' evaluation
-    # fitted on 2026-11-29, C5 J5 A7 E1.)
+    # evaluation by combination of shapes and its count terms (2026-12-03), depth 4 values
+    # this opening 0.004 (kept at balance=0.005) and depth 6 +0.13, the side to move well
+    # ahead (rejected). (By combination alone it was G11 L9 P2 J13; by pattern classes,
+    # F14 N10 M3 D4; with the windows' evaluation fitted on 2026-11-29, C5 J5 A7 E1.)
     game = load_game("gomoku")
-    state = game.play_moves(game.parse_moves("G11 L9 P2 J13"))
+    state = game.play_moves(game.parse_moves("B6 N8 D12 M5"))
     assert SearchJudge(game, 4).lopsided(state) <= 0.005 < SearchJudge(game, 6).lopsided(state)
     judge = SearchJudge(game, 6)
     judge.agent.choose(state, Limit(depth=6))

@@ -351,7 +351,9 @@ def test_late_move_reductions_search_fewer_nodes_and_keep_proofs() -> None:
 
 def test_the_fit_script_makes_constants_from_a_match_database(tmp_path: Path) -> None:
     """``scripts/fit_gomoku_eval.py`` over a short match's database prints the engine's
-    constants; a file that is not a database fails in one line."""
+    constants and writes the weights by combination, with the count terms when asked
+    (which the measurement script then plays); a file that is not a database fails in
+    one line."""
     import subprocess
     import sys
 
@@ -365,7 +367,8 @@ def test_the_fit_script_makes_constants_from_a_match_database(tmp_path: Path) ->
     )  # fmt: skip
     script = str(root / "scripts" / "fit_gomoku_eval.py")
     done = subprocess.run(
-        [sys.executable, script, str(db), "--patterns", "--combos", str(tmp_path / "c.npz")],
+        [sys.executable, script, str(db), "--patterns", "--combos", str(tmp_path / "c.npz"),
+         "--counts"],
         capture_output=True, text=True, env=env, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -379,9 +382,13 @@ def test_the_fit_script_makes_constants_from_a_match_database(tmp_path: Path) ->
         (row,) = [line for line in lines if line.startswith(name)]
         assert len(row.split("(")[1].split(",")) == 14
     assert any(line.startswith("combinations: held-out log-loss") for line in lines)
+    assert any(line.startswith("counts: ") and "without them" in line for line in lines)
     with np.load(tmp_path / "c.npz") as table:
         mover, other = table["mover"], table["other"]
     assert mover.shape == other.shape == (gomoku.N_COMBOS,)
+    counts = gomoku.load_counts(tmp_path / "c.npz")
+    assert counts.shape == (4, gomoku.N_CLASSES) and np.any(counts != 0.0)
+    assert np.all(counts[:, patterns.C_NONE] == 0.0)  # NONE: no weight, as in --patterns
     # The mover's open fours and fives are never fitted (won at once): they keep the
     # shipped class weight; a class that was seen gets weights of its own.
     kinds = patterns.combo_classes()
@@ -393,6 +400,8 @@ def test_the_fit_script_makes_constants_from_a_match_database(tmp_path: Path) ->
     engine = agent.engine(arena.load_game("gomoku"))  # type: ignore[attr-defined]
     at = gomoku.pattern_at(engine.search.geo[0])
     assert np.allclose(engine.search.value[at : at + gomoku.N_COMBOS], mover)
+    terms = engine.search.value[at + 2 * gomoku.N_COMBOS + 1 :]
+    assert terms[0] == 1.0 and np.allclose(terms[1:], counts.ravel())  # the count terms, on
     with pytest.raises(arena.SpecError, match="needs pattern=1"):
         arena.load_agent(f"py:{variant}:Variant:combos={tmp_path / 'c.npz'},pattern=0")
     bad = tmp_path / "notes.db"
@@ -402,12 +411,17 @@ def test_the_fit_script_makes_constants_from_a_match_database(tmp_path: Path) ->
     )
     assert done.returncode != 0
     assert done.stderr.strip().count("\n") == 0 and "not a match database" in done.stderr
-    for options in (["--combos", "c.npz", "--ridge", "-1"], ["--ridge", "0.1"]):
+    refused = (
+        (["--combos", "c.npz", "--ridge", "-1"], "--ridge"),
+        (["--ridge", "0.1"], "--ridge"),  # a ridge for the combinations, without them
+        (["--counts"], "--counts"),  # likewise the count terms
+    )
+    for options, flag in refused:
         done = subprocess.run(
             [sys.executable, script, str(db), *options],
             capture_output=True, text=True, env=env, timeout=600,
         )  # fmt: skip
-        assert done.returncode == 2 and "--ridge" in done.stderr.splitlines()[-1], options
+        assert done.returncode == 2 and flag in done.stderr.splitlines()[-1], options
 
 
 def test_four_three_cells_are_counted_by_their_definition() -> None:

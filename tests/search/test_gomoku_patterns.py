@@ -157,11 +157,21 @@ def test_the_engine_keeps_codes_and_sums_through_place_and_remove(by: str) -> No
             out += [float(mover[kinds].sum()), float(other[kinds].sum())]
         return out
 
+    def classes(board: np.ndarray) -> list[int]:  # each player's empty cells by class
+        out: list[int] = []
+        for r in (0, 1):
+            code = (SHAPE[r][patterns.keys(board, NBR)].astype(np.int64) * POWERS).sum(axis=1)
+            out += np.bincount(CLASS[code][board == 0], minlength=gomoku.N_CLASSES).tolist()
+        return out
+
+    kinds_at = gomoku.C_KEYS + 6 * 225
+
     assert np.allclose(search.value[at : at + gomoku.N_COMBOS], gomoku.by_combo(mover))
     rng = random.Random(7)
     for state in clustered_states(game, 8, seed=9):
         search.set_root(state)
         assert np.allclose(search.sums[gomoku.S_PATTERN :], afresh(search.board))
+        assert search.c[kinds_at:].tolist() == classes(search.board)
         before = [a.copy() for a in (search.board, search.sums, search.c)]
         arrays = search.arrays()
         empty = [c for c in range(225) if search.board[c] == 0]
@@ -169,6 +179,7 @@ def test_the_engine_keeps_codes_and_sums_through_place_and_remove(by: str) -> No
         for cell, p in played:
             gomoku.place(*arrays, cell, p)
             assert np.allclose(search.sums[gomoku.S_PATTERN :], afresh(search.board))
+            assert search.c[kinds_at:].tolist() == classes(search.board)
         for cell, p in reversed(played):
             gomoku.remove(*arrays, cell, p)
         for old, new in zip(before, (search.board, search.sums, search.c), strict=True):
@@ -218,6 +229,7 @@ def test_the_engine_plays_the_shipped_weights_by_combination(tmp_path: Path) -> 
     np.save(tmp_path / "array.npy", mover)
     np.savez(tmp_path / "keys.npz", weights=mover)
     np.savez(tmp_path / "short.npz", mover=mover[:20], other=other[:20])
+    np.savez(tmp_path / "counts.npz", mover=mover, other=other, counts=np.zeros((2, 14)))
     (tmp_path / "junk.npz").write_bytes(b"PK\x03\x04" + b"x" * 40)
     bad = {
         script: "not pattern weights",
@@ -226,11 +238,53 @@ def test_the_engine_plays_the_shipped_weights_by_combination(tmp_path: Path) -> 
         tmp_path / "short.npz": "20 pattern weights",
         tmp_path / "junk.npz": "not pattern weights",
         tmp_path / "missing.npz": "not pattern weights",
+        tmp_path / "counts.npz": r"counts of shape \(2, 14\)",
     }
     for path, message in bad.items():
         with pytest.raises(arena.SpecError, match=message) as error:
             arena.load_agent(f"py:{script}:Variant:combos={path}")
         assert "\n" not in str(error.value), path
+
+
+def test_the_count_terms_weigh_each_class_present_and_its_count_capped() -> None:
+    """With count terms, the static value is the squash of the cells' weights plus, for
+    each class and side, a weight if the side has any empty cell of it and one a cell up
+    to ``COUNT_CAP`` -- read here from the board itself; without them (all 0, as a file
+    fitted without ``--counts`` has) the value is the cells' weights alone."""
+    game = arena.load_game("gomoku")
+    engine = gomoku.make_engine(game)
+    assert engine is not None
+    search = engine.search
+    rng = np.random.default_rng(11)
+    terms = rng.normal(0, 80, (4, gomoku.N_CLASSES))
+    terms[:, patterns.C_NONE] = 0.0
+    mover, other = gomoku.shipped_combos()
+    with_terms = gomoku.weights(5, pattern=1.0, pattern_weights=(mover, other), counts=terms)[0]
+    without = gomoku.weights(5, pattern=1.0, pattern_weights=(mover, other))[0]
+    combo = patterns.combo_table()
+    kinds = patterns.combo_classes()
+    seen = 0
+    for state in clustered_states(game, 12, seed=4):
+        search.value[:] = with_terms
+        search.set_root(state)
+        p = state.to_move
+        raw, extra = 0.0, 0.0
+        for r, side in ((p, 0), (1 - p, 1)):
+            code = (SHAPE[r][patterns.keys(search.board, NBR)].astype(np.int64) * POWERS).sum(1)
+            cells = combo[code][search.board == 0]
+            raw += float((mover if side == 0 else other)[cells].sum())
+            n = np.bincount(kinds[cells], minlength=gomoku.N_CLASSES)
+            extra += float(terms[2 * side] @ (n > 0) + terms[2 * side + 1] @ np.minimum(n, 3))
+            seen += int(np.any(n[1:] > gomoku.COUNT_CAP))
+        args = (search.geo[0], *search.geo[1:4], search.board, search.cnt, search.sums)
+        value = gomoku.static(*args, search.c, p, search.value)
+        squash = gomoku.STATIC * (raw + extra) / (abs(raw + extra) + gomoku.SOFT)
+        assert value == pytest.approx(squash)
+        search.value[:] = without
+        search.set_root(state)
+        plain = gomoku.STATIC * raw / (abs(raw) + gomoku.SOFT)
+        assert gomoku.static(*args, search.c, p, search.value) == pytest.approx(plain)
+    assert seen > 0  # some count was capped
 
 
 def test_the_pattern_evaluation_plays_the_tactics() -> None:
@@ -242,7 +296,9 @@ def test_the_pattern_evaluation_plays_the_tactics() -> None:
     game = arena.load_game("gomoku")
     agent = arena.load_agent(f"py:{script}:Variant:pattern=1,moves=1,threads=1")
     engine = agent.engine(game)  # type: ignore[attr-defined]
-    assert isinstance(engine, gomoku.GomokuEngine) and engine.search.value[-1] == 1.0
+    assert isinstance(engine, gomoku.GomokuEngine)
+    at = int(gomoku.pattern_at(engine.search.geo[0]))
+    assert engine.search.value[at + 2 * gomoku.N_COMBOS] == 1.0  # the pattern evaluation
     cases = {
         "H8 A1 J8 A2 K8 A3 L8 A4": {"G8", "M8"},  # Black completes five
         "H8 G8 J8 A1 K8 A3 L8": {"M8"},  # White blocks the four

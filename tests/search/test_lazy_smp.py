@@ -22,13 +22,14 @@ from arena.solvers.exact import empty_cells
 # Gomoku's since a node facing a three searches only its answers and the evaluation's
 # constants were fitted: G8, -20.234604 and 3558 nodes before; since the evaluation is by
 # pattern classes: J9, -145.915375 and 1987 nodes before; since its pattern weights are by
-# combination of shapes: G8, -188.818649 and 1902 nodes before; Othello's since its evaluation
+# combination of shapes: G8, -188.818649 and 1902 nodes before; since they have count
+# terms: G8, -128.955339 and 2487 nodes before; Othello's since its evaluation
 # has Logistello's pattern families: f5, -65.987951 and 2626 nodes before; and since its
 # ProbCut is Multi-ProbCut's fitted table: the same move and value, 1741 nodes before).
 BEFORE = {
     ("connect4", "4453", 9): ("4", 89.189189, 26166),
     ("othello", "d3 c5 f6", 6): ("e3", -72.528288, 1442),
-    ("gomoku", "H8 H9 J8", 4): ("G8", -128.955339, 2487),
+    ("gomoku", "H8 H9 J8", 4): ("G8", -158.520799, 2823),
 }
 
 

@@ -137,13 +137,15 @@ CHECK_EVERY = 127
 # and 1 (patterns.shape_table, packed: shapes), the combination of the four shapes
 # (patterns.combo_table), by which the pattern weights are read.
 G_SIZE, G_CELLS, G_K, G_WINDOWS, G_BEAM, G_ANSWER, G_LMR, G_NBR, G_SHAPE, G_COMBO = range(10)
-G_TABLES = 10
+G_KIND = 10
+G_TABLES = 11
 # position counters c: stones, hash, fours of player 0 and 1, threes of player 0 and 1
 # (windows a player holds alone with k-1 and k-2 stones).
 # Past them, when the pattern evaluation is on (PATTERN): each cell's key along each of its
 # four lines (4 per cell), then each player's shape code of every cell (the four shapes as
 # the digits of s0 + 10 s1 + 100 s2 + 1000 s3; a cell apiece, player 0's first), kept for
-# the empty cells (an occupied one's is made afresh when its stone comes off).
+# the empty cells (an occupied one's is made afresh when its stone comes off); then how
+# many empty cells each player has of each class (N_CLASSES apiece, player 0's first).
 C_STONES, C_HASH, C_FOURS, C_THREES = 0, 1, 2, 4
 COUNTERS = 6
 C_KEYS = COUNTERS
@@ -250,14 +252,18 @@ N_COMBOS = len(patterns.COMBOS)
 over their combinations (:func:`by_combo`), which changes nothing but the table's size."""
 COMBOS_FILE = Path(__file__).with_name("combos.npz")
 """The engine's own pattern weights, one a combination for the mover's cells and one for
-the opponent's (``mover``, ``other``; :func:`shipped_combos`): fitted by
-``scripts/fit_gomoku_eval.py --combos`` (ridge 0.03) to four fifths of 49,145 positions of
-2,100 games -- 1,500 of Rapfi's self-play at 50 ms a move and 600 of ``best`` at 0.3 s
-against it, from random 2-ply openings -- held-out log-loss 0.402 against 0.431 by class
-alone; a combination never seen keeps its class's weight (:data:`PATTERN_MOVER`,
-:data:`PATTERN_OTHER`, the units). Against those class weights they scored 53.9%
-(123-0-105) at 0.5 s a move, an SPRT's accepted H1 (docs/speed.md). Fitted on freestyle
-games; exactly five plays them too."""
+the opponent's (``mover``, ``other``; :func:`shipped_combos`), and its count terms
+(``counts``; :func:`shipped_counts`): fitted together by ``scripts/fit_gomoku_eval.py
+--combos OUT.npz --counts`` (ridge 0.03) to four fifths of 49,145 positions of 2,100 games
+-- 1,500 of Rapfi's self-play at 50 ms a move and 600 of ``best`` at 0.3 s against it,
+from random 2-ply openings -- held-out log-loss 0.388, against 0.402 by combination alone
+and 0.431 by class alone; a combination never seen keeps its class's weight
+(:data:`PATTERN_MOVER`, :data:`PATTERN_OTHER`, the units). By combination they scored
+53.9% (123-0-105) against the class weights at 0.5 s a move, and with the count terms
+53.4% (170-1-148) against the combinations alone: two SPRTs' accepted H1
+(docs/speed.md). Fitted on freestyle games; exactly five plays them too."""
+COUNT_CAP = 3
+"""The most cells of one class a count term counts (:func:`load_counts`)."""
 PATTERN_MOVES = 0.0
 """1 (with :data:`PATTERN` on): a move's score is its log-odds of being played, from the
 windows' score (its logarithm times :data:`MOVES_WINDOWS`) and the cell's class for the
@@ -330,8 +336,9 @@ def geometry(size: int, k: int, exact: bool = False) -> tuple[np.ndarray, ...]:
     packed = (both << (8 * np.arange(8))).sum(axis=1)
     at = G_TABLES
     starts = [at, at + nbr.size, at + nbr.size + packed.size]
+    starts.append(starts[-1] + combo.size)  # each combination's class
     g = np.array([size, cells, k, len(windows), BEAM, ANSWER, LMR, *starts], np.int64)
-    g = np.concatenate([g, nbr, packed, combo])
+    g = np.concatenate([g, nbr, packed, combo, patterns.combo_classes()])
     return g, w, through, count, near, count_near
 
 
@@ -363,11 +370,40 @@ def load_combos(path: Path) -> tuple[np.ndarray, np.ndarray]:
         return by_combo(table["mover"]), by_combo(table["other"])
 
 
+def load_counts(path: Path) -> np.ndarray:
+    """The count terms of an ``.npz`` of pattern weights (:func:`load_combos`; what
+    ``scripts/fit_gomoku_eval.py --combos OUT.npz --counts`` writes as ``counts``), in
+    the same units: four rows of one weight a class -- the mover's if it has any empty
+    cell of the class, the mover's a cell of it (up to :data:`COUNT_CAP`), then the same
+    two for the opponent's cells. A file without them has none (zeros); a table of
+    another shape raises ValueError in one line.
+
+    >>> load_counts(COMBOS_FILE).shape == (4, N_CLASSES)
+    True
+    """
+    load_combos(path)  # the file's own errors, in one line
+    with np.load(path) as table:
+        if "counts" not in table.files:
+            return np.zeros((4, N_CLASSES))
+        counts = np.asarray(table["counts"], float)
+    if counts.shape != (4, N_CLASSES):
+        raise ValueError(
+            f"{path}: counts of shape {counts.shape}: four rows of {N_CLASSES}, one a class"
+        )
+    return counts
+
+
 @cache
 def shipped_combos() -> tuple[np.ndarray, np.ndarray]:
     """The engine's pattern weights by combination, the mover's and the opponent's
     (:data:`COMBOS_FILE`)."""
     return load_combos(COMBOS_FILE)
+
+
+@cache
+def shipped_counts() -> np.ndarray:
+    """The engine's count terms (:func:`load_counts` of :data:`COMBOS_FILE`)."""
+    return load_counts(COMBOS_FILE)
 
 
 def by_combo(weights: tuple[float, ...] | np.ndarray) -> np.ndarray:
@@ -424,6 +460,7 @@ def weights(
     pattern_weights: tuple[tuple[float, ...] | np.ndarray, tuple[float, ...] | np.ndarray]
     | None = None,
     pattern_moves: float = PATTERN_MOVES,
+    counts: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(value, attack, defend)`` by the stones of a window (0..k); ``value`` goes on
     with the evaluation's other constants: ``tempo``, ``threat``, ``fork``, then the
@@ -432,7 +469,9 @@ def weights(
     :func:`geometry`'s (``edge`` for those along the edge, else 1), then the classes'
     weights for the mover and for the opponent, by combination (:func:`by_combo`: given by
     class or by combination; ``None``, the shipped ones, :func:`shipped_combos`), and
-    ``pattern`` (:data:`PATTERN`).
+    ``pattern`` (:data:`PATTERN`), whether any count term is not 0, and the count terms
+    (:func:`load_counts`; ``None``: the shipped ones with the shipped pattern weights,
+    else none).
     ``attack`` and ``defend`` go on with the move scores by the mover's and the
     opponent's class at the cell, times ``pattern_moves``, then the weight of the
     windows' score (:data:`MOVES_WINDOWS`, times ``pattern_moves``).
@@ -450,12 +489,16 @@ def weights(
     scale = np.where(along, edge, 1.0)
     if pattern_moves != 0.0 and pattern == 0.0:
         raise ValueError("gomoku weights: pattern_moves needs pattern on (its classes)")
+    if counts is None:
+        counts = shipped_counts() if pattern_weights is None else np.zeros((4, N_CLASSES))
     if pattern_weights is None:
         pattern_weights = shipped_combos()
     mover, other = (by_combo(part) for part in pattern_weights)
+    terms = np.asarray(counts, float).ravel()
     value = np.array(
-        [*window_values(k, window), tempo, threat, *fork, *cells, *scale, *mover, *other, pattern]
-    )
+        [*window_values(k, window), tempo, threat, *fork, *cells, *scale, *mover, *other, pattern,
+         float(np.any(terms != 0.0)), *terms]
+    )  # fmt: skip
     attack = np.array([5.0**j for j in range(k + 1)])
     defend = np.array([0.0] + [4.0**j for j in range(1, k + 1)])
     attack[k - 1], defend[k - 1] = 1e9, 1e8  # complete a line; block one
@@ -602,10 +645,30 @@ def remove_windows(
 @njit(cache=True)
 def pattern_weigh(g, value, c, sums, r, cell, at, sign):  # type: ignore[no-untyped-def]
     """Add (``sign`` 1) or take off (-1) the weights of player ``r``'s combination at
-    ``cell``."""
-    combo = g[g[G_COMBO] + c[C_KEYS + 4 * g[G_CELLS] + r * g[G_CELLS] + cell]]
+    ``cell``, and count its class in or out."""
+    cells = g[G_CELLS]
+    combo = g[g[G_COMBO] + c[C_KEYS + 4 * cells + r * cells + cell]]
     sums[S_PATTERN + 2 * r] += sign * value[at + combo]
     sums[S_PATTERN + 2 * r + 1] += sign * value[at + N_COMBOS + combo]
+    c[C_KEYS + 6 * cells + r * N_CLASSES + g[g[G_KIND] + combo]] += 1 if sign > 0.0 else -1
+
+
+@njit(cache=True)
+def count_value(g, value, c, p, at):  # type: ignore[no-untyped-def]
+    """The count terms of the mover ``p``'s raw value (:func:`load_counts`): for each class
+    and side, a weight if any empty cell has it and one per cell up to
+    :data:`COUNT_CAP`."""
+    out = 0.0
+    base = C_KEYS + 6 * g[G_CELLS]
+    weights = at + 2 * N_COMBOS + 2
+    for side in range(2):
+        r = p if side == 0 else 1 - p
+        for kind in range(1, N_CLASSES):
+            n = c[base + r * N_CLASSES + kind]
+            if n > 0:
+                w = weights + 2 * side * N_CLASSES + kind
+                out += value[w] + value[w + N_CLASSES] * min(n, COUNT_CAP)
+    return out
 
 
 @njit(cache=True)
@@ -834,6 +897,8 @@ def static(g, w, through, count, board, cnt, sums, c, p, value):  # type: ignore
     at = pattern_at(g)
     if value[at + 2 * N_COMBOS] != 0.0:  # the pattern evaluation
         raw = sums[S_PATTERN + 2 * p] + sums[S_PATTERN + 2 * q + 1]
+        if value[at + 2 * N_COMBOS + 1] != 0.0:  # the count terms
+            raw += count_value(g, value, c, p, at)
         return STATIC * raw / (abs(raw) + SOFT)
     raw = tempo * sums[p] - sums[q]
     if c[C_THREES + q] > 0:  # else no window to scan: the leaves' commonest case
@@ -1406,7 +1471,7 @@ class GomokuSearch(RootSearch):
         self.cnt = np.zeros((self.geo[1].shape[0], 4), np.int64)
         self.sums = np.zeros(S_PATTERN + 4, float)
         self.nearby = np.zeros(cells, np.int64)
-        self.c = np.zeros(COUNTERS + 6 * cells, np.int64)
+        self.c = np.zeros(COUNTERS + 6 * cells + 2 * N_CLASSES, np.int64)
         self.keys = np.zeros(1 << TABLE_BITS, np.int64)
         self.values = np.zeros(1 << TABLE_BITS, float)
         self.meta = np.zeros(1 << TABLE_BITS, np.int64)
@@ -1492,6 +1557,10 @@ class GomokuSearch(RootSearch):
             combos = at + combo[code]
             self.sums[S_PATTERN + 2 * r] = self.value[combos].sum()
             self.sums[S_PATTERN + 2 * r + 1] = self.value[combos + N_COMBOS].sum()
+            kinds = C_KEYS + 6 * cells + r * N_CLASSES
+            self.c[kinds : kinds + N_CLASSES] = np.bincount(
+                patterns.combo_classes()[combo[code]], minlength=N_CLASSES
+            )
 
     def reset(self) -> None:
         self.keys[:] = 0
