@@ -27,7 +27,9 @@ Usage (from the checkout; both sides loaded the same way, in one process):
 - ``beam``: the moves a node searches below the root (``gomoku.BEAM``), every thread's;
   ``leaf``: the plies of the VCF at the horizon (``gomoku.LEAF_PLIES``; 0: none);
 - ``lmr``: late moves below the root (``gomoku.LMR``): 0, plain alpha-beta; N, PVS with the
-  moves from the Nth on a ply shallower first (late move reductions); 99, PVS alone.
+  moves from the Nth on a ply shallower first (late move reductions); 99, PVS alone;
+  ``null``: null-move pruning below the root (``gomoku.NULL``): 0, none; R, a pass searched
+  R + 1 plies shallower;
 
 Defaults are the engine's own, so ``Variant`` alone plays as ``ids``.
 Tests: tests/search/test_gomoku_threats.py
@@ -72,6 +74,7 @@ class Variant(IDSAgent):
         Param("beam", int, gomoku.BEAM, "moves a node searches below the root", low=1),
         Param("leaf", int, gomoku.LEAF_PLIES, "plies of the VCF at the horizon", low=0),
         Param("lmr", int, gomoku.LMR, "PVS, reducing from this move on (0: alpha-beta)", low=0),
+        Param("null", int, gomoku.NULL, "null-move pruning, R plies deeper cut (0: none)", low=0),
     )
 
     def _setup(  # type: ignore[override]
@@ -97,6 +100,7 @@ class Variant(IDSAgent):
         beam: int,
         leaf: int,
         lmr: int,
+        null: int,
         **rest: object,
     ) -> None:
         if moves != 0.0 and pattern == 0.0:
@@ -114,7 +118,7 @@ class Variant(IDSAgent):
         super()._setup(**rest)  # type: ignore[arg-type]
         self.defend, self.root_threes = defend, root_threes
         self.answer = answer
-        self.beam, self.leaf, self.lmr = beam, leaf, lmr
+        self.beam, self.leaf, self.lmr, self.null = beam, leaf, lmr, null
         self.evaluation, self.move_attack, self.move_defend = gomoku.weights(
             5, tempo, threat, (w1, w2, w3, w4), (fork, fork_other), 15, (line1, line2, line3), edge,
             pattern, weights, moves, counts,
@@ -134,6 +138,7 @@ class Variant(IDSAgent):
                 search.geo[0][gomoku.G_ANSWER] = self.answer  # type: ignore[attr-defined]
                 search.geo[0][gomoku.G_BEAM] = self.beam  # type: ignore[attr-defined]
                 search.geo[0][gomoku.G_LMR] = self.lmr  # type: ignore[attr-defined]
+                search.geo[0][gomoku.G_NULL] = self.null  # type: ignore[attr-defined]
                 search.leaf_vcf = self.leaf  # type: ignore[attr-defined]
         return built
 

@@ -301,15 +301,16 @@ def test_the_answers_make_a_double_three_a_proven_win() -> None:
     assert values[0][1] < PROVEN
 
 
-def searched(state: arena.State, depth: int, lmr: int) -> tuple[int, float, int]:
+def searched(state: arena.State, depth: int, lmr: int, null: int = 0) -> tuple[int, float, int]:
     """``(move, value, nodes)`` of the engine's search to ``depth`` (iterative deepening,
-    a fresh table) with ``gomoku.LMR`` set to ``lmr``."""
-    from arena.search.alphabeta.engines.gomoku.engine import G_LMR
+    a fresh table) with ``gomoku.LMR`` set to ``lmr`` and ``gomoku.NULL`` to ``null``."""
+    from arena.search.alphabeta.engines.gomoku.engine import G_LMR, G_NULL
 
     engine = make_engine(state.game)
     assert engine is not None
     search = engine.search
     search.geo[0][G_LMR] = lmr
+    search.geo[0][G_NULL] = null
     search.set_root(state)
     search.allow[:] = 1
     for d in range(1, depth + 1):
@@ -327,6 +328,28 @@ def test_pvs_alone_finds_plain_alpha_betas_values() -> None:
         move, value, _ = searched(state, 4, 0)
         pvs_move, pvs_value, _ = searched(state, 4, 99)
         assert (pvs_move, round(pvs_value, 3)) == (move, round(value, 3)), state.ply
+
+
+def test_null_moves_search_fewer_nodes_and_keep_proofs() -> None:
+    """With null-move pruning (``NULL``) a depth costs fewer nodes, and the threats it must
+    not pass over are all still seen: a win by two threes is proven, and so is the loss of
+    the side that cannot stop them (it faces an open three: no pass is tried)."""
+    from arena.search.alphabeta.engines.gomoku.engine import PROVEN
+
+    game = arena.load_game("gomoku")
+    plain = pruned = 0
+    for state in clustered_states(game, 4, seed=48):
+        plain += searched(state, 6, 0)[2]
+        pruned += searched(state, 6, 0, null=3)[2]
+    assert pruned < 0.8 * plain, (pruned, plain)  # 219,224 against 378,720 (2026-12-03)
+    state = game.play_moves(game.parse_moves("H8 A1 J8 O1 G9 A15 G10 O15"))  # G8: two threes
+    move, value, _ = searched(state, 5, 0, null=3)
+    assert game.format_move(move) == "G8" and value >= PROVEN
+    move, value, _ = searched(state.play(game.parse_move("G8")), 6, 0, null=3)
+    assert value <= -PROVEN
+    # A four to block: the one answer, with or without passes.
+    state = game.play_moves(game.parse_moves("H8 G8 J8 A1 K8 A3 L8"))
+    assert game.format_move(searched(state, 5, 0, null=3)[0]) == "M8"
 
 
 def test_late_move_reductions_search_fewer_nodes_and_keep_proofs() -> None:
